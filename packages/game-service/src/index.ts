@@ -1,0 +1,2 @@
+export { buildApp, apiVersion, type BuildOptions } from './app.js';
+export { gameConfigSchema, loadGameConfig, type GameConfig } from './config.js';

@@ -1,0 +1,33 @@
+import { createServiceApp, currentCommit, packageInfo, type App, type Clock } from '@playstack/server-kit';
+import type { ObservabilityConfig } from './config.js';
+import { observabilityMigrations } from './migrations/index.js';
+
+export const apiVersion = '0.1.0';
+
+export interface BuildOptions {
+  clock?: Clock;
+}
+
+/** Builds the observability service: platform first, then the features. */
+export async function buildApp(config: Readonly<ObservabilityConfig>, options: BuildOptions = {}): Promise<App> {
+  const { name, version } = packageInfo(new URL('../package.json', import.meta.url));
+  const app = await createServiceApp({
+    config,
+    version: { name, version, commit: currentCommit(), apiVersion },
+    metricsPrefix: 'observability',
+    sqliteFile: 'observability.sqlite',
+    migrations: observabilityMigrations,
+    migrationTablePrefix: 'obs',
+    bodyLimitBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES,
+    clock: options.clock,
+    openapi: {
+      info: {
+        title: 'Observability ingestion and dashboard service',
+        version: apiVersion,
+        description: 'Protocol v1 ingestion, and the read API behind the dashboards.',
+      },
+      tags: [{ name: 'system', description: 'Health, readiness, version, metrics' }],
+    },
+  });
+  return app;
+}

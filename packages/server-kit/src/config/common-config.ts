@@ -1,0 +1,41 @@
+import { Type } from '@sinclair/typebox';
+import { Flag } from './load-config.js';
+
+/**
+ * Environment variables both services read. Each service spreads these into its own schema.
+ * The `description` of each doubles as the README's configuration reference.
+ */
+export const commonConfigProperties = {
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface to bind' }),
+  LOG_LEVEL: Type.Union(
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
+    { default: 'info', description: 'one of fatal, error, warn, info, debug, trace, silent' },
+  ),
+  DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'directory for SQLite files' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL; unset means embedded SQLite' }),
+  ),
+  DATABASE_SCHEMA: Type.String({
+    default: 'public',
+    pattern: '^[a-z_][a-z0-9_]{0,62}$',
+    description: 'PostgreSQL schema to use (created if missing)',
+  }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'PostgreSQL pool size' }),
+  SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('normal'), Type.Literal('full')], {
+    default: 'normal',
+    description: 'normal (survives process crashes) or full (also survives power loss)',
+  }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// URL; unset means in-process state' })),
+  REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64, description: 'prefix for every Redis key' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 8, description: 'bearer token required by /metrics (8+ chars)' })),
+  TRUST_PROXY: Flag(false, 'true when behind a reverse proxy that sets X-Forwarded-*'),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000, description: 'grace period for in-flight requests at shutdown' }),
+} as const;

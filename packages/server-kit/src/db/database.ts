@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** `postgres://...`; unset selects SQLite. */
+  url?: string | undefined;
+  /** PostgreSQL schema (created when missing); every connection's search_path. */
+  schema: string;
+  poolSize: number;
+  /** SQLite: directory and file name of the database file. */
+  dataDir: string;
+  fileName: string;
+  sqliteSynchronous: 'normal' | 'full';
+}
+
+/** A Kysely instance over SQLite or PostgreSQL, with what callers need to know about it. */
+export interface Database<DB = any> {
+  readonly db: Kysely<DB>;
+  readonly dialect: Dialect;
+  /** Round trip to the database; rejects when it is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const int8Oid = 20;
+const numericOid = 1700;
+
+// Epoch-millisecond timestamps and counters live in BIGINT columns; they fit in a double.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === int8Oid || oid === numericOid) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+/** Opens the database the options describe. SQLite files use WAL and a busy timeout. */
+export async function openDatabase<DB = any>(options: DatabaseOptions): Promise<Database<DB>> {
+  if (options.url) return openPostgres<DB>(options);
+  return openSqlite<DB>(options);
+}
+
+function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = new SqliteDatabase(join(options.dataDir, options.fileName));
+  file.pragma('journal_mode = WAL');
+  file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    async ping() {
+      file.prepare('select 1').get();
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    connectionTimeoutMillis: 5_000,
+    options: `-c search_path=${options.schema}`,
+    types: pgTypes,
+  });
+  // An idle client's network error must not crash the process; queries will report it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  if (options.schema !== 'public') {
+    await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);
+  }
+  return {
+    db,
+    dialect: 'postgres',
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

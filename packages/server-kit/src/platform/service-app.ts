@@ -1,0 +1,112 @@
+import swagger from '@fastify/swagger';
+import { Type, type Static } from '@sinclair/typebox';
+import { commonConfigProperties } from '../config/common-config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { migrateToLatest, type ServiceMigration } from '../db/migrator.js';
+import { createServer, type App } from '../http/create-server.js';
+import { metricsPlugin } from '../metrics/metrics.js';
+import { connectRedis, type Redis } from '../redis/redis.js';
+import { systemClock, type Clock } from '../system/clock.js';
+import { Readiness } from '../system/readiness.js';
+import { systemRoutes } from '../system/system-routes.js';
+import { ErrorResponse, type VersionInfo } from '../system/system-schemas.js';
+
+const commonConfigObject = Type.Object(commonConfigProperties);
+/** The common configuration every service's config includes. */
+export type CommonConfig = Readonly<Static<typeof commonConfigObject>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+    /** Present when `REDIS_URL` is configured. */
+    redis: Redis | undefined;
+    clock: Clock;
+    readiness: Readiness;
+  }
+}
+
+/** What a service says about itself in its OpenAPI document. */
+export interface ServiceOpenApi {
+  info: { title: string; version: string; description: string };
+  tags: Array<{ name: string; description: string }>;
+  securitySchemes?: Record<string, { type: 'http' | 'apiKey'; scheme?: string; in?: 'cookie' | 'header'; name?: string; description: string }>;
+}
+
+export interface ServiceAppOptions {
+  config: CommonConfig;
+  version: VersionInfo;
+  /** Metric name prefix, e.g. `game`. */
+  metricsPrefix: string;
+  /** SQLite file name under DATA_DIR. */
+  sqliteFile: string;
+  migrations: Readonly<Record<string, ServiceMigration>>;
+  migrationTablePrefix: string;
+  bodyLimitBytes: number;
+  openapi: ServiceOpenApi;
+  clock?: Clock | undefined;
+}
+
+const readinessTimeoutMs = 2_000;
+
+/**
+ * The platform a service's features are added to: server, database (migrated), optional Redis,
+ * readiness, metrics, OpenAPI and the system routes. Resources close when the app closes.
+ */
+export async function createServiceApp(options: ServiceAppOptions): Promise<App> {
+  const { config } = options;
+  const app = createServer({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY, bodyLimitBytes: options.bodyLimitBytes });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+    poolSize: config.DATABASE_POOL_SIZE,
+    dataDir: config.DATA_DIR,
+    fileName: options.sqliteFile,
+    sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
+  });
+  let redis: Redis | undefined;
+  try {
+    await migrateToLatest(database.db, database.dialect, options.migrations, options.migrationTablePrefix);
+    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const readiness = new Readiness();
+  readiness.register('database', () => database.ping());
+  if (redis) {
+    const client = redis;
+    readiness.register('redis', async () => {
+      await client.ping();
+    });
+  }
+
+  app.decorate('database', database);
+  app.decorate('redis', redis);
+  app.decorate('clock', options.clock ?? systemClock);
+  app.decorate('readiness', readiness);
+  app.addHook('onClose', async () => {
+    if (redis) await redis.quit().catch(() => redis?.disconnect());
+    await database.close();
+  });
+
+  app.addSchema(ErrorResponse);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: options.openapi.info,
+      tags: options.openapi.tags,
+      components: {
+        securitySchemes: {
+          ...options.openapi.securitySchemes,
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when configured' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(metricsPlugin, { token: config.METRICS_TOKEN, prefix: options.metricsPrefix });
+  await app.register(systemRoutes, { version: options.version, readiness, readinessTimeoutMs });
+  app.get('/openapi.json', { schema: { tags: ['system'], summary: 'This OpenAPI document' } }, async () => app.swagger());
+  return app;
+}

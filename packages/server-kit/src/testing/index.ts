@@ -1,0 +1,2 @@
+export { createTestDatabase, describeEachDatabase, testDialects, type TestDatabase } from './test-database.js';
+export { redisVariants, testRedisEnv } from './test-redis.js';

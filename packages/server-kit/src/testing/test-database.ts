@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Dialect } from '../db/database.js';
+
+/** A database for one suite: the environment variables that point a service at it. */
+export interface TestDatabase {
+  readonly dialect: Dialect;
+  /** Variables to merge into the service's environment (DATA_DIR or DATABASE_URL + schema). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Drops the schema / deletes the files. */
+  dispose(): Promise<void>;
+}
+
+/** The dialects this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function testDialects(): Dialect[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A fresh, empty database of the given dialect: a temp directory, or a new PostgreSQL schema. */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'playstack-test-'));
+    return {
+      dialect,
+      env: { DATA_DIR: dir },
+      async dispose() {
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const dir = mkdtempSync(join(tmpdir(), 'playstack-test-'));
+  return {
+    dialect,
+    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dir },
+    async dispose() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await client.end();
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Runs a suite once per dialect, each with its own fresh database, created before and removed
+ * after the suite. `body` receives a getter for the suite's database.
+ */
+export function describeEachDatabase(title: string, body: (database: () => TestDatabase) => void): void {
+  for (const dialect of testDialects()) {
+    describe(`${title} [${dialect}]`, () => {
+      let database: TestDatabase | undefined;
+      beforeAll(async () => {
+        database = await createTestDatabase(dialect);
+      });
+      afterAll(async () => {
+        await database?.dispose();
+      });
+      body(() => {
+        if (!database) throw new Error('the suite database is created in beforeAll; use it inside tests or hooks');
+        return database;
+      });
+    });
+  }
+}
