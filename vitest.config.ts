@@ -2,16 +2,17 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources (the "source" export condition),
 // so tests never run against a stale build.
-const conditions = ['source', 'node', 'import', 'module', 'default'];
+// Only "source" is added: Vitest hands the conditions to Node, and an "import" condition there
+// would make CommonJS packages (pg) load ESM builds of their dependencies through require().
+const conditions = ['source', 'node'];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

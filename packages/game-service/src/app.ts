@@ -37,5 +37,9 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
       securitySchemes: { playerToken: { type: 'http', scheme: 'bearer', description: 'access token from /auth/exchange' } },
     },
   });
+
+  // Features, each a plugin from its own folder. Game paths live under /v1/games/:gameId.
+  // (Feature registrations are added here as the features land.)
+
   return app;
 }

@@ -29,5 +29,9 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
       tags: [{ name: 'system', description: 'Health, readiness, version, metrics' }],
     },
   });
+
+  // Features, each a plugin from its own folder.
+  // (Feature registrations are added here as the features land.)
+
   return app;
 }

@@ -39,7 +39,6 @@ export function createServer(options: ServerOptions): App {
     logger: loggerOptions(options.logLevel),
     genReqId: requestIdFor,
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
     trustProxy: options.trustProxy,
     bodyLimit: options.bodyLimitBytes,
     return503OnClosing: false,

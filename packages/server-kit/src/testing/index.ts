@@ -1,2 +1,3 @@
 export { createTestDatabase, describeEachDatabase, testDialects, type TestDatabase } from './test-database.js';
 export { redisVariants, testRedisEnv } from './test-redis.js';
+export { servedAndCommittedOpenApi } from './openapi-drift.js';
