@@ -17,7 +17,8 @@ export function loadConfig<S extends TObject>(schema: S, env: Record<string, str
     const value = env[name];
     if (value !== undefined && value !== '') raw[name] = value;
   }
-  const converted = Value.Convert(schema, Value.Default(schema, raw));
+  // Default and Convert may mutate their input; keep the raw strings for the error message.
+  const converted = Value.Convert(schema, Value.Default(schema, { ...raw }));
   const firstError = Value.Errors(schema, converted).First();
   if (firstError) {
     const variable = firstError.path.replace(/^\//, '').split('/')[0] || '(config)';

@@ -72,8 +72,10 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
     options: `-c search_path=${options.schema}`,
     types: pgTypes,
   });
-  // An idle client's network error must not crash the process; queries will report it.
+  // A dropped connection must not crash the process: the query in flight rejects, and pg-pool
+  // discards a client that is no longer queryable when it is released.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   if (options.schema !== 'public') {
     await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);

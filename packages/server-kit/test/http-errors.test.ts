@@ -1,0 +1,158 @@
+import { Type } from '@sinclair/typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createServer, type App } from '../src/index.js';
+
+const maxBodyBytes = 1024;
+
+async function buildErrorTestApp(): Promise<App> {
+  const app = createServer({ logLevel: 'silent', trustProxy: false, bodyLimitBytes: maxBodyBytes });
+  app.post(
+    '/items',
+    {
+      schema: {
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 8 }), count: Type.Integer() }, { additionalProperties: false }),
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+      },
+    },
+    async (request) => ({ received: request.body, limit: request.query.limit ?? null }),
+  );
+  app.get('/explode', async () => {
+    throw new Error('secret database password leaked in this message');
+  });
+  app.get('/conflict', async () => {
+    throw new ApiError('run-id-conflict', 'The run id was used with different content.');
+  });
+  app.get('/limited', async () => {
+    throw new ApiError('rate-limited', 'Slow down.', { headers: { 'retry-after': '7' } });
+  });
+  await app.ready();
+  return app;
+}
+
+describe('the error envelope', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildErrorTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  function expectEnvelope(response: Awaited<ReturnType<App['inject']>>, status: number, code: string) {
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const body = response.json();
+    expect(body).toEqual({ error: { code, message: expect.any(String), requestId: response.headers['x-request-id'] } });
+    expect(body.error.message.length).toBeGreaterThan(0);
+    return body.error as { code: string; message: string; requestId: string };
+  }
+
+  it('answers an unknown route with 404 not-found', async () => {
+    const response = await app.inject({ method: 'GET', url: '/nowhere?x=1' });
+    expect(expectEnvelope(response, 404, 'not-found').message).toContain('/nowhere');
+  });
+
+  it('answers malformed JSON with 400 invalid-request', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+    expectEnvelope(response, 400, 'invalid-request');
+  });
+
+  it('answers an empty JSON body with 400 invalid-request', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'application/json' }, payload: '' });
+    expectEnvelope(response, 400, 'invalid-request');
+  });
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('answers content type %s with 415', async (type) => {
+    const response = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': type }, payload: 'name=a' });
+    expectEnvelope(response, 415, 'unsupported-media-type');
+  });
+
+  it('answers a body over the limit with 413 payload-too-large', async () => {
+    const payload = JSON.stringify({ name: 'a', count: 1, pad: 'x'.repeat(maxBodyBytes) });
+    const response = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'application/json' }, payload });
+    expectEnvelope(response, 413, 'payload-too-large');
+  });
+
+  it('names the offending field of a schema violation', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'toolongname', count: 1 } });
+    expect(expectEnvelope(response, 400, 'invalid-request').message).toContain('body.name');
+  });
+
+  it('names a missing required member', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a' } });
+    expect(expectEnvelope(response, 400, 'invalid-request').message).toBe('body.count is required');
+  });
+
+  it('refuses unknown members where additional properties are not allowed', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a', count: 1, admin: true } });
+    expect(expectEnvelope(response, 400, 'invalid-request').message).toContain('"admin"');
+  });
+
+  it('does not coerce body types: a string where an integer is required is refused', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a', count: '5' } });
+    expect(expectEnvelope(response, 400, 'invalid-request').message).toContain('body.count');
+  });
+
+  it('coerces query strings and checks their bounds', async () => {
+    const ok = await app.inject({ method: 'POST', url: '/items?limit=5', payload: { name: 'a', count: 1 } });
+    expect(ok.json()).toEqual({ received: { name: 'a', count: 1 }, limit: 5 });
+    const bad = await app.inject({ method: 'POST', url: '/items?limit=101', payload: { name: 'a', count: 1 } });
+    expect(expectEnvelope(bad, 400, 'invalid-request').message).toContain('querystring.limit');
+  });
+
+  it('answers an unexpected exception with 500 internal-error without leaking its message', async () => {
+    const response = await app.inject({ method: 'GET', url: '/explode' });
+    const error = expectEnvelope(response, 500, 'internal-error');
+    expect(response.body).not.toContain('secret');
+    expect(error.message).not.toContain('password');
+  });
+
+  it('answers an ApiError with its code and status', async () => {
+    expectEnvelope(await app.inject({ method: 'GET', url: '/conflict' }), 409, 'run-id-conflict');
+  });
+
+  it('sends the headers an ApiError carries', async () => {
+    const response = await app.inject({ method: 'GET', url: '/limited' });
+    expectEnvelope(response, 429, 'rate-limited');
+    expect(response.headers['retry-after']).toBe('7');
+  });
+});
+
+describe('request ids', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildErrorTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('reuses a valid incoming X-Request-Id and echoes it', async () => {
+    const response = await app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'abc.DEF_1:2-3' } });
+    expect(response.headers['x-request-id']).toBe('abc.DEF_1:2-3');
+    expect(response.json().error.requestId).toBe('abc.DEF_1:2-3');
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(129)],
+    ['with spaces', 'has space'],
+    ['with a slash', 'a/b'],
+  ])('generates a new id when the incoming one is invalid (%s)', async (_why, incoming) => {
+    const response = await app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': incoming } });
+    const id = response.headers['x-request-id'];
+    expect(id).not.toBe(incoming);
+    expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+  });
+
+  it('accepts an id of exactly 128 characters', async () => {
+    const incoming = 'b'.repeat(128);
+    const response = await app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': incoming } });
+    expect(response.headers['x-request-id']).toBe(incoming);
+  });
+
+  it('echoes the id on successful responses too', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a', count: 1 } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

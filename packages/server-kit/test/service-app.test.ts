@@ -1,0 +1,199 @@
+import net from 'node:net';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  commonConfigProperties,
+  configSchema,
+  createServer,
+  createServiceApp,
+  loadConfig,
+  openDatabase,
+  Readiness,
+  systemRoutes,
+  type App,
+  type ServiceMigration,
+} from '../src/index.js';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../src/testing/index.js';
+
+const schema = configSchema({ ...commonConfigProperties });
+
+const migrations: Record<string, ServiceMigration> = {
+  '2026-11-21-01-widgets': {
+    async up(db) {
+      await db.schema.createTable('widget').addColumn('id', 'integer', (col) => col.primaryKey()).execute();
+    },
+  },
+};
+
+async function buildKitApp(env: Record<string, string>): Promise<App> {
+  const config = loadConfig(schema, { LOG_LEVEL: 'silent', ...env });
+  return createServiceApp({
+    config,
+    version: { name: 'kit-test', version: '1.2.3', commit: 'abc', apiVersion: '0.1.0' },
+    metricsPrefix: 'kit',
+    sqliteFile: 'kit.sqlite',
+    migrations,
+    migrationTablePrefix: 'kit',
+    bodyLimitBytes: 1024,
+    openapi: { info: { title: 'kit', version: '0.1.0', description: 'kit test' }, tags: [] },
+  });
+}
+
+describeEachDatabase('a service app', (database) => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildKitApp(database().env);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('runs the migrations at boot', async () => {
+    await app.database.db.insertInto('widget').values({ id: 1 }).execute();
+    const rows = await app.database.db.selectFrom('widget').selectAll().execute();
+    expect(rows).toEqual([{ id: 1 }]);
+  });
+
+  it('runs the migrations once: a second boot on the same database succeeds', async () => {
+    const again = await buildKitApp(database().env);
+    await again.close();
+  });
+
+  it('answers /readyz 200 when the database answers', async () => {
+    const response = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('serves /metrics publicly in Prometheus text format when METRICS_TOKEN is unset', async () => {
+    await app.inject({ method: 'GET', url: '/healthz' });
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.body).toContain('kit_process_cpu_user_seconds_total');
+    expect(response.body).toMatch(/kit_http_requests_total\{method="GET",route="\/healthz",status_code="200"\} \d+/);
+    expect(response.body).toContain('kit_http_request_duration_seconds_bucket{le="0.001",method="GET",route="/healthz",status_code="200"}');
+  });
+});
+
+describe('/metrics with METRICS_TOKEN set', () => {
+  let database: TestDatabase;
+  let app: App;
+  const token = 'monitor-token-123';
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    app = await buildKitApp({ ...database.env, METRICS_TOKEN: token });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.dispose();
+  });
+
+  it('answers 401 unauthorized without the token', async () => {
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe('unauthorized');
+  });
+
+  it('answers 401 with a wrong token', async () => {
+    const response = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer monitor-token-124' } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('answers 200 with the token', async () => {
+    const response = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('kit_http_requests_total');
+  });
+});
+
+describe('readiness when PostgreSQL is unreachable', () => {
+  it('answers /readyz 503 naming the database check when PostgreSQL is pointed at a closed port', async () => {
+    const closedPort = await findClosedPort();
+    const database = await openDatabase({
+      url: `postgres://nobody@127.0.0.1:${closedPort}/none`,
+      schema: 'public',
+      poolSize: 1,
+      dataDir: '.',
+      fileName: 'unused',
+      sqliteSynchronous: 'normal',
+    });
+    const readiness = new Readiness();
+    readiness.register('database', () => database.ping());
+    const app = createServer({ logLevel: 'silent', trustProxy: false, bodyLimitBytes: 1024 });
+    await app.register(systemRoutes, { version: { name: 'x', version: '1', commit: 'c', apiVersion: '0.1.0' }, readiness, readinessTimeoutMs: 2000 });
+    try {
+      const response = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ status: 'not-ready', failing: [{ check: 'database', reason: expect.stringMatching(/ECONNREFUSED|connect/) }] });
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('a running service turns 503 when its PostgreSQL goes away, and 200 when it returns', async () => {
+    const target = new URL(process.env.TEST_DATABASE_URL!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(target);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    const database = await createTestDatabase('postgres');
+    const app = await buildKitApp({ ...database.env, DATABASE_URL: proxied.toString(), DATABASE_POOL_SIZE: '1' });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      proxy.cutAll();
+      proxy.refuse = true;
+      const down = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(down.statusCode).toBe(503);
+      expect(down.json().failing[0].check).toBe('database');
+      proxy.refuse = false;
+      let status = 0;
+      for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {
+        status = (await app.inject({ method: 'GET', url: '/readyz' })).statusCode;
+      }
+      expect(status).toBe(200);
+      await sql`select 1`.execute(app.database.db);
+    } finally {
+      await app.close();
+      await proxy.close();
+      await database.dispose();
+    }
+  });
+});
+
+async function findClosedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A TCP proxy the test can cut: every open connection is destroyed, new ones refused. */
+async function startTcpProxy(host: string, port: number) {
+  const sockets = new Set<net.Socket>();
+  const state = { refuse: false };
+  const server = net.createServer((client) => {
+    if (state.refuse) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(port, host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    set refuse(value: boolean) {
+      state.refuse = value;
+    },
+    cutAll() {
+      for (const socket of sockets) socket.destroy();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
