@@ -47,8 +47,17 @@ export function createServer(options: ServerOptions): App {
 
   app.setValidatorCompiler(createValidatorCompiler());
   app.removeContentTypeParser('text/plain');
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // Requests still in flight at shutdown finish normally; their keep-alive connections are then
+  // closed, or the server would wait on them until the shutdown timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
   installErrorHandling(app);
   return app as unknown as App;
