@@ -1,7 +1,10 @@
 import type { ServiceMigration } from '@playstack/server-kit';
+import { occurrencesAndRollups } from './2026-11-21-02-occurrences-and-rollups.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
  * a released migration is frozen: fix forward with a new one.
  */
-export const observabilityMigrations: Readonly<Record<string, ServiceMigration>> = {};
+export const observabilityMigrations: Readonly<Record<string, ServiceMigration>> = {
+  '2026-11-21-02-occurrences-and-rollups': occurrencesAndRollups,
+};

@@ -1,0 +1,117 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The ingestion storage contract: tables written by ingestion (src/ingest, src/otlp) and read
+ * by the query features. Timestamps and minutes are epoch milliseconds; `minute` is the start of
+ * the UTC minute an occurrence started in. Raw rows serve lists and traces; every aggregate
+ * (summary, trend, database, dependencies, usage) reads the rollups, which ingestion writes in
+ * the same transaction as the raw rows, so the two always agree.
+ */
+
+/** One executed operation (an OpenTelemetry span), as received. */
+export interface OccurrencesTable {
+  /** Server-assigned, ascending in insertion order; the public occurrence id (as a string). */
+  id: Generated<number>;
+  /** The sender's own `id` for the occurrence, when it gave one (not unique). */
+  client_id: string | null;
+  /** 32 lowercase hex characters. */
+  trace_id: string;
+  /** 16 lowercase hex characters. */
+  span_id: string;
+  parent_span_id: string | null;
+  /** From the envelope's resource. */
+  service: string;
+  environment: string;
+  service_version: string | null;
+  instance: string | null;
+  operation: string;
+  /** `server` | `client` | `internal` | `producer` | `consumer`. */
+  kind: string;
+  started_at: number;
+  duration_ms: number;
+  /** `ok` | `error`. */
+  status: string;
+  tenant_id: string | null;
+  http_method: string | null;
+  http_route: string | null;
+  http_status_code: number | null;
+  db_system: string | null;
+  /** The statement as sent (bounded). */
+  db_statement: string | null;
+  /** `statement_rollups.statement_hash` of the normalized statement, when `db_statement` is set. */
+  db_statement_hash: string | null;
+  db_operation: string | null;
+  peer_service: string | null;
+  peer_address: string | null;
+  error_type: string | null;
+  error_message: string | null;
+  error_stack: string | null;
+  /** JSON object of string -> string | number | boolean, or null. */
+  attributes: string | null;
+  /** When the service committed it. */
+  received_at: number;
+}
+
+/** Columns every rollup row carries besides its key. */
+export interface RollupFigures {
+  /** Epoch ms of the minute start; with the key columns, the primary key. */
+  minute: number;
+  count: number;
+  /** Occurrences with status `error`. */
+  error_count: number;
+  duration_sum_ms: number;
+  duration_max_ms: number;
+  /** Sparse latency histogram; decode with `LatencyHistogram.decode` (storage/latency-histogram.ts). */
+  histogram: string;
+}
+
+/** Per minute x service x environment x operation x kind. */
+export interface OperationRollupsTable extends RollupFigures {
+  service: string;
+  environment: string;
+  operation: string;
+  kind: string;
+}
+
+/** Per minute x tenant x service x environment (occurrences that carry a tenantId). */
+export interface TenantRollupsTable extends RollupFigures {
+  tenant_id: string;
+  service: string;
+  environment: string;
+}
+
+/** Per minute x service x environment x database system x query shape. */
+export interface StatementRollupsTable extends RollupFigures {
+  service: string;
+  environment: string;
+  db_system: string;
+  /** 16 hex characters of the SHA-256 of `statement`. */
+  statement_hash: string;
+  /** The normalized statement: literals replaced by `?` (see ingest/statement-normalizer.ts). */
+  statement: string;
+  /** `db.operation` as sent, else the statement's first keyword upper-cased; may be null. */
+  db_operation: string | null;
+}
+
+/**
+ * Per minute x environment x caller service x callee. Edges come from client/producer
+ * occurrences with `peer` (target = peer.service, else peer.address), from client occurrences
+ * with `db` and no peer (target = db.system), and from parent/child occurrences of the same
+ * trace in different services whose parent has no `peer` (figures are the child's).
+ */
+export interface DependencyRollupsTable extends RollupFigures {
+  environment: string;
+  source_service: string;
+  target: string;
+  /** `service` (a peer service or a cross-service child), `address` (peer.address only) or `database`. */
+  target_kind: string;
+}
+
+/** The tables ingestion owns, for `Kysely<IngestionTables>`. */
+export interface IngestionTables {
+  occurrences: OccurrencesTable;
+  operation_rollups: OperationRollupsTable;
+  tenant_rollups: TenantRollupsTable;
+  statement_rollups: StatementRollupsTable;
+  dependency_rollups: DependencyRollupsTable;
+}
