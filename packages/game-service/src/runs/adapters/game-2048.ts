@@ -1,7 +1,9 @@
 /**
  * The reference deterministic game: 2048 on a 4x4 board driven by a seeded PRNG, so the server
  * can replay a run from its seed and moves and derive the score itself. The rules are fixed by
- * this file; a client must implement them identically (documented in docs/replay-2048.md).
+ * this file; a client must implement them identically: mulberry32 seeded with the run's seed;
+ * two tiles spawn at the start and one after every move that changes the board; a spawn picks an
+ * empty cell (row-major order) with floor(r * count) and is a 2 when the next r < 0.9, else a 4.
  */
 
 export const boardSize = 4;
@@ -61,10 +63,11 @@ function linesFor(direction: Direction): number[][] {
 const lineCache: Record<Direction, number[][]> = { U: linesFor('U'), D: linesFor('D'), L: linesFor('L'), R: linesFor('R') };
 
 /**
- * Slides every line towards the move's edge, merging equal neighbours once per move (the pair
- * nearest the edge first). Returns the points scored, or -1 when nothing moved.
+ * Slides every line of a board (row-major, in place) towards the move's edge, merging equal
+ * neighbours once per move, the pair nearest the edge first. Returns the points scored, or -1
+ * when nothing moved.
  */
-function slide(board: number[], direction: Direction): number {
+export function slide(board: number[], direction: Direction): number {
   let gained = 0;
   let changed = false;
   for (const line of lineCache[direction]) {

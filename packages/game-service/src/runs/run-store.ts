@@ -1,0 +1,207 @@
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
+
+/** `accepted`; `flagged`: accepted, but the client's hints disagreed; `rejected`: evidence refused. */
+export type RunStatus = 'accepted' | 'flagged' | 'rejected';
+export const runStatuses: readonly RunStatus[] = ['accepted', 'flagged', 'rejected'];
+
+export interface RunsTable {
+  id: Generated<number>;
+  game_id: string;
+  player_id: string;
+  run_id: string;
+  adapter_id: string;
+  adapter_type: string;
+  adapter_version: number;
+  content_hash: string;
+  status: RunStatus;
+  payload: string;
+  result: string | null;
+  hint_mismatches: string | null;
+  rejection_reason: string | null;
+  response_status: number;
+  response_body: string | null;
+  created_at: number;
+}
+
+/** The tables this store owns, for a `Kysely<RunsDatabase>`. */
+export interface RunsDatabase {
+  runs: RunsTable;
+}
+
+type Db = Kysely<RunsDatabase> | Transaction<RunsDatabase>;
+
+/** Identifies a run: a client's runId is unique per game and player. */
+export interface RunKey {
+  gameId: string;
+  playerId: string;
+  runId: string;
+}
+
+/** What a resubmission needs to answer without judging the evidence again. */
+export interface StoredOutcome {
+  id: number;
+  contentHash: string;
+  status: RunStatus;
+  rejectionReason: string | null;
+  /** The success body first sent; null for rejected runs and, briefly, while ranks are published. */
+  responseBody: string | null;
+}
+
+/** A new run, as recorded in the submitting transaction. */
+export interface NewRun extends RunKey {
+  adapterId: string;
+  adapterType: string;
+  adapterVersion: number;
+  contentHash: string;
+  status: RunStatus;
+  /** Canonical JSON of the evidence. */
+  payload: string;
+  result: DerivedResult | null;
+  hintMismatches: readonly HintMismatch[];
+  rejectionReason: string | null;
+  responseStatus: number;
+  createdAt: number;
+}
+
+/** A run as operators see it. */
+export interface RunRecord extends RunKey {
+  id: number;
+  adapterId: string;
+  adapterType: string;
+  adapterVersion: number;
+  status: RunStatus;
+  payload: unknown;
+  result: DerivedResult | null;
+  hintMismatches: HintMismatch[];
+  rejectionReason: string | null;
+  createdAt: number;
+}
+
+/** The stored outcome of a run, if the player already submitted this runId. */
+export async function findRunOutcome(db: Db, key: RunKey): Promise<StoredOutcome | undefined> {
+  const row = await db
+    .selectFrom('runs')
+    .select(['id', 'content_hash', 'status', 'rejection_reason', 'response_body'])
+    .where('game_id', '=', key.gameId)
+    .where('player_id', '=', key.playerId)
+    .where('run_id', '=', key.runId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    contentHash: row.content_hash,
+    status: row.status,
+    rejectionReason: row.rejection_reason,
+    responseBody: row.response_body,
+  };
+}
+
+/**
+ * Records a run unless one with the same key exists. Returns the new row's id, or undefined when
+ * a concurrent submission got there first (the unique key decided; nothing was written).
+ */
+export async function insertRunIfAbsent(db: Db, run: NewRun): Promise<number | undefined> {
+  const row = await db
+    .insertInto('runs')
+    .values({
+      game_id: run.gameId,
+      player_id: run.playerId,
+      run_id: run.runId,
+      adapter_id: run.adapterId,
+      adapter_type: run.adapterType,
+      adapter_version: run.adapterVersion,
+      content_hash: run.contentHash,
+      status: run.status,
+      payload: run.payload,
+      result: run.result === null ? null : JSON.stringify(run.result),
+      hint_mismatches: run.hintMismatches.length === 0 ? null : JSON.stringify(run.hintMismatches),
+      rejection_reason: run.rejectionReason,
+      response_status: run.responseStatus,
+      response_body: null,
+      created_at: run.createdAt,
+    })
+    .onConflict((conflict) => conflict.columns(['game_id', 'player_id', 'run_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Stores the response first sent for an accepted run, so resubmissions repeat it exactly. */
+export async function storeRunResponses(db: Db, responses: ReadonlyArray<{ id: number; body: string }>): Promise<void> {
+  for (const { id, body } of responses) {
+    await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).execute();
+  }
+}
+
+/** Deletes every run of a player in a game; returns how many went. */
+export async function eraseRunsOfPlayer(db: Db, gameId: string, playerId: string): Promise<number> {
+  const result = await db.deleteFrom('runs').where('game_id', '=', gameId).where('player_id', '=', playerId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export interface RunListFilter {
+  gameId: string;
+  status?: RunStatus | undefined;
+  playerId?: string | undefined;
+  adapterId?: string | undefined;
+  /** Keyset cursor: only runs with a smaller id (older) than this. */
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+export interface RunPage {
+  /** Newest first. */
+  runs: RunRecord[];
+  /** Pass as `beforeId` for the next page; null on the last page. */
+  nextBeforeId: number | null;
+}
+
+function toRunRecord(row: Selectable<RunsTable>): RunRecord {
+  return {
+    id: row.id,
+    gameId: row.game_id,
+    playerId: row.player_id,
+    runId: row.run_id,
+    adapterId: row.adapter_id,
+    adapterType: row.adapter_type,
+    adapterVersion: row.adapter_version,
+    status: row.status,
+    payload: JSON.parse(row.payload) as unknown,
+    result: row.result === null ? null : (JSON.parse(row.result) as DerivedResult),
+    hintMismatches: row.hint_mismatches === null ? [] : (JSON.parse(row.hint_mismatches) as HintMismatch[]),
+    rejectionReason: row.rejection_reason,
+    createdAt: row.created_at,
+  };
+}
+
+/** A page of a game's runs, newest first, for operators; keyset paging on the run's id. */
+export async function listRuns(db: Db, filter: RunListFilter): Promise<RunPage> {
+  let query = db.selectFrom('runs').selectAll().where('game_id', '=', filter.gameId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.playerId !== undefined) query = query.where('player_id', '=', filter.playerId);
+  if (filter.adapterId !== undefined) query = query.where('adapter_id', '=', filter.adapterId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  const rows = await query.orderBy('id', 'desc').limit(filter.limit + 1).execute();
+  const page = rows.slice(0, filter.limit).map(toRunRecord);
+  return { runs: page, nextBeforeId: rows.length > filter.limit ? page[page.length - 1]!.id : null };
+}
+
+/** One run of a game by its internal id, for an operator's detail view. */
+export async function findRunById(db: Db, gameId: string, id: number): Promise<RunRecord | undefined> {
+  const row = await db.selectFrom('runs').selectAll().where('game_id', '=', gameId).where('id', '=', id).executeTakeFirst();
+  return row ? toRunRecord(row) : undefined;
+}
+
+/** Counts of a game's runs by status, for an operator's overview. */
+export async function countRunsByStatus(db: Db, gameId: string): Promise<Record<RunStatus, number>> {
+  const rows = await db
+    .selectFrom('runs')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('game_id', '=', gameId)
+    .groupBy('status')
+    .execute();
+  const counts: Record<RunStatus, number> = { accepted: 0, flagged: 0, rejected: 0 };
+  for (const row of rows) counts[row.status] = Number(row.count);
+  return counts;
+}
