@@ -1,6 +1,7 @@
 import { createServiceApp, currentCommit, packageInfo, type App, type Clock } from '@playstack/server-kit';
 import type { ObservabilityConfig } from './config.js';
 import { observabilityMigrations } from './migrations/index.js';
+import { ingestionKeysPlugin } from './keys/ingestion-keys-plugin.js';
 
 export const apiVersion = '0.1.0';
 
@@ -32,6 +33,10 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
 
   // Features, each a plugin from its own folder.
   // (Feature registrations are added here as the features land.)
+  await app.register(ingestionKeysPlugin, {
+    legacyKey: config.SERVICE_API_KEY,
+    lastUsedFlushIntervalMs: config.INGEST_KEY_LAST_USED_FLUSH_SECONDS * 1000,
+  });
 
   return app;
 }

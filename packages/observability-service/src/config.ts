@@ -7,6 +7,15 @@ export const observabilityConfigSchema = configSchema({
   OBSERVABILITY_PORT: Port(8081, 'port of the observability service'),
   OBSERVABILITY_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 5 * 1024 * 1024, description: 'ingest body limit in bytes (after decompression)' }),
   SERVICE_API_KEY: Type.Optional(Type.String({ minLength: 16, description: 'legacy ingestion key (16+ chars); unset disables it' })),
+  RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 14, description: 'days of data kept until an admin sets retention in the dashboard' }),
+  INGEST_KEY_LAST_USED_FLUSH_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30, description: 'how often ingestion keys\' last-used times are written' }),
+  SESSION_IDLE_TIMEOUT_MINUTES: Type.Integer({ minimum: 1, maximum: 43_200, default: 120, description: 'a dashboard session ends after this long without a request' }),
+  SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 8_760, default: 168, description: 'a dashboard session ends this long after sign-in, however active' }),
+  PASSWORD_RESET_TTL_MINUTES: Type.Integer({ minimum: 5, maximum: 1_440, default: 30, description: 'lifetime of a password reset token' }),
+  INVITATION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 168, description: 'lifetime of an invitation token' }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+', description: 'the dashboard\'s public URL (links in emails; also an allowed Origin)' })),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'smtp:// or smtps:// URL for password reset mail; unset writes the mail to the log' })),
+  MAIL_FROM: Type.String({ default: 'Observability <no-reply@localhost>', minLength: 3, description: 'sender address of password reset mail' }),
 });
 
 export type ObservabilityConfig = Static<typeof observabilityConfigSchema>;

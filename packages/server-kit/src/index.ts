@@ -18,3 +18,4 @@ export { ErrorResponse, errorResponses, HealthResponse, ReadinessResponse, Versi
 export { createServiceApp, type CommonConfig, type ServiceAppOptions } from './platform/service-app.js';
 export { runService, type RunServiceOptions } from './platform/run-service.js';
 export { currentCommit, packageInfo } from './platform/version-info.js';
+export { hashOpaqueToken, newOpaqueToken, opaqueTokenBytes, secretsMatch } from './auth/opaque-token.js';

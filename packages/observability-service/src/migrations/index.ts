@@ -1,4 +1,5 @@
 import type { ServiceMigration } from '@playstack/server-kit';
+import { usersSessionsKeys } from './2026-11-21-01-users-sessions-keys.js';
 import { occurrencesAndRollups } from './2026-11-21-02-occurrences-and-rollups.js';
 
 /**
@@ -6,5 +7,6 @@ import { occurrencesAndRollups } from './2026-11-21-02-occurrences-and-rollups.j
  * a released migration is frozen: fix forward with a new one.
  */
 export const observabilityMigrations: Readonly<Record<string, ServiceMigration>> = {
+  '2026-11-21-01-users-sessions-keys': usersSessionsKeys,
   '2026-11-21-02-occurrences-and-rollups': occurrencesAndRollups,
 };

@@ -1,0 +1,54 @@
+import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
+import type { App } from '@playstack/server-kit';
+import { IngestionKeyVerifier } from './ingestion-key-verifier.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Verifies ingestion credentials; `verify(request.headers.authorization)`. */
+    ingestionKeys: IngestionKeyVerifier;
+  }
+}
+
+export interface IngestionKeysOptions {
+  /** `SERVICE_API_KEY`; undefined disables the legacy key. */
+  legacyKey: string | undefined;
+  lastUsedFlushIntervalMs: number;
+}
+
+/** Without Redis, another instance's revocation reaches this one within this time. */
+const keyCacheTtlMs = 30_000;
+const unknownKeyCacheTtlMs = 5_000;
+const maxCachedKeys = 10_000;
+
+/** Decorates `app.ingestionKeys`, the verifier the ingest endpoint authenticates envelopes with. */
+export const ingestionKeysPlugin = fp<IngestionKeysOptions>(
+  async (fastify, options) => {
+    const app = fastify as unknown as App;
+    const legacyUses = new Counter({
+      name: 'observability_ingest_legacy_key_uses_total',
+      help: 'Envelopes authenticated with the legacy SERVICE_API_KEY',
+      registers: [app.metrics],
+    });
+    const verifier = new IngestionKeyVerifier({
+      db: app.database.db,
+      clock: app.clock,
+      logger: app.log,
+      legacyKey: options.legacyKey,
+      legacyUses,
+      redis: app.redis,
+      cacheTtlMs: keyCacheTtlMs,
+      negativeCacheTtlMs: unknownKeyCacheTtlMs,
+      maxCacheEntries: maxCachedKeys,
+      lastUsedFlushIntervalMs: options.lastUsedFlushIntervalMs,
+    });
+    await verifier.start();
+    app.decorate('ingestionKeys', verifier);
+    // onClose hooks run last-registered first, so this flush happens before the platform closes
+    // the database, and after in-flight requests (whose key uses it records) have finished.
+    app.addHook('onClose', async () => {
+      await verifier.close();
+    });
+  },
+  { name: 'ingestion-keys' },
+);
