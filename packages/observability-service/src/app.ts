@@ -1,6 +1,7 @@
 import { createServiceApp, currentCommit, packageInfo, type App, type Clock } from '@playstack/server-kit';
 import type { ObservabilityConfig } from './config.js';
 import { observabilityMigrations } from './migrations/index.js';
+import { dashboardPlugin, defaultDashboardDir } from './web/dashboard-plugin.js';
 import { ingestionKeysPlugin } from './keys/ingestion-keys-plugin.js';
 
 export const apiVersion = '0.1.0';
@@ -37,6 +38,8 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     legacyKey: config.SERVICE_API_KEY,
     lastUsedFlushIntervalMs: config.INGEST_KEY_LAST_USED_FLUSH_SECONDS * 1000,
   });
+
+  await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });
 
   return app;
 }

@@ -7,6 +7,7 @@ export const observabilityConfigSchema = configSchema({
   OBSERVABILITY_PORT: Port(8081, 'port of the observability service'),
   OBSERVABILITY_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 5 * 1024 * 1024, description: 'ingest body limit in bytes (after decompression)' }),
   SERVICE_API_KEY: Type.Optional(Type.String({ minLength: 16, description: 'legacy ingestion key (16+ chars); unset disables it' })),
+  OBSERVABILITY_WEB_DIR: Type.Optional(Type.String({ minLength: 1, description: 'directory of the built dashboard served at / (default: the observability-web package\'s dist)' })),
   RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 14, description: 'days of data kept until an admin sets retention in the dashboard' }),
   INGEST_KEY_LAST_USED_FLUSH_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30, description: 'how often ingestion keys\' last-used times are written' }),
   SESSION_IDLE_TIMEOUT_MINUTES: Type.Integer({ minimum: 1, maximum: 43_200, default: 120, description: 'a dashboard session ends after this long without a request' }),
