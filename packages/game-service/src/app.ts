@@ -1,12 +1,22 @@
 import { createServiceApp, currentCommit, packageInfo, type App, type Clock } from '@playstack/server-kit';
+import { authPlugin } from './auth/auth-plugin.js';
+import { authRoutes } from './auth/auth-routes.js';
 import type { GameConfig } from './config.js';
+import { gameScope, type GameFeature } from './games/game-scope.js';
+import { manifestPlugin } from './manifest/manifest-plugin.js';
 import { gameMigrations } from './migrations/index.js';
+import { playerErasurePlugin } from './players/player-erasure-plugin.js';
+import { playerRoutes } from './players/player-routes.js';
+import { rateLimitsPlugin } from './rate-limit/rate-limits.js';
+import { adapterTypes } from './runs/adapters/registry.js';
 
 export const apiVersion = '0.1.0';
 
 export interface BuildOptions {
   /** Time source; tests inject a manual clock. */
   clock?: Clock;
+  /** Where secrets the manifest names by variable (client secrets) are read; default process.env. */
+  secrets?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Builds the game service: platform first, then the features. Tests use it without a socket. */
@@ -39,7 +49,42 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
   });
 
   // Features, each a plugin from its own folder. Game paths live under /v1/games/:gameId.
-  // (Feature registrations are added here as the features land.)
+  await app.register(rateLimitsPlugin, {
+    auth: { max: config.GAME_AUTH_RATE_LIMIT_MAX, timeWindowMs: config.GAME_AUTH_RATE_LIMIT_WINDOW_MS },
+    player: { max: config.GAME_PLAYER_RATE_LIMIT_MAX, timeWindowMs: config.GAME_PLAYER_RATE_LIMIT_WINDOW_MS },
+  });
+  await app.register(manifestPlugin, {
+    adapterTypes,
+    manifestFile: config.GAME_MANIFEST_FILE,
+    refreshIntervalMs: config.GAME_MANIFEST_REFRESH_MS,
+  });
+  await app.register(playerErasurePlugin);
+  await app.register(authPlugin, {
+    tokenSecret: config.GAME_TOKEN_SECRET,
+    lifetimes: {
+      accessTokenTtlMs: config.GAME_ACCESS_TOKEN_TTL_SECONDS * 1000,
+      refreshTokenTtlMs: config.GAME_REFRESH_TOKEN_TTL_SECONDS * 1000,
+      refreshGraceMs: config.GAME_REFRESH_GRACE_SECONDS * 1000,
+    },
+    revocationCacheMs: config.GAME_REVOCATION_CACHE_MS,
+    providers: {
+      devAuth: config.GAME_DEV_AUTH,
+      google: {
+        tokenUrl: config.GOOGLE_OAUTH_TOKEN_URL,
+        gamesApiUrl: config.GOOGLE_GAMES_API_URL,
+        timeoutMs: config.GAME_PROVIDER_TIMEOUT_MS,
+        secrets: options.secrets ?? process.env,
+      },
+    },
+  });
+
+  // Route plugins under /v1/games/:gameId, where the game is resolved (400/404) before anything
+  // else. Each feature adds its own line here (leaderboardRoutes, runRoutes, ...).
+  const gameFeatures: GameFeature[] = [
+    authRoutes,
+    playerRoutes,
+  ];
+  await app.register(gameScope, { prefix: '/v1/games/:gameId', features: gameFeatures });
 
   return app;
 }

@@ -10,6 +10,28 @@ export const gameConfigSchema = configSchema({
   GAME_PORT: Port(8080, 'port of the game service'),
   GAME_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024, default: 256 * 1024, description: 'request body limit in bytes' }),
   GAME_DEV_AUTH: Flag(false, 'true (or 1) to accept dev:<name> codes from the dev provider'),
+  // Manifest
+  GAME_MANIFEST_FILE: Type.Optional(
+    Type.String({ minLength: 1, description: 'JSON manifest stored as a new version at boot when it differs from the newest stored one' }),
+  ),
+  GAME_MANIFEST_REFRESH_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5_000, description: 'how often an instance looks for a manifest version another instance stored, in milliseconds' }),
+  // Sessions
+  GAME_TOKEN_SECRET: Type.Optional(
+    Type.String({ minLength: 32, description: 'HMAC key for access tokens (32+ chars); unset: generated once and kept in the database' }),
+  ),
+  GAME_ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86_400, default: 900, description: 'access token lifetime in seconds' }),
+  GAME_REFRESH_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 2_592_000, description: 'refresh token lifetime in seconds (renewed by every refresh)' }),
+  GAME_REFRESH_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 10, description: 'window after a rotation in which the previous refresh token may be presented once more (racing refreshes)' }),
+  GAME_REVOCATION_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000, description: 'without Redis: how long a session family seen as active is trusted before the database is asked again, in milliseconds' }),
+  // Platform providers
+  GOOGLE_OAUTH_TOKEN_URL: Type.String({ pattern: '^https?://', default: 'https://oauth2.googleapis.com/token', description: "Google's OAuth token endpoint" }),
+  GOOGLE_GAMES_API_URL: Type.String({ pattern: '^https?://', default: 'https://games.googleapis.com', description: 'base URL of the Google Play Games API (games/v1/... is appended)' }),
+  GAME_PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000, description: 'timeout of each call to a platform provider, in milliseconds' }),
+  // Rate limits
+  GAME_AUTH_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 30, description: 'calls to /auth/* per client address per window' }),
+  GAME_AUTH_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-address /auth/* limit, in milliseconds' }),
+  GAME_PLAYER_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120, description: 'calls to other game endpoints per player per window' }),
+  GAME_PLAYER_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-player limit, in milliseconds' }),
 });
 
 export type GameConfig = Static<typeof gameConfigSchema>;

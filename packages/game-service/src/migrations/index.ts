@@ -1,7 +1,10 @@
 import type { ServiceMigration } from '@playstack/server-kit';
+import { identityMigration } from './2026-11-21-01-identity.js';
 
 /**
  * The game service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
  * a released migration is frozen: fix forward with a new one.
  */
-export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {};
+export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
+  '2026-11-21-01-identity': identityMigration,
+};

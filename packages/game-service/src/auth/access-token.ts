@@ -1,0 +1,67 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** What an access token asserts. */
+export interface AccessClaims {
+  readonly playerId: string;
+  readonly gameId: string;
+  readonly displayName: string;
+  /** The refresh family it was issued from: revoking the family kills the token. */
+  readonly familyId: string;
+  /** Expiry, epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+const prefix = 'v1';
+/** Tokens longer than this are refused before any work is done on them. */
+export const maxAccessTokenLength = 2048;
+
+interface Payload {
+  sub: string;
+  gid: string;
+  fam: string;
+  name: string;
+  exp: number;
+}
+
+/**
+ * Compact HMAC-SHA256 access tokens: `v1.<payload>.<signature>`, both base64url. Stateless to
+ * verify; revocation is checked separately by family.
+ */
+export class AccessTokenCodec {
+  readonly #key: Buffer;
+
+  constructor(key: Buffer) {
+    this.#key = key;
+  }
+
+  sign(claims: AccessClaims): string {
+    const payload: Payload = { sub: claims.playerId, gid: claims.gameId, fam: claims.familyId, name: claims.displayName, exp: claims.expiresAt };
+    const body = `${prefix}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    return `${body}.${this.#signature(body).toString('base64url')}`;
+  }
+
+  /** The claims of a well-formed, correctly signed token (expiry not checked), else undefined. */
+  verify(token: string): AccessClaims | undefined {
+    if (token.length > maxAccessTokenLength) return undefined;
+    const parts = token.split('.');
+    if (parts.length !== 3 || parts[0] !== prefix) return undefined;
+    const presented = Buffer.from(parts[2]!, 'base64url');
+    const expected = this.#signature(`${parts[0]}.${parts[1]}`);
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
+    let payload: Partial<Payload>;
+    try {
+      payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Partial<Payload>;
+    } catch {
+      return undefined;
+    }
+    const { sub, gid, fam, name, exp } = payload;
+    if (typeof sub !== 'string' || typeof gid !== 'string' || typeof fam !== 'string' || typeof name !== 'string' || typeof exp !== 'number') {
+      return undefined;
+    }
+    return { playerId: sub, gameId: gid, familyId: fam, displayName: name, expiresAt: exp };
+  }
+
+  #signature(body: string): Buffer {
+    return createHmac('sha256', this.#key).update(body).digest();
+  }
+}

@@ -1,0 +1,81 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '@playstack/server-kit';
+import { AccessTokenCodec } from './access-token.js';
+import { FamilyRevocations } from './family-revocations.js';
+import { ProviderRegistry, type ProvidersOptions } from './providers/provider-registry.js';
+import { SessionService, type SessionLifetimes } from './session-service.js';
+import { deletePlayerSessions } from './session-store.js';
+import { resolveTokenSecret } from './token-secret.js';
+
+/** The signed-in player of a game request, set by `app.requirePlayer`. */
+export interface AuthenticatedPlayer {
+  readonly id: string;
+  readonly gameId: string;
+  readonly displayName: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: SessionService;
+    /**
+     * preHandler for game endpoints: `Authorization: Bearer <accessToken>` of this game, unexpired
+     * and unrevoked, else 401 `unauthorized`. Sets `request.player`.
+     */
+    requirePlayer: preHandlerAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    player: AuthenticatedPlayer;
+  }
+}
+
+export interface AuthPluginOptions {
+  tokenSecret: string | undefined;
+  lifetimes: SessionLifetimes;
+  revocationCacheMs: number;
+  providers: ProvidersOptions;
+}
+
+const bearerPattern = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+
+function unauthorized(message: string): ApiError {
+  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
+}
+
+/** Sessions, the player guard, and the `sessions` part of player erasure. */
+export const authPlugin = fp<AuthPluginOptions>(
+  async (app, options) => {
+    const db = app.database.db;
+    const codec = new AccessTokenCodec(await resolveTokenSecret(db, options.tokenSecret));
+    const revocations = new FamilyRevocations(db, app.redis, app.clock, {
+      accessTokenTtlMs: options.lifetimes.accessTokenTtlMs,
+      activeCacheMs: options.revocationCacheMs,
+    });
+    const sessions = new SessionService({
+      db,
+      clock: app.clock,
+      providers: new ProviderRegistry(options.providers),
+      codec,
+      revocations,
+      lifetimes: options.lifetimes,
+    });
+    app.decorate('sessions', sessions);
+    app.decorateRequest('player', null as unknown as AuthenticatedPlayer);
+
+    app.decorate('requirePlayer', async function requirePlayer(request) {
+      const header = request.headers.authorization;
+      if (!header) throw unauthorized('This endpoint needs Authorization: Bearer <accessToken>.');
+      const match = bearerPattern.exec(header);
+      if (!match) throw unauthorized('The Authorization header must be "Bearer <accessToken>".');
+      const claims = await sessions.authenticate(request.game.id, match[1]!);
+      if (!claims) throw unauthorized('The access token is invalid, expired, revoked or for another game; refresh the session.');
+      request.player = { id: claims.playerId, gameId: claims.gameId, displayName: claims.displayName };
+    });
+
+    app.playerErasure.register('sessions', {
+      erase: (trx, player) => deletePlayerSessions(trx, player.gameId, player.playerId),
+      afterCommit: (player) => revocations.revokePlayer(player.playerId),
+    });
+  },
+  { name: 'game-auth', dependencies: ['game-player-erasure', 'game-manifest'] },
+);

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ApiError, type Clock } from '@playstack/server-kit';
+import type { GameDefinition } from '../manifest/manifest-schema.js';
+import { playerForPlatformLink, type Player } from '../players/player-store.js';
+import type { AccessClaims, AccessTokenCodec } from './access-token.js';
+import type { FamilyRevocations } from './family-revocations.js';
+import type { ProviderRegistry } from './providers/provider-registry.js';
+import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
+import { findPresentedToken, insertFamily, issueWithinGrace, revokeFamily, rotate, type PresentedToken } from './session-store.js';
+
+export interface SessionLifetimes {
+  accessTokenTtlMs: number;
+  refreshTokenTtlMs: number;
+  /** After a rotation, the previous token may be presented once more within this window. */
+  refreshGraceMs: number;
+}
+
+/** What exchange and refresh answer (lifetimes in seconds). */
+export interface SessionGrant {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  refreshToken: string;
+  refreshExpiresIn: number;
+  player: { id: string; displayName: string };
+}
+
+export interface SessionServiceDeps {
+  db: Kysely<any>;
+  clock: Clock;
+  providers: ProviderRegistry;
+  codec: AccessTokenCodec;
+  revocations: FamilyRevocations;
+  lifetimes: SessionLifetimes;
+}
+
+const invalidRefreshToken = () => new ApiError('invalid-grant', 'The refresh token is unknown, expired or revoked; sign in again.');
+const maxRotationAttempts = 3;
+
+/**
+ * Player sessions: a refresh family per sign-in, rotated on every refresh, revoked as a whole on
+ * logout or on reuse of a spent token; short-lived access tokens bound to game and family.
+ */
+export class SessionService {
+  readonly #deps: SessionServiceDeps;
+
+  constructor(deps: SessionServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Signs a player in with a platform authorization code: a new family. */
+  async exchange(game: GameDefinition, authorizationCode: string): Promise<SessionGrant> {
+    const { db, clock, providers, lifetimes } = this.#deps;
+    const identity = await providers.identify(authorizationCode, game.auth);
+    const now = clock.now();
+    const player = await playerForPlatformLink(
+      db,
+      { gameId: game.id, provider: game.auth.provider, subject: identity.subject, displayName: identity.displayName },
+      now,
+    );
+    const familyId = randomUUID();
+    const refreshToken = newRefreshToken();
+    await insertFamily(db, {
+      familyId,
+      gameId: game.id,
+      playerId: player.id,
+      tokenHash: hashRefreshToken(refreshToken),
+      now,
+      expiresAt: now + lifetimes.refreshTokenTtlMs,
+    });
+    return this.#grant(player, familyId, refreshToken, now);
+  }
+
+  /**
+   * Rotates: the presented token is spent and a new one returned. The immediately previous token
+   * is accepted once within the grace window (two refreshes racing); any other spent token is
+   * reuse, which revokes the family.
+   */
+  async refresh(game: GameDefinition, presentedToken: string): Promise<SessionGrant> {
+    const { db, clock, lifetimes } = this.#deps;
+    const tokenHash = hashRefreshToken(presentedToken);
+    for (let attempt = 1; attempt <= maxRotationAttempts; attempt++) {
+      const presented = await this.#findUsable(game, tokenHash);
+      const now = clock.now();
+      const refreshToken = newRefreshToken();
+      const next = { familyId: presented.familyId, tokenHash: hashRefreshToken(refreshToken), now, expiresAt: now + lifetimes.refreshTokenTtlMs };
+      const player = { id: presented.playerId, gameId: presented.gameId, displayName: presented.displayName };
+
+      if (presented.generation === presented.familyGeneration) {
+        if (await rotate(db, { ...next, fromGeneration: presented.generation })) return this.#grant(player, presented.familyId, refreshToken, now);
+        continue; // another refresh advanced the family first: judge the token again as the previous one
+      }
+      const isPrevious = presented.generation === presented.familyGeneration - 1;
+      const withinGrace = now - presented.rotatedAt <= lifetimes.refreshGraceMs;
+      if (isPrevious && withinGrace && !presented.graceUsed) {
+        if (await issueWithinGrace(db, { ...next, generation: presented.familyGeneration })) {
+          return this.#grant(player, presented.familyId, refreshToken, now);
+        }
+        continue;
+      }
+      await this.#revoke(presented.familyId, 'reuse');
+      throw new ApiError('invalid-grant', 'This refresh token was already used; the session is revoked for safety. Sign in again.');
+    }
+    throw invalidRefreshToken();
+  }
+
+  /** Revokes the family of the token (spent or current) and, at once, its access tokens. */
+  async logout(game: GameDefinition, presentedToken: string): Promise<void> {
+    const presented = await this.#findUsable(game, hashRefreshToken(presentedToken));
+    await this.#revoke(presented.familyId, 'logout');
+  }
+
+  /** The claims of a valid, unexpired, unrevoked access token for this game, else undefined. */
+  async authenticate(gameId: string, accessToken: string): Promise<AccessClaims | undefined> {
+    const claims = this.#deps.codec.verify(accessToken);
+    if (!claims || claims.gameId !== gameId || claims.expiresAt <= this.#deps.clock.now()) return undefined;
+    if (await this.#deps.revocations.isRevoked(claims.familyId, claims.playerId)) return undefined;
+    return claims;
+  }
+
+  async #findUsable(game: GameDefinition, tokenHash: string): Promise<PresentedToken> {
+    const presented = await findPresentedToken(this.#deps.db, tokenHash);
+    if (!presented || presented.gameId !== game.id || presented.revoked || presented.expiresAt <= this.#deps.clock.now()) {
+      throw invalidRefreshToken();
+    }
+    return presented;
+  }
+
+  async #revoke(familyId: string, reason: 'logout' | 'reuse'): Promise<void> {
+    await revokeFamily(this.#deps.db, familyId, reason, this.#deps.clock.now());
+    await this.#deps.revocations.revokeFamilies([familyId]);
+  }
+
+  #grant(player: Player, familyId: string, refreshToken: string, now: number): SessionGrant {
+    const { codec, lifetimes } = this.#deps;
+    const accessToken = codec.sign({
+      playerId: player.id,
+      gameId: player.gameId,
+      displayName: player.displayName,
+      familyId,
+      expiresAt: now + lifetimes.accessTokenTtlMs,
+    });
+    return {
+      accessToken,
+      tokenType: 'Bearer',
+      expiresIn: Math.floor(lifetimes.accessTokenTtlMs / 1000),
+      refreshToken,
+      refreshExpiresIn: Math.floor(lifetimes.refreshTokenTtlMs / 1000),
+      player: { id: player.id, displayName: player.displayName },
+    };
+  }
+}

@@ -1,0 +1,195 @@
+import type { Kysely } from 'kysely';
+
+interface SessionTables {
+  session_families: {
+    id: string;
+    game_id: string;
+    player_id: string;
+    generation: number;
+    rotated_at: number;
+    grace_used: number;
+    created_at: number;
+    revoked_at: number | null;
+    revoked_reason: string | null;
+  };
+  refresh_tokens: { token_hash: string; family_id: string; generation: number; issued_at: number; expires_at: number };
+  players: { id: string; display_name: string };
+}
+
+/** A refresh token as found by its hash, with its family's state. */
+export interface PresentedToken {
+  readonly familyId: string;
+  readonly gameId: string;
+  readonly playerId: string;
+  readonly displayName: string;
+  /** The generation of the presented token. */
+  readonly generation: number;
+  readonly expiresAt: number;
+  /** The family's current generation and when it last rotated. */
+  readonly familyGeneration: number;
+  readonly rotatedAt: number;
+  readonly graceUsed: boolean;
+  readonly revoked: boolean;
+}
+
+export type RevokeReason = 'logout' | 'reuse';
+
+const db = (anyDb: Kysely<any>) => anyDb as Kysely<SessionTables>;
+
+export async function findPresentedToken(anyDb: Kysely<any>, tokenHash: string): Promise<PresentedToken | undefined> {
+  const row = await db(anyDb)
+    .selectFrom('refresh_tokens as t')
+    .innerJoin('session_families as f', 'f.id', 't.family_id')
+    .innerJoin('players as p', 'p.id', 'f.player_id')
+    .select([
+      't.family_id',
+      't.generation',
+      't.expires_at',
+      'f.game_id',
+      'f.player_id',
+      'f.generation as family_generation',
+      'f.rotated_at',
+      'f.grace_used',
+      'f.revoked_at',
+      'p.display_name',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    familyId: row.family_id,
+    gameId: row.game_id,
+    playerId: row.player_id,
+    displayName: row.display_name,
+    generation: row.generation,
+    expiresAt: row.expires_at,
+    familyGeneration: row.family_generation,
+    rotatedAt: row.rotated_at,
+    graceUsed: row.grace_used === 1,
+    revoked: row.revoked_at !== null,
+  };
+}
+
+export interface NewFamily {
+  readonly familyId: string;
+  readonly gameId: string;
+  readonly playerId: string;
+  readonly tokenHash: string;
+  readonly now: number;
+  readonly expiresAt: number;
+}
+
+/** A new session: family at generation 1 with its first refresh token. */
+export async function insertFamily(anyDb: Kysely<any>, family: NewFamily): Promise<void> {
+  await db(anyDb)
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto('session_families')
+        .values({
+          id: family.familyId,
+          game_id: family.gameId,
+          player_id: family.playerId,
+          generation: 1,
+          rotated_at: family.now,
+          grace_used: 0,
+          created_at: family.now,
+          revoked_at: null,
+          revoked_reason: null,
+        })
+        .execute();
+      await trx
+        .insertInto('refresh_tokens')
+        .values({ token_hash: family.tokenHash, family_id: family.familyId, generation: 1, issued_at: family.now, expires_at: family.expiresAt })
+        .execute();
+    });
+}
+
+export interface Rotation {
+  readonly familyId: string;
+  /** The generation the presented token must still be current at. */
+  readonly fromGeneration: number;
+  readonly tokenHash: string;
+  readonly now: number;
+  readonly expiresAt: number;
+}
+
+/**
+ * Advances the family from `fromGeneration` and stores the new token, only if nobody advanced
+ * or revoked it meanwhile (the conditional update is the lock). False when someone did.
+ */
+export async function rotate(anyDb: Kysely<any>, rotation: Rotation): Promise<boolean> {
+  return db(anyDb)
+    .transaction()
+    .execute(async (trx) => {
+      const updated = await trx
+        .updateTable('session_families')
+        .set({ generation: rotation.fromGeneration + 1, rotated_at: rotation.now, grace_used: 0 })
+        .where('id', '=', rotation.familyId)
+        .where('generation', '=', rotation.fromGeneration)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      await trx
+        .insertInto('refresh_tokens')
+        .values({
+          token_hash: rotation.tokenHash,
+          family_id: rotation.familyId,
+          generation: rotation.fromGeneration + 1,
+          issued_at: rotation.now,
+          expires_at: rotation.expiresAt,
+        })
+        .execute();
+      // Spent tokens are kept so their reuse is recognised, but not past their own expiry.
+      await trx.deleteFrom('refresh_tokens').where('family_id', '=', rotation.familyId).where('expires_at', '<=', rotation.now).execute();
+      return true;
+    });
+}
+
+export interface GraceIssue {
+  readonly familyId: string;
+  /** The family's current generation; the new token joins it beside the one the race winner got. */
+  readonly generation: number;
+  readonly tokenHash: string;
+  readonly now: number;
+  readonly expiresAt: number;
+}
+
+/** Uses the family's one grace presentation of the previous token, if still unused. */
+export async function issueWithinGrace(anyDb: Kysely<any>, issue: GraceIssue): Promise<boolean> {
+  return db(anyDb)
+    .transaction()
+    .execute(async (trx) => {
+      const updated = await trx
+        .updateTable('session_families')
+        .set({ grace_used: 1 })
+        .where('id', '=', issue.familyId)
+        .where('generation', '=', issue.generation)
+        .where('grace_used', '=', 0)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      await trx
+        .insertInto('refresh_tokens')
+        .values({ token_hash: issue.tokenHash, family_id: issue.familyId, generation: issue.generation, issued_at: issue.now, expires_at: issue.expiresAt })
+        .execute();
+      return true;
+    });
+}
+
+export async function revokeFamily(anyDb: Kysely<any>, familyId: string, reason: RevokeReason, now: number): Promise<void> {
+  await db(anyDb)
+    .updateTable('session_families')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Deletes every session of the player (inside the erasure transaction); how many families went. */
+export async function deletePlayerSessions(anyDb: Kysely<any>, gameId: string, playerId: string): Promise<number> {
+  const families = db(anyDb).selectFrom('session_families').select('id').where('player_id', '=', playerId).where('game_id', '=', gameId);
+  await db(anyDb).deleteFrom('refresh_tokens').where('family_id', 'in', families).execute();
+  const result = await db(anyDb).deleteFrom('session_families').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,174 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Type, type TSchema } from '@sinclair/typebox';
+import {
+  adapterIdRule,
+  DevAuthSettings,
+  GooglePlayGamesAuthSettings,
+  Manifest,
+  type GameDefinition,
+} from './manifest-schema.js';
+
+/** One thing wrong with a manifest: where (`games[0].boards[1].order`) and why. */
+export interface ManifestProblem {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** What the manifest needs to know of an adapter type (the runs feature's registry provides more). */
+export interface AdapterTypeInfo {
+  readonly id: string;
+  readonly optionsSchema: TSchema;
+  readonly outputs: readonly string[];
+}
+
+export type ManifestCheck = { ok: true; manifest: Manifest } | { ok: false; problems: ManifestProblem[] };
+
+const authSchemaByProvider: Readonly<Record<string, TSchema>> = {
+  dev: DevAuthSettings,
+  'google-play-games': GooglePlayGamesAuthSettings,
+};
+
+/**
+ * The manifest's schema with `auth` loosened to "an object naming a known provider": a union
+ * reports every branch's complaints, so each game's auth is checked against its own provider's
+ * schema afterwards, and the problems stay readable.
+ */
+const ShapeSchema = (() => {
+  const game = Manifest.properties.games.items;
+  const looseAuth = Type.Object(
+    { provider: Type.Union(Object.keys(authSchemaByProvider).map((id) => Type.Literal(id))) },
+    { additionalProperties: true },
+  );
+  return Type.Object(
+    { ...Manifest.properties, games: Type.Array(Type.Object({ ...game.properties, auth: looseAuth }, { additionalProperties: false }), { minItems: 1 }) },
+    { additionalProperties: false },
+  );
+})();
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const checkShape = ajv.compile(ShapeSchema);
+const checkAuth = Object.fromEntries(Object.entries(authSchemaByProvider).map(([id, schema]) => [id, ajv.compile(schema)]));
+const optionsValidators = new WeakMap<object, ValidateFunction>();
+
+function optionsValidator(type: AdapterTypeInfo): ValidateFunction {
+  let validate = optionsValidators.get(type.optionsSchema);
+  if (!validate) {
+    validate = ajv.compile(type.optionsSchema);
+    optionsValidators.set(type.optionsSchema, validate);
+  }
+  return validate;
+}
+
+/** `/games/0/boards/1` under `base` -> `base.games[0].boards[1]`. */
+function pathOf(base: string, pointer: string, member?: string): string {
+  let path = base;
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    path += /^\d+$/.test(part) ? `[${part}]` : path ? `.${part}` : part;
+  }
+  if (member !== undefined) path += path ? `.${member}` : member;
+  return path || '(document)';
+}
+
+function problemsFrom(errors: readonly ErrorObject[] | null | undefined, base: string): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  for (const error of errors ?? []) {
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'required') {
+      problems.push({ path: pathOf(base, error.instancePath, String(params.missingProperty)), reason: 'is required' });
+    } else if (error.keyword === 'additionalProperties') {
+      problems.push({ path: pathOf(base, error.instancePath, String(params.additionalProperty)), reason: 'is not a known member' });
+    } else if (error.keyword === 'enum' || error.keyword === 'const') {
+      const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
+      problems.push({ path: pathOf(base, error.instancePath), reason: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` });
+    } else if (error.keyword === 'anyOf') {
+      // The literals' own `const` errors, just reported for the same path, already say it.
+      continue;
+    } else {
+      problems.push({ path: pathOf(base, error.instancePath), reason: error.message ?? 'is invalid' });
+    }
+  }
+  return mergeConstProblems(problems);
+}
+
+/** A union of literals yields one `const` error per literal; fold them into one problem per path. */
+function mergeConstProblems(problems: ManifestProblem[]): ManifestProblem[] {
+  const out: ManifestProblem[] = [];
+  for (const problem of problems) {
+    const previous = out.findLast((p) => p.path === problem.path);
+    if (previous && previous.reason.startsWith('must be one of ') && problem.reason.startsWith('must be one of ')) {
+      out[out.indexOf(previous)] = { path: problem.path, reason: `${previous.reason}, ${problem.reason.slice('must be one of '.length)}` };
+    } else {
+      out.push(problem);
+    }
+  }
+  return out;
+}
+
+function duplicates<T>(items: readonly T[], key: (item: T) => string): Array<{ index: number; first: number; key: string }> {
+  const seen = new Map<string, number>();
+  const found: Array<{ index: number; first: number; key: string }> = [];
+  items.forEach((item, index) => {
+    const k = key(item);
+    const first = seen.get(k);
+    if (first === undefined) seen.set(k, index);
+    else found.push({ index, first, key: k });
+  });
+  return found;
+}
+
+function checkGame(game: GameDefinition, at: string, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  const validateAuth = checkAuth[game.auth.provider];
+  if (validateAuth && !validateAuth(game.auth)) problems.push(...problemsFrom(validateAuth.errors, `${at}.auth`));
+
+  for (const [adapterId, binding] of Object.entries(game.adapters)) {
+    const adapterAt = `${at}.adapters.${adapterId}`;
+    if (adapterId.length > adapterIdRule.maxLength || !adapterIdRule.pattern.test(adapterId)) {
+      problems.push({ path: adapterAt, reason: `adapter ids are 1 to ${adapterIdRule.maxLength} of A-Z a-z 0-9 . _ ~ -` });
+    }
+    const type = adapterTypes.get(binding.type);
+    if (!type) {
+      problems.push({ path: `${adapterAt}.type`, reason: `unknown adapter type "${binding.type}"; known: ${[...adapterTypes.keys()].join(', ')}` });
+      continue;
+    }
+    const validateOptions = optionsValidator(type);
+    if (!validateOptions(structuredClone(binding.options ?? {}))) problems.push(...problemsFrom(validateOptions.errors, `${adapterAt}.options`));
+  }
+
+  for (const dup of duplicates(game.boards, (board) => board.id)) {
+    problems.push({ path: `${at}.boards[${dup.index}].id`, reason: `duplicate board id "${dup.key}" (also boards[${dup.first}])` });
+  }
+  game.boards.forEach((board, index) => {
+    const sourceAt = `${at}.boards[${index}].source`;
+    const binding = Object.hasOwn(game.adapters, board.source.adapter) ? game.adapters[board.source.adapter] : undefined;
+    if (!binding) {
+      problems.push({ path: `${sourceAt}.adapter`, reason: `"${board.source.adapter}" is not one of this game's adapters` });
+      return;
+    }
+    const type = adapterTypes.get(binding.type);
+    if (type && !type.outputs.includes(board.source.value)) {
+      problems.push({
+        path: `${sourceAt}.value`,
+        reason: `adapter type "${type.id}" has no output "${board.source.value}"; its outputs: ${type.outputs.join(', ')}`,
+      });
+    }
+  });
+  return problems;
+}
+
+/**
+ * Checks a manifest document completely: its shape, then what a schema cannot say (unique ids,
+ * adapter types that exist, options their type accepts, board sources that name real outputs).
+ * Every problem is listed, not just the first.
+ */
+export function checkManifest(document: unknown, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>): ManifestCheck {
+  if (!checkShape(document)) return { ok: false, problems: problemsFrom(checkShape.errors, '') };
+  const manifest = document as Manifest;
+  const problems: ManifestProblem[] = [];
+  for (const dup of duplicates(manifest.games, (game) => game.id)) {
+    problems.push({ path: `games[${dup.index}].id`, reason: `duplicate game id "${dup.key}" (also games[${dup.first}])` });
+  }
+  manifest.games.forEach((game, index) => problems.push(...checkGame(game, `games[${index}]`, adapterTypes)));
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest };
+}

@@ -1,0 +1,94 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Characters allowed in game, adapter and board ids: they appear unescaped in URL paths. */
+const idPattern = '^[A-Za-z0-9._~-]+$';
+
+export const gameIdMinLength = 2;
+export const gameIdMaxLength = 48;
+export const adapterIdMaxLength = 80;
+export const boardIdMaxLength = 80;
+
+const GameId = Type.String({ minLength: gameIdMinLength, maxLength: gameIdMaxLength, pattern: idPattern });
+const AdapterId = Type.String({ minLength: 1, maxLength: adapterIdMaxLength, pattern: idPattern });
+const BoardId = Type.String({ minLength: 1, maxLength: boardIdMaxLength, pattern: idPattern });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+export const DevAuthSettings = Type.Object(
+  { provider: Type.Literal('dev') },
+  { additionalProperties: false, description: 'codes `dev:<name>`, accepted only when GAME_DEV_AUTH=1' },
+);
+
+export const GooglePlayGamesAuthSettings = Type.Object(
+  {
+    provider: Type.Literal('google-play-games'),
+    clientId: Type.String({ minLength: 1, maxLength: 512, description: 'OAuth client id of the game server' }),
+    clientSecretEnv: Type.String({
+      pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$',
+      description: 'name of the environment variable holding the client secret (never the secret itself)',
+    }),
+    applicationId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Za-z_-]+$', description: 'Play Games application id' }),
+  },
+  { additionalProperties: false },
+);
+
+export const AuthSettings = Type.Union([DevAuthSettings, GooglePlayGamesAuthSettings]);
+export type AuthSettings = Static<typeof AuthSettings>;
+export type ProviderId = AuthSettings['provider'];
+
+export const AdapterBinding = Type.Object(
+  {
+    type: Type.String({ minLength: 1, maxLength: 80, description: 'adapter type id, see /admin/adapters' }),
+    options: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "checked against the type's options schema" })),
+  },
+  { additionalProperties: false },
+);
+export type AdapterBinding = Static<typeof AdapterBinding>;
+
+export const Period = Type.Union([Type.Literal('all'), Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]);
+export type Period = Static<typeof Period>;
+
+export const BoardDefinition = Type.Object(
+  {
+    id: BoardId,
+    name: Name,
+    order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'desc: higher is better' }),
+    operator: Type.Union([Type.Literal('best'), Type.Literal('latest'), Type.Literal('sum')], {
+      description: "how a player's runs combine into one entry",
+    }),
+    periods: Type.Array(Period, { minItems: 1, uniqueItems: true, description: 'periods this board keeps' }),
+    source: Type.Object(
+      {
+        adapter: AdapterId,
+        value: Type.String({ minLength: 1, maxLength: 80, description: "one of the adapter type's outputs" }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BoardDefinition = Static<typeof BoardDefinition>;
+
+export const GameDefinition = Type.Object(
+  {
+    id: GameId,
+    name: Name,
+    auth: AuthSettings,
+    adapters: Type.Record(Type.String(), AdapterBinding, { description: 'adapter id -> type and options' }),
+    boards: Type.Array(BoardDefinition),
+  },
+  { additionalProperties: false },
+);
+export type GameDefinition = Static<typeof GameDefinition>;
+
+export const Manifest = Type.Object(
+  {
+    $schema: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    games: Type.Array(GameDefinition, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+export type Manifest = Static<typeof Manifest>;
+
+/** Adapter ids are the keys of `adapters`, so their bounds are checked beside the schema. */
+export const adapterIdRule = { pattern: new RegExp(idPattern), maxLength: adapterIdMaxLength };

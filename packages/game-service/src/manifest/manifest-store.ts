@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+
+interface ManifestTables {
+  manifest_versions: { version: number; document: string; author: string | null; created_at: number };
+}
+
+/** A stored manifest version, without its document. */
+export interface ManifestVersionSummary {
+  readonly version: number;
+  readonly author: string | null;
+  readonly createdAt: number;
+}
+
+export interface StoredManifest extends ManifestVersionSummary {
+  /** The document as stored (JSON text). */
+  readonly document: string;
+}
+
+const maxInsertAttempts = 5;
+
+function isUniqueViolation(error: unknown): boolean {
+  const err = error as { code?: string; message?: string };
+  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || /UNIQUE constraint failed/.test(err.message ?? '');
+}
+
+/** Appends a version (the next number); concurrent writers from several instances retry. */
+export async function insertManifestVersion(
+  anyDb: Kysely<any>,
+  document: string,
+  author: string | null,
+  now: number,
+): Promise<ManifestVersionSummary> {
+  const db = anyDb as Kysely<ManifestTables>;
+  for (let attempt = 1; ; attempt++) {
+    const latest = await db.selectFrom('manifest_versions').select((eb) => eb.fn.max('version').as('version')).executeTakeFirst();
+    const version = Number(latest?.version ?? 0) + 1;
+    try {
+      await db.insertInto('manifest_versions').values({ version, document, author, created_at: now }).execute();
+      return { version, author, createdAt: now };
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= maxInsertAttempts) throw error;
+    }
+  }
+}
+
+/** The newest stored version, or undefined on a fresh install. */
+export async function latestManifest(anyDb: Kysely<any>): Promise<StoredManifest | undefined> {
+  const db = anyDb as Kysely<ManifestTables>;
+  const row = await db.selectFrom('manifest_versions').selectAll().orderBy('version', 'desc').limit(1).executeTakeFirst();
+  return row && { version: row.version, document: row.document, author: row.author, createdAt: row.created_at };
+}
+
+/** The newest stored version number (0 when none), cheap enough to poll. */
+export async function latestManifestVersion(anyDb: Kysely<any>): Promise<number> {
+  const db = anyDb as Kysely<ManifestTables>;
+  const row = await db.selectFrom('manifest_versions').select((eb) => eb.fn.max('version').as('version')).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+export async function manifestVersion(anyDb: Kysely<any>, version: number): Promise<StoredManifest | undefined> {
+  const db = anyDb as Kysely<ManifestTables>;
+  const row = await db.selectFrom('manifest_versions').selectAll().where('version', '=', version).executeTakeFirst();
+  return row && { version: row.version, document: row.document, author: row.author, createdAt: row.created_at };
+}
+
+/** Versions, newest first. */
+export async function listManifestVersions(anyDb: Kysely<any>, limit: number): Promise<ManifestVersionSummary[]> {
+  const db = anyDb as Kysely<ManifestTables>;
+  const rows = await db
+    .selectFrom('manifest_versions')
+    .select(['version', 'author', 'created_at'])
+    .orderBy('version', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ version: row.version, author: row.author, createdAt: row.created_at }));
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+
+export interface PlayerTables {
+  players: {
+    id: string;
+    game_id: string;
+    provider: string;
+    provider_subject: string;
+    display_name: string;
+    created_at: number;
+    last_seen_at: number;
+  };
+}
+
+/** A player of one game, linked to one platform identity. */
+export interface Player {
+  readonly id: string;
+  readonly gameId: string;
+  readonly displayName: string;
+}
+
+export interface PlatformLink {
+  readonly gameId: string;
+  readonly provider: string;
+  readonly subject: string;
+  readonly displayName: string;
+}
+
+/**
+ * The player linked to this platform identity in this game, created on first sign-in. One
+ * upsert, so two first sign-ins racing end with one player. The display name follows the
+ * platform's.
+ */
+export async function playerForPlatformLink(anyDb: Kysely<any>, link: PlatformLink, now: number): Promise<Player> {
+  const db = anyDb as Kysely<PlayerTables>;
+  const row = await db
+    .insertInto('players')
+    .values({
+      id: randomUUID(),
+      game_id: link.gameId,
+      provider: link.provider,
+      provider_subject: link.subject,
+      display_name: link.displayName,
+      created_at: now,
+      last_seen_at: now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['game_id', 'provider', 'provider_subject']).doUpdateSet({ display_name: link.displayName, last_seen_at: now }),
+    )
+    .returning(['id', 'game_id', 'display_name'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, gameId: row.game_id, displayName: row.display_name };
+}
+
+/** Removes the player record and with it the platform link. */
+export async function deletePlayerRecord(anyDb: Kysely<any>, gameId: string, playerId: string): Promise<number> {
+  const db = anyDb as Kysely<PlayerTables>;
+  const result = await db.deleteFrom('players').where('id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
