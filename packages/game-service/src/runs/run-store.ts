@@ -44,6 +44,7 @@ export interface StoredOutcome {
   contentHash: string;
   status: RunStatus;
   rejectionReason: string | null;
+  result: DerivedResult | null;
   /** The success body first sent; null for rejected runs and, briefly, while ranks are published. */
   responseBody: string | null;
 }
@@ -82,7 +83,7 @@ export interface RunRecord extends RunKey {
 export async function findRunOutcome(db: Db, key: RunKey): Promise<StoredOutcome | undefined> {
   const row = await db
     .selectFrom('runs')
-    .select(['id', 'content_hash', 'status', 'rejection_reason', 'response_body'])
+    .select(['id', 'content_hash', 'status', 'rejection_reason', 'result', 'response_body'])
     .where('game_id', '=', key.gameId)
     .where('player_id', '=', key.playerId)
     .where('run_id', '=', key.runId)
@@ -93,6 +94,7 @@ export async function findRunOutcome(db: Db, key: RunKey): Promise<StoredOutcome
     contentHash: row.content_hash,
     status: row.status,
     rejectionReason: row.rejection_reason,
+    result: row.result === null ? null : (JSON.parse(row.result) as DerivedResult),
     responseBody: row.response_body,
   };
 }
@@ -132,6 +134,11 @@ export async function storeRunResponses(db: Db, responses: ReadonlyArray<{ id: n
   for (const { id, body } of responses) {
     await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).execute();
   }
+}
+
+/** Stores a response only where none is stored yet: the first answer stays the answer. */
+export async function storeMissingRunResponse(db: Db, id: number, body: string): Promise<void> {
+  await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).where('response_body', 'is', null).execute();
 }
 
 /** Deletes every run of a player in a game; returns how many went. */
