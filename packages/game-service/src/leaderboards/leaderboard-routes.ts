@@ -1,0 +1,91 @@
+import { errorResponses } from '@playstack/server-kit';
+import type { GameFeature } from '../games/game-scope.js';
+import type { RankedEntry } from './rank-index.js';
+import {
+  AroundMeQuery,
+  LeaderboardAroundMeResponse,
+  LeaderboardMeResponse,
+  LeaderboardPageResponse,
+  LeaderboardParams,
+  MeQuery,
+  PageQuery,
+  type LeaderboardEntry,
+} from './leaderboard-schemas.js';
+
+function toResponseEntry(entry: RankedEntry): LeaderboardEntry {
+  return {
+    rank: entry.rank,
+    playerId: entry.playerId,
+    displayName: entry.displayName,
+    score: entry.score,
+    achievedAt: new Date(entry.achievedAt).toISOString(),
+  };
+}
+
+/** `GET /leaderboards/:boardId`, `/me` and `/around-me` under `/v1/games/:gameId`. */
+export const leaderboardRoutes: GameFeature = async (app) => {
+  const guard = [app.requirePlayer, app.playerRateLimit];
+  const errors = errorResponses(400, 401, 404, 429, 503);
+
+  app.get(
+    '/leaderboards/:boardId',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['leaderboards'],
+        summary: 'A page of entries in rank order; follow nextCursor for the next one',
+        security: [{ playerToken: [] }],
+        params: LeaderboardParams,
+        querystring: PageQuery,
+        response: { 200: LeaderboardPageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const page = await app.leaderboards.page(request.game, request.params.boardId, request.query);
+      return { ...page, entries: page.entries.map(toResponseEntry) };
+    },
+  );
+
+  app.get(
+    '/leaderboards/:boardId/me',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['leaderboards'],
+        summary: "The caller's entry and rank, the board's size, and with radius the neighbors",
+        security: [{ playerToken: [] }],
+        params: LeaderboardParams,
+        querystring: MeQuery,
+        response: { 200: LeaderboardMeResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { boardId } = request.params;
+      const radius = request.query.radius;
+      const standing = await app.leaderboards.standing(request.game, boardId, request.player.id, { period: request.query.period, radius: radius ?? 0 });
+      const me = { boardId, period: standing.period, total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
+      if (radius === undefined) return me;
+      return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toResponseEntry) };
+    },
+  );
+
+  app.get(
+    '/leaderboards/:boardId/around-me',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['leaderboards'],
+        summary: 'Entries around the caller (radius above and below); empty when the caller has no entry',
+        security: [{ playerToken: [] }],
+        params: LeaderboardParams,
+        querystring: AroundMeQuery,
+        response: { 200: LeaderboardAroundMeResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { boardId } = request.params;
+      const standing = await app.leaderboards.standing(request.game, boardId, request.player.id, request.query);
+      return { boardId, period: standing.period, total: standing.total, entries: standing.window.map(toResponseEntry) };
+    },
+  );
+};

@@ -1,0 +1,90 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { boardIdMaxLength } from '../manifest/manifest-schema.js';
+import { GameIdParam } from '../games/game-params.js';
+
+/** Bounds of the leaderboard query parameters (the interface specification's limits). */
+export const pageLimitMax = 100;
+export const pageLimitDefault = 25;
+export const radiusMax = 10;
+export const aroundMeRadiusDefault = 5;
+const periodMaxLength = 10;
+const cursorMaxLength = 512;
+
+const periodDescription =
+  '`all` (default), `daily`, `weekly`, `monthly` for the current period (UTC), or the key of a past or current one: `2026-11-21`, `2026-W47`, `2026-11`';
+
+export const LeaderboardParams = Type.Object({
+  gameId: GameIdParam,
+  boardId: Type.String({ minLength: 1, maxLength: boardIdMaxLength, description: 'board id from the manifest' }),
+});
+export type LeaderboardParams = Static<typeof LeaderboardParams>;
+
+const Period = Type.String({ maxLength: periodMaxLength, default: 'all', description: periodDescription });
+
+export const PageQuery = Type.Object({
+  period: Period,
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: cursorMaxLength, description: 'nextCursor of the previous page' })),
+  limit: Type.Integer({ minimum: 1, maximum: pageLimitMax, default: pageLimitDefault }),
+});
+export type PageQuery = Static<typeof PageQuery>;
+
+export const MeQuery = Type.Object({
+  period: Period,
+  radius: Type.Optional(Type.Integer({ minimum: 1, maximum: radiusMax, description: 'also return up to this many neighbors above and below' })),
+});
+export type MeQuery = Static<typeof MeQuery>;
+
+export const AroundMeQuery = Type.Object({
+  period: Period,
+  radius: Type.Integer({ minimum: 1, maximum: radiusMax, default: aroundMeRadiusDefault, description: 'entries above and below the caller' }),
+});
+export type AroundMeQuery = Static<typeof AroundMeQuery>;
+
+export const LeaderboardEntry = Type.Object(
+  {
+    rank: Type.Integer({ minimum: 1, description: '1-based position: score in board order, then earlier achievedAt, then playerId' }),
+    playerId: Type.String(),
+    displayName: Type.String(),
+    score: Type.Number(),
+    achievedAt: Type.String({ format: 'date-time', description: 'when the entry reached its score' }),
+  },
+);
+export type LeaderboardEntry = Static<typeof LeaderboardEntry>;
+
+const EntryRef = LeaderboardEntry;
+const BoardId = Type.String();
+const ResolvedPeriod = Type.String({ description: '`all` or the resolved period key' });
+
+export const LeaderboardPageResponse = Type.Object(
+  {
+    boardId: BoardId,
+    period: ResolvedPeriod,
+    entries: Type.Array(EntryRef),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
+  },
+  { $id: 'LeaderboardPage' },
+);
+export type LeaderboardPageResponse = Static<typeof LeaderboardPageResponse>;
+
+export const LeaderboardMeResponse = Type.Object(
+  {
+    boardId: BoardId,
+    period: ResolvedPeriod,
+    total: Type.Integer({ minimum: 0, description: 'entries on the board in this period' }),
+    entry: Type.Union([EntryRef, Type.Null()], { description: "the caller's entry, null when they have none" }),
+    neighbors: Type.Optional(Type.Array(EntryRef, { description: 'with radius: up to radius entries above and below, the caller excluded' })),
+  },
+  { $id: 'LeaderboardMe' },
+);
+export type LeaderboardMeResponse = Static<typeof LeaderboardMeResponse>;
+
+export const LeaderboardAroundMeResponse = Type.Object(
+  {
+    boardId: BoardId,
+    period: ResolvedPeriod,
+    total: Type.Integer({ minimum: 0 }),
+    entries: Type.Array(EntryRef, { description: 'centred on the caller, the caller included; empty when they have no entry' }),
+  },
+  { $id: 'LeaderboardAroundMe' },
+);
+export type LeaderboardAroundMeResponse = Static<typeof LeaderboardAroundMeResponse>;

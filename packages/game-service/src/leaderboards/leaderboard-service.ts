@@ -1,0 +1,197 @@
+import type { Kysely } from 'kysely';
+import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
+import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
+import {
+  deletePlayerEntries,
+  entriesAfter,
+  findEntryForUpdate,
+  insertEntryIfAbsent,
+  updateEntry,
+  type Entry,
+  type LeaderboardTables,
+} from './leaderboard-store.js';
+import { periodKeyAt, periodKeysFor, resolvePeriod } from './periods.js';
+import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
+import { rankedSetId, type RankedBoard, type RankedSet } from './ranked-board.js';
+import { applyOperator, assertSupportedScore } from './score-operators.js';
+
+/** A board with the adapter output its scores come from; the manifest's `BoardDefinition` fits. */
+export interface ScoredBoard extends RankedBoard {
+  readonly source: { readonly adapter: string; readonly value: string };
+}
+
+/** A game as leaderboards see it; the manifest's `GameDefinition` fits. */
+export interface LeaderboardGame {
+  readonly id: string;
+  readonly boards: readonly ScoredBoard[];
+}
+
+/** An accepted run whose derived result feeds the game's boards. */
+export interface RecordedRun {
+  readonly game: LeaderboardGame;
+  readonly playerId: string;
+  readonly displayName: string;
+  /** The adapter that derived `result`: boards whose `source.adapter` names it take their value from it. */
+  readonly adapterId: string;
+  readonly result: Readonly<Record<string, number>>;
+  /** When the result was achieved (epoch ms); it picks the daily, weekly and monthly periods. */
+  readonly achievedAt: number;
+}
+
+/** Where a recorded score left the player on one board and period. */
+export interface BoardStanding {
+  readonly boardId: string;
+  /** `all` or the period key (`2026-11-21`, `2026-W47`, `2026-11`). */
+  readonly period: string;
+  /** The entry's score after the board's operator (for `best`, possibly an earlier better one). */
+  readonly score: number;
+  readonly rank: number;
+  /** True for a first entry or when the entry now ranks higher than before. */
+  readonly improved: boolean;
+}
+
+/** Recorded but not yet visible in ranks: call `publish()` after the transaction commits. */
+export interface PendingStandings {
+  /** Updates the rank engine from the committed rows and returns each board and period's standing. */
+  publish(): Promise<BoardStanding[]>;
+}
+
+export interface LeaderboardPage {
+  readonly boardId: string;
+  readonly period: string;
+  readonly entries: readonly RankedEntry[];
+  readonly nextCursor: string | null;
+}
+
+export interface LeaderboardRead {
+  readonly period?: string | undefined;
+}
+
+/** Leaderboards: the write path other features call, and the reads the routes serve. */
+export class Leaderboards {
+  readonly #db: Kysely<LeaderboardTables>;
+  readonly #dialect: Dialect;
+  readonly #clock: Clock;
+  readonly #games: () => Iterable<LeaderboardGame>;
+  readonly ranks: RankIndex;
+
+  constructor(options: { db: Kysely<any>; dialect: Dialect; clock: Clock; games: () => Iterable<LeaderboardGame>; ranks: RankIndex }) {
+    this.#db = options.db as Kysely<LeaderboardTables>;
+    this.#dialect = options.dialect;
+    this.#clock = options.clock;
+    this.#games = options.games;
+    this.ranks = options.ranks;
+  }
+
+  /**
+   * Records a run's result inside the caller's transaction. Every board of the game whose source
+   * is this adapter takes the named output as its score and applies its operator (`best`,
+   * `latest`, `sum`) to the player's entry in each period it keeps (keys from `achievedAt`, UTC).
+   * Rows are locked in a fixed order, so concurrent runs of one player serialize instead of
+   * deadlocking. Throws a RangeError for a score outside ±(2^53 − 1) (an adapter bug).
+   *
+   * Call `publish()` on the result after the transaction commits (not at all if it rolls back):
+   * it brings the rank engine in step with the committed rows and returns the placements.
+   */
+  async recordScores(trx: Kysely<any>, run: RecordedRun): Promise<PendingStandings> {
+    const db = trx as Kysely<LeaderboardTables>;
+    const now = this.#clock.now();
+    const targets = run.game.boards
+      .filter((board) => board.source.adapter === run.adapterId && typeof run.result[board.source.value] === 'number')
+      .flatMap((board) => {
+        const score = run.result[board.source.value]!;
+        assertSupportedScore(score);
+        return periodKeysFor(board, run.achievedAt).map(({ key }) => ({ board, score, set: this.#setOf(run.game.id, board, key) }));
+      })
+      .sort((a, b) => compareText(rankedSetId(a.set), rankedSetId(b.set)));
+
+    const outcomes: Array<{ set: RankedSet; score: number; improved: boolean }> = [];
+    for (const { board, score, set } of targets) {
+      const incoming: Entry = { playerId: run.playerId, displayName: run.displayName, score, achievedAt: run.achievedAt };
+      let existing = await findEntryForUpdate(db, this.#dialect, set, run.playerId);
+      if (!existing) {
+        if (await insertEntryIfAbsent(db, set, incoming, now)) {
+          outcomes.push({ set, score, improved: true });
+          continue;
+        }
+        // A concurrent transaction created the entry first; combine with it instead.
+        existing = await findEntryForUpdate(db, this.#dialect, set, run.playerId);
+        if (!existing) throw new Error(`entry of ${run.playerId} in ${rankedSetId(set)} vanished during the write`);
+      }
+      const { result, improved } = applyOperator(board.operator, board.order, existing, incoming);
+      const changed = result.score !== existing.score || result.achievedAt !== existing.achievedAt || existing.displayName !== run.displayName;
+      if (changed) await updateEntry(db, set, { ...incoming, ...result }, now);
+      outcomes.push({ set, score: result.score, improved });
+    }
+
+    return {
+      publish: async () => {
+        await this.ranks.syncPlayer(run.game.id, run.playerId, outcomes.map((o) => o.set));
+        const placements = await Promise.all(
+          outcomes.map(async ({ set, score, improved }) => {
+            const { entry } = await this.ranks.standing(set, run.playerId, 0);
+            return entry && { boardId: set.boardId, period: set.period, score, rank: entry.rank, improved };
+          }),
+        );
+        // An entry is missing only when the player was erased between the commit and now.
+        return placements.filter((p): p is BoardStanding => p !== undefined);
+      },
+    };
+  }
+
+  /** A page in rank order after `cursor` (from the top without one). */
+  async page(game: LeaderboardGame, boardId: string, query: LeaderboardRead & { cursor?: string | undefined; limit: number }): Promise<LeaderboardPage> {
+    const set = this.#resolveSet(game, boardId, query.period);
+    const after = query.cursor === undefined ? undefined : decodeCursor(set, query.cursor);
+    const rows = await entriesAfter(this.#db, set, after, query.limit + 1);
+    const shown = rows.slice(0, query.limit);
+    const firstRank = shown.length > 0 ? await this.ranks.rankOf(set, shown[0]!) : 0;
+    const last = shown.at(-1);
+    return {
+      boardId,
+      period: set.period,
+      entries: shown.map((entry, i) => ({ ...entry, rank: firstRank + i })),
+      nextCursor: rows.length > query.limit && last ? encodeCursor(set, last) : null,
+    };
+  }
+
+  /** The caller's entry and the set's size; with a radius, also the entries around them. */
+  async standing(game: LeaderboardGame, boardId: string, playerId: string, query: LeaderboardRead & { radius: number }): Promise<{ period: string } & RankedStanding> {
+    const set = this.#resolveSet(game, boardId, query.period);
+    return { period: set.period, ...(await this.ranks.standing(set, playerId, query.radius)) };
+  }
+
+  /** Removes a player's entries in every board and period of a game, inside the erasure transaction. */
+  async eraseEntries(trx: Kysely<any>, gameId: string, playerId: string): Promise<number> {
+    return deletePlayerEntries(trx as Kysely<LeaderboardTables>, gameId, playerId);
+  }
+
+  /** After the erasure commits: removes the player from the rank engine. */
+  async afterErase(gameId: string, playerId: string): Promise<void> {
+    await this.ranks.syncErasedPlayer(gameId, playerId);
+  }
+
+  /** Loads the current periods of every board into the rank engine (the boot rebuild). */
+  async loadRankEngine(): Promise<void> {
+    const now = this.#clock.now();
+    const sets: RankedSet[] = [];
+    for (const game of this.#games()) {
+      for (const board of game.boards) for (const kind of board.periods) sets.push(this.#setOf(game.id, board, periodKeyAt(kind, now)));
+    }
+    await this.ranks.load(sets);
+  }
+
+  #setOf(gameId: string, board: RankedBoard, period: string): RankedSet {
+    return { gameId, boardId: board.id, order: board.order, period };
+  }
+
+  #resolveSet(game: LeaderboardGame, boardId: string, period = 'all'): RankedSet {
+    const board = game.boards.find((b) => b.id === boardId);
+    if (!board) throw new ApiError('board-not-found', `Game "${game.id}" has no board "${boardId}".`);
+    return this.#setOf(game.id, board, resolvePeriod(board, period, this.#clock.now()).key);
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,202 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Dialect } from '@playstack/server-kit';
+import type { RankedSet, SortOrder } from './ranked-board.js';
+
+/** The feature's one table. Timestamps are epoch milliseconds. */
+export interface LeaderboardEntryRow {
+  game_id: string;
+  board_id: string;
+  period: string;
+  player_id: string;
+  display_name: string;
+  score: number;
+  achieved_at: number;
+  updated_at: number;
+}
+
+export interface LeaderboardTables {
+  leaderboard_entries: LeaderboardEntryRow;
+}
+
+/** A player's entry on one (board, period). */
+export interface Entry {
+  readonly playerId: string;
+  readonly displayName: string;
+  readonly score: number;
+  readonly achievedAt: number;
+}
+
+/** Where an entry sits, as a keyset position: the score as stored (not negated). */
+export interface EntryPosition {
+  readonly score: number;
+  readonly achievedAt: number;
+  readonly playerId: string;
+}
+
+type Db = Kysely<LeaderboardTables>;
+type Eb = ExpressionBuilder<LeaderboardTables, 'leaderboard_entries'>;
+
+const entryColumns = ['player_id', 'display_name', 'score', 'achieved_at'] as const;
+
+function toEntry(row: Pick<LeaderboardEntryRow, (typeof entryColumns)[number]>): Entry {
+  return { playerId: row.player_id, displayName: row.display_name, score: Number(row.score), achievedAt: Number(row.achieved_at) };
+}
+
+function inSet(eb: Eb, set: RankedSet) {
+  return eb.and([eb('game_id', '=', set.gameId), eb('board_id', '=', set.boardId), eb('period', '=', set.period)]);
+}
+
+/**
+ * Entries strictly after (`forward`) or strictly before (`backward`) a position in rank order.
+ * The redundant bound on `score` lets both databases seek the index instead of scanning it.
+ */
+function beyond(eb: Eb, order: SortOrder, at: EntryPosition, direction: 'forward' | 'backward') {
+  const scoreAhead = (order === 'desc') === (direction === 'forward') ? '<' : '>';
+  const later = direction === 'forward' ? '>' : '<';
+  return eb.and([
+    eb('score', `${scoreAhead}=`, at.score),
+    eb.or([
+      eb('score', scoreAhead, at.score),
+      eb('achieved_at', later, at.achievedAt),
+      eb.and([eb('achieved_at', '=', at.achievedAt), eb('player_id', later, at.playerId)]),
+    ]),
+  ]);
+}
+
+function ordered<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, order: SortOrder, direction: 'forward' | 'backward'): Q {
+  const flip = (d: 'asc' | 'desc') => (direction === 'forward' ? d : d === 'asc' ? 'desc' : 'asc');
+  return query.orderBy('score', flip(order)).orderBy('achieved_at', flip('asc')).orderBy('player_id', flip('asc'));
+}
+
+/** Reads a player's entry; on PostgreSQL also locks it until the transaction ends. */
+export async function findEntryForUpdate(db: Db, dialect: Dialect, set: RankedSet, playerId: string): Promise<Entry | undefined> {
+  let query = db
+    .selectFrom('leaderboard_entries')
+    .select(entryColumns)
+    .where((eb) => inSet(eb, set))
+    .where('player_id', '=', playerId);
+  // SQLite transactions already hold the database's single write lock.
+  if (dialect === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row && toEntry(row);
+}
+
+/** Inserts a first entry; false when a concurrent transaction inserted it first. */
+export async function insertEntryIfAbsent(db: Db, set: RankedSet, entry: Entry, nowMs: number): Promise<boolean> {
+  const inserted = await db
+    .insertInto('leaderboard_entries')
+    .values({
+      game_id: set.gameId,
+      board_id: set.boardId,
+      period: set.period,
+      player_id: entry.playerId,
+      display_name: entry.displayName,
+      score: entry.score,
+      achieved_at: entry.achievedAt,
+      updated_at: nowMs,
+    })
+    .onConflict((oc) => oc.columns(['game_id', 'board_id', 'period', 'player_id']).doNothing())
+    .returning('player_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function updateEntry(db: Db, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
+  await db
+    .updateTable('leaderboard_entries')
+    .set({ display_name: entry.displayName, score: entry.score, achieved_at: entry.achievedAt, updated_at: nowMs })
+    .where((eb) => inSet(eb, set))
+    .where('player_id', '=', entry.playerId)
+    .execute();
+}
+
+/** A player's entries in a game, limited to the given (board, period) pairs. */
+export async function entriesOfPlayer(
+  db: Db,
+  gameId: string,
+  playerId: string,
+  sets: ReadonlyArray<{ boardId: string; period: string }>,
+): Promise<Array<Entry & { boardId: string; period: string }>> {
+  if (sets.length === 0) return [];
+  const rows = await db
+    .selectFrom('leaderboard_entries')
+    .select([...entryColumns, 'board_id', 'period'])
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .where((eb) => eb.or(sets.map((s) => eb.and([eb('board_id', '=', s.boardId), eb('period', '=', s.period)]))))
+    .execute();
+  return rows.map((row) => ({ ...toEntry(row), boardId: row.board_id, period: row.period }));
+}
+
+/** One entry, or undefined. */
+export async function findEntry(db: Db, set: RankedSet, playerId: string): Promise<Entry | undefined> {
+  const row = await db
+    .selectFrom('leaderboard_entries')
+    .select(entryColumns)
+    .where((eb) => inSet(eb, set))
+    .where('player_id', '=', playerId)
+    .executeTakeFirst();
+  return row && toEntry(row);
+}
+
+/** Entries of the given players (any order). */
+export async function entriesOfPlayers(db: Db, set: RankedSet, playerIds: readonly string[]): Promise<Entry[]> {
+  if (playerIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('leaderboard_entries')
+    .select(entryColumns)
+    .where((eb) => inSet(eb, set))
+    .where('player_id', 'in', playerIds)
+    .execute();
+  return rows.map(toEntry);
+}
+
+/** Up to `limit` entries in rank order after `after` (from the top when undefined). */
+export async function entriesAfter(db: Db, set: RankedSet, after: EntryPosition | undefined, limit: number): Promise<Entry[]> {
+  let query = db.selectFrom('leaderboard_entries').select(entryColumns).where((eb) => inSet(eb, set));
+  if (after) query = query.where((eb) => beyond(eb, set.order, after, 'forward'));
+  const rows = await ordered(query, set.order, 'forward').limit(limit).execute();
+  return rows.map(toEntry);
+}
+
+/** Up to `limit` entries immediately before `before`, returned in rank order. */
+export async function entriesBefore(db: Db, set: RankedSet, before: EntryPosition, limit: number): Promise<Entry[]> {
+  const query = db
+    .selectFrom('leaderboard_entries')
+    .select(entryColumns)
+    .where((eb) => inSet(eb, set))
+    .where((eb) => beyond(eb, set.order, before, 'backward'));
+  const rows = await ordered(query, set.order, 'backward').limit(limit).execute();
+  return rows.map(toEntry).reverse();
+}
+
+/** How many entries rank before a position. */
+export async function countBefore(db: Db, set: RankedSet, position: EntryPosition): Promise<number> {
+  const row = await db
+    .selectFrom('leaderboard_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) => inSet(eb, set))
+    .where((eb) => beyond(eb, set.order, position, 'backward'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** How many entries a (board, period) has. */
+export async function countEntries(db: Db, set: RankedSet): Promise<number> {
+  const row = await db
+    .selectFrom('leaderboard_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) => inSet(eb, set))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Removes every entry of a player in a game (every board, every period); returns how many. */
+export async function deletePlayerEntries(db: Db, gameId: string, playerId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('leaderboard_entries')
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

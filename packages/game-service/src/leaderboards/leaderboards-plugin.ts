@@ -1,0 +1,83 @@
+import fp from 'fastify-plugin';
+import { Leaderboards } from './leaderboard-service.js';
+import { MemoryRankEngine } from './memory-rank-engine.js';
+import { RankIndex } from './rank-index.js';
+import { RedisRankEngine } from './redis-rank-engine.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    leaderboards: Leaderboards;
+  }
+}
+
+const loadRetryDelayMs = 5_000;
+
+/**
+ * Leaderboards: the rank engine (Redis sorted sets with REDIS_URL, else an in-process skip list),
+ * its rebuild from SQL after boot (readiness check `rank-engine` fails until it is loaded), the
+ * `recordScores` write path runs call, and the `entries` part of player erasure.
+ */
+export const leaderboardsPlugin = fp(
+  async (app) => {
+    const engine = app.redis ? new RedisRankEngine(app.redis) : new MemoryRankEngine();
+    const ranks = new RankIndex({ db: app.database.db, engine, clock: app.clock });
+    const leaderboards = new Leaderboards({
+      db: app.database.db,
+      dialect: app.database.dialect,
+      clock: app.clock,
+      ranks,
+      games: () => app.games.list(),
+    });
+    app.decorate('leaderboards', leaderboards);
+
+    app.playerErasure.register('entries', {
+      erase: (trx, player) => leaderboards.eraseEntries(trx, player.gameId, player.playerId),
+      afterCommit: (player) => leaderboards.afterErase(player.gameId, player.playerId),
+    });
+
+    let closing = false;
+    let lastError: unknown;
+    let retryTimer: NodeJS.Timeout | undefined;
+    let wakeRetry: (() => void) | undefined;
+    const loadUntilDone = async (): Promise<void> => {
+      for (;;) {
+        try {
+          await leaderboards.loadRankEngine();
+          lastError = undefined;
+          return;
+        } catch (error) {
+          lastError = error;
+          if (closing) return;
+          app.log.error({ err: error }, 'rank engine: loading from SQL failed; retrying');
+          await new Promise<void>((resolve) => {
+            wakeRetry = resolve;
+            retryTimer = setTimeout(resolve, loadRetryDelayMs);
+          });
+          if (closing) return;
+        }
+      }
+    };
+    let loaded = false;
+    let loading: Promise<void> | undefined;
+
+    app.readiness.register('rank-engine', async () => {
+      if (loaded) return;
+      const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+      throw new Error(`loading leaderboards from SQL${reason}`);
+    });
+    // Loading starts once the app is ready and runs behind readiness, so the process answers
+    // /healthz and /readyz (503) while a large board loads.
+    app.addHook('onReady', async () => {
+      loading = loadUntilDone().then(() => {
+        loaded = !closing;
+      });
+    });
+    app.addHook('preClose', async () => {
+      closing = true;
+      clearTimeout(retryTimer);
+      wakeRetry?.();
+      await loading;
+    });
+  },
+  { name: 'game-leaderboards', dependencies: ['game-manifest', 'game-player-erasure'] },
+);

@@ -1,0 +1,234 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '@playstack/server-kit';
+import {
+  countBefore,
+  countEntries,
+  entriesAfter,
+  entriesBefore,
+  entriesOfPlayer,
+  entriesOfPlayers,
+  findEntry,
+  type Entry,
+  type EntryPosition,
+  type LeaderboardTables,
+} from './leaderboard-store.js';
+import { isCurrentPeriod, parsePeriodKey } from './periods.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import type { RankEngine } from './rank-engine.js';
+import { compareRankKeys, rankKeyOf, type RankKey } from './rank-order.js';
+import { rankedSetId, type RankedSet } from './ranked-board.js';
+
+/** An entry with its 1-based position. */
+export interface RankedEntry extends Entry {
+  readonly rank: number;
+}
+
+/** A player's entry (if any) in a ranked set, the set's size and the entries around the player. */
+export interface RankedStanding {
+  readonly total: number;
+  readonly entry: RankedEntry | undefined;
+  /** Up to `radius` entries above, the player's own, up to `radius` below, in rank order. */
+  readonly window: readonly RankedEntry[];
+}
+
+/** One held set's agreement between the engine and SQL, from `checkConsistency`. */
+export interface SetConsistency {
+  readonly setId: string;
+  readonly engineTotal: number;
+  readonly sqlTotal: number;
+  /** 1-based rank of the first position where the two disagree, or undefined when they agree. */
+  readonly firstDifferenceAt: number | undefined;
+}
+
+const loadBatchSize = 10_000;
+/** How long a shared engine keeps an ended period's set before Redis expires it by itself. */
+const endedSetGraceMs = 86_400_000;
+
+interface HeldSet {
+  readonly set: RankedSet;
+  loading: Promise<void> | undefined;
+}
+
+/**
+ * Keeps the rank engine in step with SQL and answers rank questions from whichever holds them.
+ *
+ * The engine holds the all-time set and the current period of each kind; a set is loaded from
+ * SQL the first time it is needed (at boot for every board). Ended periods are dropped from the
+ * engine and answered from SQL with indexed counts and keyset reads.
+ *
+ * Consistency: after a transaction commits, `syncPlayer` re-reads the player's committed rows and
+ * writes exactly those positions to the engine. Syncs of one player run one at a time and each
+ * reads after its own commit, so the last sync always leaves the engine equal to SQL, whatever
+ * the interleaving of concurrent writers. Loads finish before any sync of their set applies.
+ */
+export class RankIndex {
+  readonly #db: Kysely<LeaderboardTables>;
+  readonly #engine: RankEngine;
+  readonly #clock: Clock;
+  readonly #held = new Map<string, HeldSet>();
+  readonly #playerTurns = new KeyedMutex();
+  #nextPeriodEndMs = Infinity;
+
+  constructor(options: { db: Kysely<any>; engine: RankEngine; clock: Clock }) {
+    this.#db = options.db as Kysely<LeaderboardTables>;
+    this.#engine = options.engine;
+    this.#clock = options.clock;
+  }
+
+  get engineKind(): RankEngine['kind'] {
+    return this.#engine.kind;
+  }
+
+  /** Loads each set into the engine (the boot rebuild); sets of ended periods are skipped. */
+  async load(sets: Iterable<RankedSet>): Promise<void> {
+    for (const set of sets) await this.#hold(set);
+  }
+
+  /** Writes the player's committed rows in these sets to the engine (absent rows are removed). */
+  async syncPlayer(gameId: string, playerId: string, sets: readonly RankedSet[]): Promise<void> {
+    await this.#playerTurns.run(`${gameId}:${playerId}`, async () => {
+      const held: RankedSet[] = [];
+      for (const set of sets) if (await this.#hold(set)) held.push(set);
+      if (held.length === 0) return;
+      const rows = await entriesOfPlayer(this.#db, gameId, playerId, held);
+      for (const set of held) {
+        const id = rankedSetId(set);
+        const row = rows.find((r) => r.boardId === set.boardId && r.period === set.period);
+        if (row) await this.#engine.upsert(id, rankKeyOf(set.order, row));
+        else await this.#engine.remove(id, playerId);
+        // The period may have ended while this ran; forget what was just written to it.
+        if (!this.#held.has(id)) await this.#engine.drop(id);
+      }
+    });
+  }
+
+  /** Removes a player from every set of a game the engine holds, after their rows were deleted. */
+  async syncErasedPlayer(gameId: string, playerId: string): Promise<void> {
+    const sets = [...this.#held.values()].filter((h) => h.set.gameId === gameId).map((h) => h.set);
+    await this.syncPlayer(gameId, playerId, sets);
+  }
+
+  /** The 1-based rank of an entry at a known position. */
+  async rankOf(set: RankedSet, position: EntryPosition): Promise<number> {
+    if (await this.#hold(set)) {
+      const standing = await this.#engine.standing(rankedSetId(set), position.playerId, 0);
+      if (standing.rank !== undefined) return standing.rank;
+    }
+    return (await countBefore(this.#db, set, position)) + 1;
+  }
+
+  /** The player's standing with up to `radius` entries either side (0: none). */
+  async standing(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
+    if (await this.#hold(set)) {
+      const found = await this.#engine.standing(rankedSetId(set), playerId, radius);
+      if (found.rank === undefined) return { total: found.total, entry: undefined, window: [] };
+      const details = new Map((await entriesOfPlayers(this.#db, set, found.window)).map((e) => [e.playerId, e]));
+      const window: RankedEntry[] = [];
+      found.window.forEach((id, i) => {
+        const entry = details.get(id);
+        if (entry) window.push({ ...entry, rank: found.windowFirstRank + i });
+      });
+      return { total: found.total, entry: window.find((e) => e.playerId === playerId), window };
+    }
+    return this.#standingFromSql(set, playerId, radius);
+  }
+
+  async #standingFromSql(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
+    const [total, entry] = await Promise.all([countEntries(this.#db, set), findEntry(this.#db, set, playerId)]);
+    if (!entry) return { total, entry: undefined, window: [] };
+    const [before, above, below] = await Promise.all([
+      countBefore(this.#db, set, entry),
+      radius > 0 ? entriesBefore(this.#db, set, entry, radius) : [],
+      radius > 0 ? entriesAfter(this.#db, set, entry, radius) : [],
+    ]);
+    const rank = before + 1;
+    const own: RankedEntry = { ...entry, rank };
+    return {
+      total,
+      entry: own,
+      window: [
+        ...above.map((e, i) => ({ ...e, rank: rank - above.length + i })),
+        own,
+        ...below.map((e, i) => ({ ...e, rank: rank + 1 + i })),
+      ],
+    };
+  }
+
+  /**
+   * Compares every held set's order in the engine with SQL's. Meaningful while no writes are in
+   * flight; operators and tests use it to prove the two agree.
+   */
+  async checkConsistency(): Promise<SetConsistency[]> {
+    const report: SetConsistency[] = [];
+    for (const [setId, held] of this.#held) {
+      if (held.loading) await held.loading;
+      const sqlIds = (await this.#readSet(held.set)).map((k) => k.playerId);
+      const engineIds = await this.#engine.playersFrom(setId, 1, Math.max(sqlIds.length + 1, 1));
+      const length = Math.max(sqlIds.length, engineIds.length);
+      let firstDifferenceAt: number | undefined;
+      for (let i = 0; i < length && firstDifferenceAt === undefined; i++) if (sqlIds[i] !== engineIds[i]) firstDifferenceAt = i + 1;
+      report.push({ setId, engineTotal: engineIds.length, sqlTotal: sqlIds.length, firstDifferenceAt });
+    }
+    return report;
+  }
+
+  /** True when the engine answers for this set (loading it first if needed). */
+  async #hold(set: RankedSet): Promise<boolean> {
+    const now = this.#clock.now();
+    if (now >= this.#nextPeriodEndMs) await this.#dropEnded(now);
+    if (!isCurrentPeriod(set.period, now)) return false;
+    const id = rankedSetId(set);
+    let held = this.#held.get(id);
+    if (!held) {
+      const created: HeldSet = { set, loading: undefined };
+      created.loading = this.#loadSet(set, id).then(
+        () => {
+          created.loading = undefined;
+        },
+        (error: unknown) => {
+          this.#held.delete(id);
+          throw error;
+        },
+      );
+      this.#held.set(id, created);
+      this.#nextPeriodEndMs = Math.min(this.#nextPeriodEndMs, parsePeriodKey(set.period)?.endMs ?? Infinity);
+      held = created;
+    }
+    if (held.loading) await held.loading;
+    return true;
+  }
+
+  async #loadSet(set: RankedSet, id: string): Promise<void> {
+    const keys = await this.#readSet(set);
+    // SQL already returns rank order; sorting a sorted array is linear and guards against
+    // collations that order unusual player ids differently from the engine.
+    keys.sort(compareRankKeys);
+    const endMs = parsePeriodKey(set.period)?.endMs ?? Infinity;
+    await this.#engine.replace(id, keys, Number.isFinite(endMs) ? endMs + endedSetGraceMs : undefined);
+  }
+
+  async #readSet(set: RankedSet): Promise<RankKey[]> {
+    const keys: RankKey[] = [];
+    let after: Entry | undefined;
+    for (;;) {
+      const batch = await entriesAfter(this.#db, set, after, loadBatchSize);
+      for (const entry of batch) keys.push(rankKeyOf(set.order, entry));
+      if (batch.length < loadBatchSize) return keys;
+      after = batch.at(-1);
+    }
+  }
+
+  async #dropEnded(now: number): Promise<void> {
+    let nextEnd = Infinity;
+    for (const [id, held] of [...this.#held]) {
+      const endMs = parsePeriodKey(held.set.period)?.endMs ?? Infinity;
+      if (endMs <= now && !held.loading) {
+        this.#held.delete(id);
+        await this.#engine.drop(id);
+      } else {
+        nextEnd = Math.min(nextEnd, endMs);
+      }
+    }
+    this.#nextPeriodEndMs = nextEnd;
+  }
+}

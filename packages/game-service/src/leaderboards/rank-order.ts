@@ -1,0 +1,25 @@
+import type { SortOrder } from './ranked-board.js';
+
+/**
+ * An entry's position key: every board sorts ascending by (sortScore, achievedAt, playerId),
+ * desc boards by negating the score. Earlier results win ties; the player id decides the rest
+ * (compared by UTF-16 code units, which equals the byte order SQL and Redis use for ASCII ids).
+ */
+export interface RankKey {
+  readonly sortScore: number;
+  readonly achievedAt: number;
+  readonly playerId: string;
+}
+
+/** The rank key of an entry on a board of the given order. */
+export function rankKeyOf(order: SortOrder, entry: { score: number; achievedAt: number; playerId: string }): RankKey {
+  return { sortScore: order === 'desc' ? -entry.score : entry.score, achievedAt: entry.achievedAt, playerId: entry.playerId };
+}
+
+/** Negative when `a` ranks before `b`, zero for the same position, positive after. */
+export function compareRankKeys(a: RankKey, b: RankKey): number {
+  if (a.sortScore !== b.sortScore) return a.sortScore < b.sortScore ? -1 : 1;
+  if (a.achievedAt !== b.achievedAt) return a.achievedAt < b.achievedAt ? -1 : 1;
+  if (a.playerId === b.playerId) return 0;
+  return a.playerId < b.playerId ? -1 : 1;
+}
