@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { errorResponses, type App } from '@playstack/server-kit';
+import { HealthViewResponse } from './health-schemas.js';
+import { healthView } from './health-view.js';
+
+export interface HealthRoutesOptions {
+  /** `RETENTION_DAYS`, used while no admin has set retention. */
+  fallbackRetentionDays: number;
+}
+
+/** `/api/v1/health`: how ingestion, storage and the database are doing. */
+export async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
+  const app = fastify as unknown as App;
+  app.get(
+    '/api/v1/health',
+    {
+      schema: {
+        tags: ['health'],
+        security: [{ session: [] }],
+        summary: 'Ingestion, storage, retention and database status',
+        description: 'Takes no parameters. Answers 200 even when the database is unreachable, with the sections that need it null.',
+        response: { 200: HealthViewResponse, ...errorResponses(401) },
+      },
+    },
+    async () => healthView(app.database, app.clock.now(), options.fallbackRetentionDays),
+  );
+}

@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import { aggregateRollups, columnEquals } from './rollup-aggregate.js';
+import { MergedHistogram } from './latency-percentiles.js';
+import { rangeEcho, type ReadQuery } from './read-query.js';
+import type { DatabaseResponse } from './query-schemas.js';
+
+/** Per database system and normalized statement: volume, errors, total and typical time. */
+export async function databaseView(query: ReadQuery, limit: number): Promise<DatabaseResponse> {
+  const { db, dialect, range, filters } = query;
+  const groups = await aggregateRollups(db, dialect, {
+    table: 'statement_rollups',
+    range,
+    where: [...columnEquals('service', filters.service), ...columnEquals('environment', filters.environment)],
+    groupBy: ['db_system', 'statement_hash'],
+    withHistogram: true,
+    // The hash identifies the statement, so any row's text and operation are the group's.
+    extraSelect: [sql`max(statement) as statement`, sql`max(db_operation) as db_operation`],
+  });
+  const statements = groups
+    .sort((a, b) => b.durationSumMs - a.durationSumMs || b.count - a.count || String(a.keys.statement_hash).localeCompare(String(b.keys.statement_hash)))
+    .slice(0, limit)
+    .map((group) => {
+      const { p50Ms, p95Ms } = new MergedHistogram().add(group.histogram).percentiles();
+      return {
+        system: group.keys.db_system!,
+        statement: String(group.extra.statement),
+        operation: group.extra.db_operation === null ? null : String(group.extra.db_operation),
+        count: group.count,
+        errorCount: group.errorCount,
+        totalMs: group.durationSumMs,
+        p50Ms,
+        p95Ms,
+      };
+    });
+  return { ...rangeEcho(range), statements };
+}

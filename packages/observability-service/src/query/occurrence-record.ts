@@ -1,0 +1,47 @@
+import type { Selectable } from 'kysely';
+import type { OccurrencesTable } from '../storage/storage-tables.js';
+import type { Occurrence } from './query-schemas.js';
+
+type OccurrenceRow = Selectable<OccurrencesTable>;
+
+function parseAttributes(text: string | null): Occurrence['attributes'] {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Occurrence['attributes']) : null;
+  } catch {
+    // Ingestion writes valid JSON; a damaged row still shows everything else.
+    return null;
+  }
+}
+
+/** A stored occurrence in the shape the API serves (the protocol's names, ISO timestamps). */
+export function occurrenceFromRow(row: OccurrenceRow): Occurrence {
+  const hasHttp = row.http_method !== null || row.http_route !== null || row.http_status_code !== null;
+  const hasDb = row.db_system !== null || row.db_statement !== null || row.db_operation !== null;
+  const hasPeer = row.peer_service !== null || row.peer_address !== null;
+  const hasError = row.error_type !== null || row.error_message !== null || row.error_stack !== null;
+  return {
+    id: String(row.id),
+    clientId: row.client_id,
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    parentSpanId: row.parent_span_id,
+    service: row.service,
+    environment: row.environment,
+    serviceVersion: row.service_version,
+    instance: row.instance,
+    operation: row.operation,
+    kind: row.kind,
+    startedAt: new Date(Number(row.started_at)).toISOString(),
+    durationMs: Number(row.duration_ms),
+    status: row.status,
+    tenantId: row.tenant_id,
+    http: hasHttp ? { method: row.http_method, route: row.http_route, statusCode: row.http_status_code === null ? null : Number(row.http_status_code) } : null,
+    db: hasDb ? { system: row.db_system, statement: row.db_statement, operation: row.db_operation } : null,
+    peer: hasPeer ? { service: row.peer_service, address: row.peer_address } : null,
+    error: hasError ? { type: row.error_type, message: row.error_message, stack: row.error_stack } : null,
+    attributes: parseAttributes(row.attributes),
+    receivedAt: new Date(Number(row.received_at)).toISOString(),
+  };
+}

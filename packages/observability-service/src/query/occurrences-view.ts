@@ -1,0 +1,100 @@
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { ApiError } from '@playstack/server-kit';
+import type { IngestionTables } from '../storage/storage-tables.js';
+import { occurrenceFromRow } from './occurrence-record.js';
+import { rollupMinuteBounds } from './rollup-aggregate.js';
+import type { QueryRange } from './query-range.js';
+import { occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
+import type { ReadQuery } from './read-query.js';
+
+const minuteMs = 60_000;
+
+export interface OccurrenceListOptions {
+  operation?: string | undefined;
+  status?: 'ok' | 'error' | undefined;
+  limit: number;
+  offset: number;
+}
+
+type OccurrenceFilter = (eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => Expression<SqlBool>;
+
+function rawConditions(query: ReadQuery, options: OccurrenceListOptions, fromMs: number, toMs: number): OccurrenceFilter {
+  const { filters } = query;
+  return (eb) =>
+    eb.and([
+      eb('started_at', '>=', fromMs),
+      eb('started_at', '<', toMs),
+      ...(filters.service === undefined ? [] : [eb('service', '=', filters.service)]),
+      ...(filters.environment === undefined ? [] : [eb('environment', '=', filters.environment)]),
+      ...(options.operation === undefined ? [] : [eb('operation', '=', options.operation)]),
+      ...(options.status === undefined ? [] : [eb('status', '=', options.status)]),
+    ]);
+}
+
+async function countRaw(query: ReadQuery, options: OccurrenceListOptions, fromMs: number, toMs: number): Promise<number> {
+  if (toMs <= fromMs) return 0;
+  const row = await query.db
+    .selectFrom('occurrences')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where(rawConditions(query, options, fromMs, toMs))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The exact number of matching occurrences without counting millions of raw rows: whole minutes
+ * come from the operation rollups (written in the same transaction as the raw rows, so they
+ * agree), the partial minutes at either end from the raw rows.
+ */
+async function countOccurrences(query: ReadQuery, options: OccurrenceListOptions): Promise<number> {
+  const { range } = query;
+  const wholeFromMs = Math.ceil(range.fromMs / minuteMs) * minuteMs;
+  const wholeToMs = Math.floor(range.toMs / minuteMs) * minuteMs;
+  if (wholeToMs <= wholeFromMs) return countRaw(query, options, range.fromMs, range.toMs);
+  const whole: QueryRange = { fromMs: wholeFromMs, toMs: wholeToMs };
+  const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(whole);
+  const counted = options.status === 'ok' ? sql<number>`sum(count - error_count)` : options.status === 'error' ? sql<number>`sum(error_count)` : sql<number>`sum(count)`;
+  let rollups = query.db
+    .selectFrom('operation_rollups')
+    .select(counted.as('n'))
+    .where('minute', '>=', firstMinuteMs)
+    .where('minute', '<', endMinuteMs);
+  if (query.filters.service !== undefined) rollups = rollups.where('service', '=', query.filters.service);
+  if (query.filters.environment !== undefined) rollups = rollups.where('environment', '=', query.filters.environment);
+  if (options.operation !== undefined) rollups = rollups.where('operation', '=', options.operation);
+  const [wholeMinutes, head, tail] = await Promise.all([
+    rollups.executeTakeFirst(),
+    countRaw(query, options, range.fromMs, wholeFromMs),
+    countRaw(query, options, wholeToMs, range.toMs),
+  ]);
+  return Number(wholeMinutes?.n ?? 0) + head + tail;
+}
+
+/** A page of occurrences, newest first, with the total matching the query. */
+export async function occurrencesView(query: ReadQuery, options: OccurrenceListOptions): Promise<OccurrencesResponse> {
+  const limit = Math.min(options.limit, occurrencesLimitMax);
+  const [rows, total] = await Promise.all([
+    query.db
+      .selectFrom('occurrences')
+      .selectAll()
+      .where(rawConditions(query, options, query.range.fromMs, query.range.toMs))
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(options.offset)
+      .execute(),
+    countOccurrences(query, options),
+  ]);
+  return { items: rows.map(occurrenceFromRow), total, limit, offset: options.offset };
+}
+
+const occurrenceIdPattern = /^[1-9][0-9]{0,15}$/;
+
+/** One occurrence by the id the service assigned; 404 when there is none. */
+export async function occurrenceById(query: Pick<ReadQuery, 'db'>, id: string): Promise<Occurrence> {
+  const row = occurrenceIdPattern.test(id)
+    ? await query.db.selectFrom('occurrences').selectAll().where('id', '=', Number(id)).executeTakeFirst()
+    : undefined;
+  if (!row) throw new ApiError('occurrence-not-found', `No occurrence has the id "${id}".`);
+  return occurrenceFromRow(row);
+}

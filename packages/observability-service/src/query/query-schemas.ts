@@ -1,0 +1,234 @@
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { trendIntervalNames } from './trend-interval.js';
+
+// Query-string parameters, shared so every endpoint describes them in the same words.
+
+const Timestamp = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Name = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+
+export const rangeParameters = {
+  from: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'Start of the range, inclusive: ISO 8601 date-time with a zone, or a date (midnight UTC). Default: 24 hours before `to`.',
+      examples: ['2026-11-21T00:00:00Z'],
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({ maxLength: 64, description: 'End of the range, exclusive: ISO 8601 date-time with a zone, or a date. Default: now.', examples: ['2026-11-22T00:00:00Z'] }),
+  ),
+} satisfies TProperties;
+
+export const filterParameters = {
+  service: Type.Optional(Name('Only data from this service (the envelope resource `service`).')),
+  environment: Type.Optional(Name('Only data from this environment (the envelope resource `environment`).')),
+} satisfies TProperties;
+
+export const intervalParameter = {
+  interval: Type.Optional(
+    Type.Union(
+      trendIntervalNames.map((name) => Type.Literal(name)),
+      { description: 'Bucket size. Default: the finest that gives at most 200 buckets over the range. At most 1440 buckets.' },
+    ),
+  ),
+} satisfies TProperties;
+
+export const RangeFilterQuery = Type.Object({ ...rangeParameters, ...filterParameters });
+export type RangeFilterQuery = Static<typeof RangeFilterQuery>;
+
+export const TrendQuery = Type.Object({ ...rangeParameters, ...filterParameters, ...intervalParameter });
+export type TrendQuery = Static<typeof TrendQuery>;
+
+/** Values above this are served as this. */
+export const occurrencesLimitMax = 200;
+export const occurrencesLimitDefault = 50;
+export const occurrencesOffsetMax = 10_000_000;
+
+export const OccurrencesQuery = Type.Object({
+  ...rangeParameters,
+  ...filterParameters,
+  operation: Type.Optional(Name('Only occurrences of this operation.')),
+  status: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('error')], { description: 'Only occurrences with this status.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, default: occurrencesLimitDefault, description: `Page size; values above ${occurrencesLimitMax} are capped at ${occurrencesLimitMax}.` })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: occurrencesOffsetMax, default: 0, description: 'Occurrences to skip, newest first.' })),
+});
+export type OccurrencesQuery = Static<typeof OccurrencesQuery>;
+
+export const databaseStatementsLimitDefault = 100;
+export const databaseStatementsLimitMax = 1000;
+
+export const DatabaseQuery = Type.Object({
+  ...rangeParameters,
+  ...filterParameters,
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: databaseStatementsLimitMax, default: databaseStatementsLimitDefault, description: 'How many statements, the most time-consuming first.' }),
+  ),
+});
+export type DatabaseQuery = Static<typeof DatabaseQuery>;
+
+export const OccurrenceParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32, description: 'The occurrence id the service assigned.' }) });
+export type OccurrenceParams = Static<typeof OccurrenceParams>;
+
+export const TraceParams = Type.Object({ traceId: Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: '32 hexadecimal characters.' }) });
+export type TraceParams = Static<typeof TraceParams>;
+
+// Responses.
+
+const RangeEcho = { from: Timestamp, to: Timestamp };
+
+const LatencyFigures = {
+  p50Ms: Nullable(Type.Number({ description: 'Median latency in ms (within 2%); null without data.' })),
+  p95Ms: Nullable(Type.Number({ description: '95th percentile latency in ms (within 2%).' })),
+  p99Ms: Nullable(Type.Number({ description: '99th percentile latency in ms (within 2%).' })),
+};
+
+const CountFigures = {
+  count: Type.Integer({ description: 'Occurrences.' }),
+  errorCount: Type.Integer({ description: 'Occurrences with status error.' }),
+  errorRate: Type.Number({ description: 'errorCount / count; 0 without data.' }),
+};
+
+export const ServicesResponse = Type.Object(
+  {
+    ...RangeEcho,
+    services: Type.Array(
+      Type.Object({
+        service: Type.String(),
+        environments: Type.Array(Type.String()),
+        ...CountFigures,
+        ...LatencyFigures,
+        lastSeenAt: Type.String({ format: 'date-time', description: 'Start of the service’s latest occurrence in the range.' }),
+      }),
+    ),
+  },
+  { $id: 'ServicesResponse' },
+);
+export type ServicesResponse = Static<typeof ServicesResponse>;
+
+export const SummaryResponse = Type.Object(
+  {
+    ...RangeEcho,
+    ...CountFigures,
+    ...LatencyFigures,
+    averageMs: Nullable(Type.Number({ description: 'Mean latency in ms (exact).' })),
+    maxMs: Nullable(Type.Number({ description: 'Largest latency in ms (exact).' })),
+    perMinute: Type.Number({ description: 'Occurrences per minute over the range.' }),
+    services: Type.Integer({ description: 'Services with data in the range.' }),
+  },
+  { $id: 'SummaryResponse' },
+);
+export type SummaryResponse = Static<typeof SummaryResponse>;
+
+export const TrendResponse = Type.Object(
+  {
+    ...RangeEcho,
+    interval: Type.String({ description: 'The bucket size used.' }),
+    buckets: Type.Array(Type.Object({ start: Timestamp, ...CountFigures, ...LatencyFigures }), { description: 'Every bucket of the range in time order; empty ones as zeros.' }),
+  },
+  { $id: 'TrendResponse' },
+);
+export type TrendResponse = Static<typeof TrendResponse>;
+
+export const Occurrence = Type.Object(
+  {
+    id: Type.String(),
+    clientId: Nullable(Type.String({ description: 'The id the sender gave, if any.' })),
+    traceId: Type.String(),
+    spanId: Type.String(),
+    parentSpanId: Nullable(Type.String()),
+    service: Type.String(),
+    environment: Type.String(),
+    serviceVersion: Nullable(Type.String()),
+    instance: Nullable(Type.String()),
+    operation: Type.String(),
+    kind: Type.String(),
+    startedAt: Timestamp,
+    durationMs: Type.Number(),
+    status: Type.String(),
+    tenantId: Nullable(Type.String()),
+    http: Nullable(Type.Object({ method: Nullable(Type.String()), route: Nullable(Type.String()), statusCode: Nullable(Type.Integer()) })),
+    db: Nullable(Type.Object({ system: Nullable(Type.String()), statement: Nullable(Type.String()), operation: Nullable(Type.String()) })),
+    peer: Nullable(Type.Object({ service: Nullable(Type.String()), address: Nullable(Type.String()) })),
+    error: Nullable(Type.Object({ type: Nullable(Type.String()), message: Nullable(Type.String()), stack: Nullable(Type.String()) })),
+    attributes: Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
+    receivedAt: Timestamp,
+  },
+  { $id: 'Occurrence' },
+);
+export type Occurrence = Static<typeof Occurrence>;
+
+export const OccurrencesResponse = Type.Object(
+  {
+    items: Type.Array(Type.Ref('Occurrence'), { description: 'Newest first.' }),
+    total: Type.Integer({ description: 'Occurrences matching the query.' }),
+    limit: Type.Integer({ description: 'The page size used (after the cap).' }),
+    offset: Type.Integer(),
+  },
+  { $id: 'OccurrencesResponse' },
+);
+export type OccurrencesResponse = { items: Occurrence[]; total: number; limit: number; offset: number };
+
+export const TraceResponse = Type.Object(
+  {
+    traceId: Type.String(),
+    startedAt: Timestamp,
+    durationMs: Type.Number({ description: 'From the first start to the last end.' }),
+    services: Type.Array(Type.String(), { description: 'Services involved, in waterfall order.' }),
+    spanCount: Type.Integer({ description: 'Occurrences stored for the trace.' }),
+    truncated: Type.Boolean({ description: 'True when the trace has more spans than are returned.' }),
+    spans: Type.Array(
+      Type.Intersect([
+        Type.Ref('Occurrence'),
+        Type.Object({
+          depth: Type.Integer({ description: '0 for roots and for spans whose parent is missing.' }),
+          offsetMs: Type.Number({ description: 'From the trace start to this span’s start.' }),
+          parentMissing: Type.Boolean({ description: 'The span names a parent that is not in the trace.' }),
+        }),
+      ]),
+      { description: 'Depth-first, children in start order: the rows of a waterfall.' },
+    ),
+  },
+  { $id: 'TraceResponse' },
+);
+
+export const DatabaseResponse = Type.Object(
+  {
+    ...RangeEcho,
+    statements: Type.Array(
+      Type.Object({
+        system: Type.String(),
+        statement: Type.String({ description: 'Normalized: literals replaced by `?`.' }),
+        operation: Nullable(Type.String()),
+        count: Type.Integer(),
+        errorCount: Type.Integer(),
+        totalMs: Type.Number({ description: 'Sum of the durations (exact).' }),
+        p50Ms: LatencyFigures.p50Ms,
+        p95Ms: LatencyFigures.p95Ms,
+      }),
+      { description: 'Most total time first.' },
+    ),
+  },
+  { $id: 'DatabaseResponse' },
+);
+export type DatabaseResponse = Static<typeof DatabaseResponse>;
+
+export const DependenciesResponse = Type.Object(
+  {
+    ...RangeEcho,
+    edges: Type.Array(
+      Type.Object({
+        source: Type.String({ description: 'The calling service.' }),
+        target: Type.String({ description: 'The called service, address or database system.' }),
+        targetKind: Type.String({ description: '`service`, `address` or `database`.' }),
+        count: Type.Integer(),
+        errorCount: Type.Integer(),
+        p50Ms: LatencyFigures.p50Ms,
+        p95Ms: LatencyFigures.p95Ms,
+      }),
+      { description: 'Busiest first.' },
+    ),
+  },
+  { $id: 'DependenciesResponse' },
+);
+export type DependenciesResponse = Static<typeof DependenciesResponse>;

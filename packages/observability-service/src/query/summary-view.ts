@@ -1,0 +1,41 @@
+import { aggregateRollups, columnEquals, rollupMinuteBounds } from './rollup-aggregate.js';
+import { MergedHistogram, roundMs } from './latency-percentiles.js';
+import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
+import type { SummaryResponse } from './query-schemas.js';
+
+/** One line for the whole range: volume, errors, latency, throughput, services. */
+export async function summaryView(query: ReadQuery): Promise<SummaryResponse> {
+  const { db, dialect, range, filters } = query;
+  const groups = await aggregateRollups(db, dialect, {
+    table: 'operation_rollups',
+    range,
+    where: [...columnEquals('service', filters.service), ...columnEquals('environment', filters.environment)],
+    groupBy: ['service'],
+    withHistogram: true,
+  });
+  const histogram = new MergedHistogram();
+  let count = 0;
+  let errorCount = 0;
+  let durationSumMs = 0;
+  let maxMs: number | null = null;
+  for (const group of groups) {
+    count += group.count;
+    errorCount += group.errorCount;
+    durationSumMs += group.durationSumMs;
+    maxMs = Math.max(maxMs ?? 0, group.durationMaxMs);
+    histogram.add(group.histogram);
+  }
+  const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(range);
+  const minutes = Math.max(1, (endMinuteMs - firstMinuteMs) / 60_000);
+  return {
+    ...rangeEcho(range),
+    count,
+    errorCount,
+    errorRate: errorRateOf(count, errorCount),
+    ...histogram.percentiles(),
+    averageMs: count === 0 ? null : roundMs(durationSumMs / count),
+    maxMs,
+    perMinute: count / minutes,
+    services: groups.length,
+  };
+}

@@ -1,0 +1,104 @@
+import { aggregateRollups, columnEquals, type RollupCondition } from '../query/rollup-aggregate.js';
+import { roundMs } from '../query/latency-percentiles.js';
+import type { QueryRange } from '../query/query-range.js';
+import { rangeEcho, type ReadQuery } from '../query/read-query.js';
+import { fillBuckets, trendBucketsFor, trendIntervalsMs, type TrendInterval } from '../query/trend-interval.js';
+import type { UsageExportRow, UsageResponse, UsageTrendResponse } from './usage-schemas.js';
+
+const dayMs = 86_400_000;
+
+function usageConditions(query: ReadQuery, tenantId: string | undefined): RollupCondition[] {
+  return [
+    ...columnEquals('tenant_id', tenantId),
+    ...columnEquals('service', query.filters.service),
+    ...columnEquals('environment', query.filters.environment),
+  ];
+}
+
+/** Per tenant: occurrences, errors, total duration and the services involved. */
+export async function usageView(query: ReadQuery, tenantId: string | undefined): Promise<UsageResponse> {
+  const groups = await aggregateRollups(query.db, query.dialect, {
+    table: 'tenant_rollups',
+    range: query.range,
+    where: usageConditions(query, tenantId),
+    groupBy: ['tenant_id', 'service'],
+  });
+  const byTenant = new Map<string, { occurrences: number; errors: number; totalDurationMs: number; services: string[] }>();
+  for (const group of groups) {
+    const tenant = group.keys.tenant_id!;
+    const entry = byTenant.get(tenant) ?? { occurrences: 0, errors: 0, totalDurationMs: 0, services: [] };
+    entry.occurrences += group.count;
+    entry.errors += group.errorCount;
+    entry.totalDurationMs += group.durationSumMs;
+    entry.services.push(group.keys.service!);
+    byTenant.set(tenant, entry);
+  }
+  const tenants = [...byTenant.entries()]
+    .map(([id, entry]) => ({ tenantId: id, ...entry, totalDurationMs: roundMs(entry.totalDurationMs)!, services: entry.services.sort() }))
+    .sort((a, b) => b.occurrences - a.occurrences || (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0));
+  return { ...rangeEcho(query.range), tenants };
+}
+
+/** Usage per time bucket (all tenants, or one); empty buckets as zeros. */
+export async function usageTrendView(query: ReadQuery, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse> {
+  const buckets = trendBucketsFor(query.range, interval);
+  const groups = await aggregateRollups(query.db, query.dialect, {
+    table: 'tenant_rollups',
+    range: query.range,
+    where: usageConditions(query, tenantId),
+    bucketMs: buckets.intervalMs,
+  });
+  const found = new Map(
+    groups.map((group) => [
+      group.bucketStartMs,
+      { start: new Date(group.bucketStartMs).toISOString(), occurrences: group.count, errors: group.errorCount, totalDurationMs: roundMs(group.durationSumMs)! },
+    ]),
+  );
+  return {
+    ...rangeEcho(query.range),
+    interval: buckets.interval,
+    buckets: fillBuckets(buckets, found, (startMs) => ({ start: new Date(startMs).toISOString(), occurrences: 0, errors: 0, totalDurationMs: 0 })),
+  };
+}
+
+/**
+ * The export's rows (period x tenant x service x environment) in batches, one query per window
+ * of at most a day (or one period, when periods are longer), so an export of any length holds
+ * only one window's rows in memory. Validates the interval before the first batch is read.
+ */
+export function usageExportBatches(query: ReadQuery, tenantId: string | undefined, interval: TrendInterval): AsyncIterable<UsageExportRow[]> {
+  const buckets = trendBucketsFor(query.range, interval);
+  const windowMs = Math.max(trendIntervalsMs[interval], dayMs);
+  const conditions = usageConditions(query, tenantId);
+  const { range } = query;
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (let windowStart = buckets.firstStartMs; windowStart < range.toMs; windowStart += windowMs) {
+        const window: QueryRange = { fromMs: Math.max(range.fromMs, windowStart), toMs: Math.min(range.toMs, windowStart + windowMs) };
+        if (window.toMs <= window.fromMs) continue;
+        const groups = await aggregateRollups(query.db, query.dialect, {
+          table: 'tenant_rollups',
+          range: window,
+          where: conditions,
+          groupBy: ['tenant_id', 'service', 'environment'],
+          bucketMs: buckets.intervalMs,
+        });
+        yield groups
+          .map((group) => ({
+            periodStart: new Date(group.bucketStartMs).toISOString(),
+            tenantId: group.keys.tenant_id!,
+            service: group.keys.service!,
+            environment: group.keys.environment!,
+            occurrences: group.count,
+            errors: group.errorCount,
+            totalDurationMs: roundMs(group.durationSumMs)!,
+          }))
+          .sort((a, b) => compareText(a.periodStart, b.periodStart) || compareText(a.tenantId, b.tenantId) || compareText(a.service, b.service) || compareText(a.environment, b.environment));
+      }
+    },
+  };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,331 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { normalizeStatement } from '../src/ingest/statement-normalizer.js';
+import { OccurrenceWriter, type NewOccurrence } from '../src/storage/occurrence-writer.js';
+import { exactQuantile, expectedEdges, figuresOf, groupBy, inRange, sum } from './support/brute-force.js';
+import { generateDataSet, type GeneratedDataSet } from './support/generated-occurrences.js';
+import { parseCsv } from './support/parse-csv.js';
+import { buildTestApp } from './support/test-app.js';
+
+const now = Date.parse('2026-11-21T12:00:00.000Z');
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Percentiles come from log-bucket histograms: within 2% of the exact value (plus rounding). */
+function expectWithinBucketError(actual: number | null, exact: number | null): void {
+  if (exact === null) {
+    expect(actual).toBeNull();
+    return;
+  }
+  expect(actual).not.toBeNull();
+  expect(Math.abs(actual! - exact)).toBeLessThanOrEqual(exact * 0.02 + 0.001);
+}
+
+function expectLatency(actual: { p50Ms: number | null; p95Ms: number | null; p99Ms?: number | null }, durations: number[]): void {
+  expectWithinBucketError(actual.p50Ms, exactQuantile(durations, 0.5));
+  expectWithinBucketError(actual.p95Ms, exactQuantile(durations, 0.95));
+  if (actual.p99Ms !== undefined) expectWithinBucketError(actual.p99Ms, exactQuantile(durations, 0.99));
+}
+
+/** Newest first; rows are stored in generation order, so a later row has the larger id. */
+function newestFirst(rows: readonly NewOccurrence[], all: readonly NewOccurrence[]): NewOccurrence[] {
+  const position = new Map(all.map((row, index) => [row, index]));
+  return [...rows].sort((a, b) => b.started_at - a.started_at || position.get(b)! - position.get(a)!);
+}
+
+describeEachDatabase('observability read API on a generated data set', (database) => {
+  const clock = new ManualClock(now);
+  let app: App;
+  let data: GeneratedDataSet;
+  let lastDay: NewOccurrence[];
+
+  beforeAll(async () => {
+    app = await buildTestApp(database(), {}, { clock });
+    data = generateDataSet(now, 1500);
+    await new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 }).write(data.rows);
+    lastDay = inRange(data.rows, now - dayMs, now);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const get = async (url: string) => {
+    const response = await app.inject({ method: 'GET', url });
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    return response;
+  };
+  const getJson = async (url: string) => (await get(url)).json();
+
+  it('lists services with environments, counts, error rate, percentiles and last seen over the last 24 hours', async () => {
+    const body = await getJson('/api/v1/services');
+    expect(body.from).toBe(iso(now - dayMs));
+    expect(body.to).toBe(iso(now));
+    const expected = groupBy(lastDay, (row) => row.service);
+    expect(body.services.map((s: { service: string }) => s.service)).toEqual([...expected.keys()].sort());
+    for (const service of body.services) {
+      const rows = expected.get(service.service)!;
+      const figures = figuresOf(rows);
+      expect(service.environments).toEqual([...new Set(rows.map((row) => row.environment))].sort());
+      expect(service.count).toBe(figures.count);
+      expect(service.errorCount).toBe(figures.errorCount);
+      expect(service.errorRate).toBeCloseTo(figures.errorCount / figures.count, 12);
+      expectLatency(service, figures.durations);
+      expect(service.lastSeenAt).toBe(iso(Math.max(...rows.map((row) => row.started_at))));
+    }
+  });
+
+  it('summarizes exactly the last 24 hours by default: older data is left out', async () => {
+    const body = await getJson('/api/v1/summary');
+    const figures = figuresOf(lastDay);
+    expect(lastDay.length).toBeLessThan(data.rows.length);
+    expect(body).toMatchObject({ count: figures.count, errorCount: figures.errorCount, services: 3 });
+    expect(body.averageMs).toBeCloseTo(sum(figures.durations) / figures.count, 2);
+    expect(body.maxMs).toBe(Math.max(...figures.durations));
+    expect(body.perMinute).toBeCloseTo(figures.count / 1440, 9);
+    expectLatency(body, figures.durations);
+
+    const wide = await getJson(`/api/v1/summary?from=${iso(now - 4 * dayMs)}&to=${iso(now)}`);
+    expect(wide.count).toBe(data.rows.length);
+  });
+
+  it('combines the service and environment filters', async () => {
+    const body = await getJson('/api/v1/summary?service=orders&environment=staging');
+    const rows = lastDay.filter((row) => row.service === 'orders' && row.environment === 'staging');
+    expect(body.count).toBe(rows.length);
+    expect(body.errorCount).toBe(figuresOf(rows).errorCount);
+    expectLatency(body, figuresOf(rows).durations);
+    expect(body.services).toBe(1);
+    const services = await getJson('/api/v1/services?environment=staging');
+    for (const service of services.services) {
+      expect(service.environments).toEqual(['staging']);
+      expect(service.count).toBe(lastDay.filter((row) => row.service === service.service && row.environment === 'staging').length);
+    }
+  });
+
+  it('trends per hour with empty buckets as zeros, every bucket matching the raw data', async () => {
+    const body = await getJson('/api/v1/trend?interval=1h&service=gateway');
+    expect(body.interval).toBe('1h');
+    expect(body.buckets).toHaveLength(24);
+    const gatewayRows = lastDay.filter((row) => row.service === 'gateway');
+    for (const [index, bucket] of body.buckets.entries()) {
+      const start = now - dayMs + index * hourMs;
+      expect(bucket.start).toBe(iso(start));
+      const rows = inRange(gatewayRows, start, start + hourMs);
+      expect(bucket.count).toBe(rows.length);
+      expect(bucket.errorCount).toBe(figuresOf(rows).errorCount);
+      expectLatency(bucket, figuresOf(rows).durations);
+    }
+    const gap = body.buckets.find((bucket: { start: string }) => bucket.start === iso(now - 10 * hourMs));
+    expect(gap).toEqual({ start: iso(now - 10 * hourMs), count: 0, errorCount: 0, errorRate: 0, p50Ms: null, p95Ms: null, p99Ms: null });
+  });
+
+  it('chooses the trend bucket size from the range', async () => {
+    const day = await getJson('/api/v1/trend');
+    expect(day.interval).toBe('15m');
+    expect(day.buckets).toHaveLength(96);
+    expect(sum(day.buckets.map((bucket: { count: number }) => bucket.count))).toBe(lastDay.length);
+    const week = await getJson(`/api/v1/trend?from=${iso(now - 7 * dayMs)}`);
+    expect(week.interval).toBe('1h');
+    expect(week.buckets).toHaveLength(168);
+    expect(sum(week.buckets.map((bucket: { count: number }) => bucket.count))).toBe(data.rows.length);
+  });
+
+  it('lists occurrences newest first with combined filters and an exact total', async () => {
+    const body = await getJson('/api/v1/occurrences?service=payments&environment=production&status=error&operation=charge');
+    const rows = newestFirst(
+      lastDay.filter((row) => row.service === 'payments' && row.environment === 'production' && row.status === 'error' && row.operation === 'charge'),
+      data.rows,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(body.total).toBe(rows.length);
+    expect(body.items.map((item: { spanId: string }) => item.spanId)).toEqual(rows.slice(0, 50).map((row) => row.span_id));
+    for (const item of body.items) expect(item).toMatchObject({ service: 'payments', environment: 'production', status: 'error', operation: 'charge' });
+  });
+
+  it('serves at most 200 occurrences (limit 201 gives 200) and pages with offset', async () => {
+    const all = newestFirst(lastDay, data.rows);
+    const capped = await getJson('/api/v1/occurrences?limit=201');
+    expect(capped.limit).toBe(200);
+    expect(capped.items).toHaveLength(200);
+    expect(capped.total).toBe(lastDay.length);
+    const defaults = await getJson('/api/v1/occurrences');
+    expect(defaults).toMatchObject({ limit: 50, offset: 0 });
+    expect(defaults.items).toHaveLength(50);
+    const page = await getJson('/api/v1/occurrences?limit=30&offset=200');
+    expect(page.items.map((item: { spanId: string }) => item.spanId)).toEqual(all.slice(200, 230).map((row) => row.span_id));
+  });
+
+  it('counts occurrences exactly for a range that starts and ends mid-minute', async () => {
+    const fromMs = now - 5 * hourMs + 30_500;
+    const toMs = now - hourMs - 12_345;
+    const body = await getJson(`/api/v1/occurrences?from=${iso(fromMs)}&to=${iso(toMs)}&status=ok`);
+    expect(body.total).toBe(inRange(data.rows, fromMs, toMs).filter((row) => row.status === 'ok').length);
+  });
+
+  it('shows one occurrence by id with every field, and 404 for an unknown one', async () => {
+    const withDetails = newestFirst(lastDay, data.rows).find((row) => row.attributes !== null && row.db_statement !== null)!;
+    const listed = await getJson(`/api/v1/occurrences?limit=200&operation=query&service=${withDetails.service}&from=${iso(withDetails.started_at)}&to=${iso(withDetails.started_at + 1)}`);
+    const item = listed.items.find((candidate: { spanId: string }) => candidate.spanId === withDetails.span_id);
+    const one = await getJson(`/api/v1/occurrences/${item.id}`);
+    expect(one).toEqual(item);
+    expect(one).toMatchObject({
+      traceId: withDetails.trace_id,
+      startedAt: iso(withDetails.started_at),
+      durationMs: withDetails.duration_ms,
+      db: { system: withDetails.db_system, statement: withDetails.db_statement },
+      attributes: { 'http.client_ip': '10.0.0.1', retries: 2, cached: false },
+      receivedAt: iso(now),
+    });
+    for (const id of ['999999999', 'not-a-number', '0']) {
+      const missing = await app.inject({ method: 'GET', url: `/api/v1/occurrences/${id}` });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().error).toMatchObject({ code: 'occurrence-not-found', requestId: missing.headers['x-request-id'] });
+    }
+  });
+
+  it('renders a trace across three services as a waterfall tree, the orphan included', async () => {
+    const body = await getJson(`/api/v1/traces/${data.traceId.toUpperCase()}`);
+    expect(body).toMatchObject({ traceId: data.traceId, startedAt: iso(now - 30 * 60_000), durationMs: 120, services: ['gateway', 'orders', 'payments'], spanCount: 8, truncated: false });
+    expect(body.spans.map((span: { spanId: string; depth: number; offsetMs: number; parentMissing: boolean }) => [span.spanId.slice(-2), span.depth, span.offsetMs, span.parentMissing])).toEqual([
+      ['a1', 0, 0, false],
+      ['a2', 1, 10, false],
+      ['b1', 2, 12, false],
+      ['b2', 3, 20, false],
+      ['a3', 1, 70, false],
+      ['c1', 2, 72, false],
+      ['c2', 1, 112, false],
+      ['c9', 0, 95, true],
+    ]);
+    expect(body.spans[5]).toMatchObject({ service: 'payments', status: 'error', error: { type: 'CardDeclined' } });
+    const missing = await app.inject({ method: 'GET', url: `/api/v1/traces/${'0'.repeat(32)}` });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.code).toBe('trace-not-found');
+    const malformed = await app.inject({ method: 'GET', url: '/api/v1/traces/not-a-trace' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.code).toBe('invalid-request');
+  });
+
+  it('groups database time per system and normalized statement', async () => {
+    const body = await getJson('/api/v1/database');
+    const expected = groupBy(lastDay, (row) => (row.db_system === null || row.db_statement === null ? undefined : `${row.db_system}|${normalizeStatement(row.db_statement)}`));
+    expect(body.statements).toHaveLength(expected.size);
+    for (const statement of body.statements) {
+      const rows = expected.get(`${statement.system}|${statement.statement}`)!;
+      expect(rows).toBeDefined();
+      expect(statement.count).toBe(rows.length);
+      expect(statement.errorCount).toBe(figuresOf(rows).errorCount);
+      expect(statement.totalMs).toBeCloseTo(sum(figuresOf(rows).durations), 6);
+      expectLatency(statement, figuresOf(rows).durations);
+    }
+    const totals = body.statements.map((statement: { totalMs: number }) => statement.totalMs);
+    expect(totals).toEqual([...totals].sort((a, b) => b - a));
+    const limited = await getJson('/api/v1/database?limit=2&service=orders');
+    expect(limited.statements).toHaveLength(2);
+  });
+
+  it('lists dependency edges with counts, errors and percentiles; the service filter keeps edges touching it', async () => {
+    const body = await getJson('/api/v1/dependencies');
+    const expected = expectedEdges(data.rows, lastDay);
+    expect(body.edges).toHaveLength(expected.size);
+    for (const edge of body.edges) {
+      const reference = expected.get(`${edge.source}>${edge.target}>${edge.targetKind}`)!;
+      expect(reference).toBeDefined();
+      expect(edge.count).toBe(reference.durations.length);
+      expect(edge.errorCount).toBe(reference.errorCount);
+      expectLatency(edge, reference.durations);
+    }
+    expect(body.edges.some((edge: { source: string; target: string }) => edge.source === 'gateway' && edge.target === 'postgresql')).toBe(true);
+    const orders = await getJson('/api/v1/dependencies?service=orders');
+    expect(orders.edges.length).toBeGreaterThan(0);
+    for (const edge of orders.edges) expect([edge.source, edge.target]).toContain('orders');
+  });
+
+  it('reports usage per tenant, and for one tenant', async () => {
+    const body = await getJson('/api/v1/usage');
+    const expected = groupBy(lastDay, (row) => row.tenant_id ?? undefined);
+    expect(body.tenants.map((t: { tenantId: string }) => t.tenantId).sort()).toEqual([...expected.keys()].sort());
+    for (const tenant of body.tenants) {
+      const rows = expected.get(tenant.tenantId)!;
+      expect(tenant.occurrences).toBe(rows.length);
+      expect(tenant.errors).toBe(figuresOf(rows).errorCount);
+      expect(tenant.totalDurationMs).toBeCloseTo(sum(figuresOf(rows).durations), 2);
+      expect(tenant.services).toEqual([...new Set(rows.map((row) => row.service))].sort());
+    }
+    const one = await getJson(`/api/v1/usage?tenantId=${encodeURIComponent('globex, inc.')}&service=orders`);
+    expect(one.tenants).toHaveLength(1);
+    expect(one.tenants[0]).toMatchObject({ tenantId: 'globex, inc.', occurrences: expected.get('globex, inc.')!.filter((row) => row.service === 'orders').length, services: ['orders'] });
+  });
+
+  it('trends usage per bucket for a tenant, empty buckets as zeros', async () => {
+    const tenant = 'say "hi"';
+    const body = await getJson(`/api/v1/usage/trend?interval=1h&tenantId=${encodeURIComponent(tenant)}`);
+    expect(body.buckets).toHaveLength(24);
+    const rows = lastDay.filter((row) => row.tenant_id === tenant);
+    for (const [index, bucket] of body.buckets.entries()) {
+      const start = now - dayMs + index * hourMs;
+      const inBucket = inRange(rows, start, start + hourMs);
+      expect(bucket).toMatchObject({ start: iso(start), occurrences: inBucket.length, errors: figuresOf(inBucket).errorCount });
+      expect(bucket.totalDurationMs).toBeCloseTo(sum(figuresOf(inBucket).durations), 2);
+    }
+    expect(body.buckets.find((bucket: { start: string }) => bucket.start === iso(now - 10 * hourMs))).toEqual({ start: iso(now - 10 * hourMs), occurrences: 0, errors: 0, totalDurationMs: 0 });
+  });
+
+  it('exports usage as CSV by default (header row, RFC 4180, attachment) that parses back to the JSON export', async () => {
+    const range = `from=${iso(now - 3 * dayMs)}&to=${iso(now)}`;
+    const csv = await get(`/api/v1/usage/export?${range}`);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="usage-.*\.csv"$/);
+    const json = await get(`/api/v1/usage/export?${range}&format=json`);
+    expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(json.headers['content-disposition']).toMatch(/^attachment; filename="usage-.*\.json"$/);
+    const rows = json.json().rows as Array<Record<string, string | number>>;
+
+    const [header, ...records] = parseCsv(csv.body);
+    expect(header).toEqual(['periodStart', 'tenantId', 'service', 'environment', 'occurrences', 'errors', 'totalDurationMs']);
+    expect(records).toEqual(rows.map((row) => header!.map((column) => String(row[column]))));
+    expect(records.some((record) => record[1] === 'multi\nline\r\ntenant')).toBe(true);
+    expect(records.some((record) => record[1] === 'say "hi"')).toBe(true);
+
+    const covered = inRange(data.rows, now - 3 * dayMs, now).filter((row) => row.tenant_id !== null);
+    const expected = groupBy(covered, (row) => JSON.stringify([iso(Math.floor(row.started_at / dayMs) * dayMs), row.tenant_id, row.service, row.environment]));
+    expect(rows).toHaveLength(expected.size);
+    for (const row of rows) {
+      const group = expected.get(JSON.stringify([row.periodStart, row.tenantId, row.service, row.environment]))!;
+      expect(row.occurrences).toBe(group.length);
+      expect(row.errors).toBe(figuresOf(group).errorCount);
+    }
+    const order = rows.map((row) => JSON.stringify([row.periodStart, row.tenantId, row.service, row.environment]));
+    expect(order).toEqual([...order].sort());
+  });
+
+  it('reports ingestion, storage, retention and database health', async () => {
+    const body = await getJson('/api/v1/health');
+    expect(body.database).toMatchObject({ dialect: database().dialect, status: 'ok', message: null });
+    expect(body.storage.rows.occurrences).toBe(data.rows.length);
+    expect(body.storage.rows.operationRollups).toBeGreaterThan(0);
+    expect(body.storage.sizeBytes).toBeGreaterThan(0);
+    expect(body.retention).toEqual({ days: 14, oldestOccurrenceAt: iso(Math.min(...data.rows.map((row) => row.started_at))) });
+    expect(body.ingestion.lastReceivedAt).toBe(iso(now));
+  });
+
+  it.each([
+    ['/api/v1/summary?from=yesterday', /from must be an ISO 8601 timestamp/],
+    [`/api/v1/trend?from=${iso(now)}&to=${iso(now - 1)}`, /must not be after to/],
+    ['/api/v1/trend?interval=2m', /interval/],
+    [`/api/v1/trend?interval=1m&from=${iso(now - 7 * dayMs)}`, /buckets/],
+    ['/api/v1/occurrences?limit=0', /limit/],
+    ['/api/v1/occurrences?status=maybe', /status/],
+    ['/api/v1/occurrences?offset=-1', /offset/],
+    ['/api/v1/usage/export?format=xml', /format/],
+    ['/api/v1/usage/export?interval=1m&from=2026-01-01', /buckets/],
+  ])('answers %s with a 400 envelope', async (url, message) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.error.code).toBe('invalid-request');
+    expect(body.error.message).toMatch(message);
+    expect(body.error.requestId).toBe(response.headers['x-request-id']);
+  });
+});
