@@ -3,6 +3,9 @@ import type { ObservabilityConfig } from './config.js';
 import { observabilityMigrations } from './migrations/index.js';
 import { dashboardPlugin, defaultDashboardDir } from './web/dashboard-plugin.js';
 import { ingestionKeysPlugin } from './keys/ingestion-keys-plugin.js';
+import { queryRoutes } from './query/query-routes.js';
+import { usageRoutes } from './usage/usage-routes.js';
+import { healthRoutes } from './health/health-routes.js';
 
 export const apiVersion = '0.1.0';
 
@@ -28,7 +31,15 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
         version: apiVersion,
         description: 'Protocol v1 ingestion, and the read API behind the dashboards.',
       },
-      tags: [{ name: 'system', description: 'Health, readiness, version, metrics' }],
+      tags: [
+        { name: 'system', description: 'Health, readiness, version, metrics' },
+        { name: 'query', description: 'What the dashboards read: services, summary, trend, occurrences, traces, database, dependencies' },
+        { name: 'usage', description: 'Usage per tenant, its trend and export' },
+        { name: 'health', description: 'Ingestion, storage and database status for operators' },
+      ],
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'obs_session', description: 'The dashboard session cookie set by sign-in' },
+      },
     },
   });
 
@@ -38,6 +49,10 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     legacyKey: config.SERVICE_API_KEY,
     lastUsedFlushIntervalMs: config.INGEST_KEY_LAST_USED_FLUSH_SECONDS * 1000,
   });
+
+  await app.register(queryRoutes);
+  await app.register(usageRoutes);
+  await app.register(healthRoutes, { fallbackRetentionDays: config.RETENTION_DAYS });
 
   await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });
 

@@ -1,6 +1,7 @@
 import type { ServiceMigration } from '@playstack/server-kit';
 import { usersSessionsKeys } from './2026-11-21-01-users-sessions-keys.js';
 import { occurrencesAndRollups } from './2026-11-21-02-occurrences-and-rollups.js';
+import { ingestionMinutes } from './2026-11-21-03-ingestion-minutes.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -9,4 +10,5 @@ import { occurrencesAndRollups } from './2026-11-21-02-occurrences-and-rollups.j
 export const observabilityMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-21-01-users-sessions-keys': usersSessionsKeys,
   '2026-11-21-02-occurrences-and-rollups': occurrencesAndRollups,
+  '2026-11-21-03-ingestion-minutes': ingestionMinutes,
 };
