@@ -3,6 +3,8 @@ import type { ObservabilityConfig } from './config.js';
 import { observabilityMigrations } from './migrations/index.js';
 import { dashboardPlugin, defaultDashboardDir } from './web/dashboard-plugin.js';
 import { ingestionKeysPlugin } from './keys/ingestion-keys-plugin.js';
+import { sessionGuardPlugin } from './auth/session-guard-plugin.js';
+import { authRoutes } from './auth/auth-routes.js';
 import { queryRoutes } from './query/query-routes.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
@@ -33,6 +35,8 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
       },
       tags: [
         { name: 'system', description: 'Health, readiness, version, metrics' },
+        { name: 'auth', description: 'Dashboard sign-in, sessions, passwords and invitations (an application API, not a stable one)' },
+        { name: 'admin', description: 'Users, invitations, ingestion keys and retention; admins only' },
         { name: 'query', description: 'What the dashboards read: services, summary, trend, occurrences, traces, database, dependencies' },
         { name: 'usage', description: 'Usage per tenant, its trend and export' },
         { name: 'health', description: 'Ingestion, storage and database status for operators' },
@@ -49,6 +53,15 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     legacyKey: config.SERVICE_API_KEY,
     lastUsedFlushIntervalMs: config.INGEST_KEY_LAST_USED_FLUSH_SECONDS * 1000,
   });
+  await app.register(sessionGuardPlugin, {
+    idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
+    absoluteLifetimeMs: config.SESSION_MAX_AGE_HOURS * 3_600_000,
+    passwordResetTtlMs: config.PASSWORD_RESET_TTL_MINUTES * 60_000,
+    publicUrl: config.PUBLIC_URL,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+  });
+  await app.register(authRoutes, { prefix: '/api/v1/auth' });
 
   await app.register(queryRoutes);
   await app.register(usageRoutes);

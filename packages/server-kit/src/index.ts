@@ -19,3 +19,12 @@ export { createServiceApp, type CommonConfig, type ServiceAppOptions } from './p
 export { runService, type RunServiceOptions } from './platform/run-service.js';
 export { currentCommit, packageInfo } from './platform/version-info.js';
 export { hashOpaqueToken, newOpaqueToken, opaqueTokenBytes, secretsMatch } from './auth/opaque-token.js';
+export { hashPassword, maxPasswordLength, minPasswordLength, passwordHashParameters, passwordNeedsRehash, verifyPassword, verifyPasswordAgainstNothing } from './auth/password-hashing.js';
+export type { SessionRecord, SessionStore } from './auth/session-store.js';
+export { KyselySessionStore, type SessionRow } from './auth/kysely-session-store.js';
+export { SessionManager, csrfTokenFor, csrfTokenMatches, type ActiveSession, type SessionPolicy, type StartedSession } from './auth/session-manager.js';
+export { assertCsrfToken, assertSameOrigin, csrfHeaderName, isStateChanging, requestOrigin } from './auth/browser-request-guard.js';
+export { clearedSessionCookieOptions, sessionCookieOptions } from './auth/session-cookie.js';
+export { InMemoryAttemptCounter, RedisAttemptCounter, type AttemptCounter, type WindowCount } from './auth/attempt-counter.js';
+export { LoginThrottle, defaultLoginThrottlePolicy, type LoginThrottlePolicy } from './auth/login-throttle.js';
+export { createMailer, type MailMessage, type Mailer, type MailerOptions } from './auth/mailer.js';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Counter } from 'prom-client';
 import { hashOpaqueToken, secretsMatch, type Clock, type Redis } from '@playstack/server-kit';
 import { bearerCredential } from './ingestion-key-format.js';
-import { findActiveIngestionKeyByHash, recordIngestionKeysLastUsed, type KeysTables } from './keys-store.js';
+import { findActiveIngestionKeyByHash, recordIngestionKeysLastUsed } from './keys-store.js';
 
 /** Who sent an envelope: a named key, or the legacy `SERVICE_API_KEY`. */
 export interface VerifiedIngestionKey {
@@ -16,7 +16,7 @@ export interface VerifiedIngestionKey {
 export const legacyIngestionKey: VerifiedIngestionKey = Object.freeze({ keyId: 'legacy', name: 'SERVICE_API_KEY', legacy: true });
 
 export interface IngestionKeyVerifierOptions {
-  db: Kysely<KeysTables>;
+  db: Kysely<any>;
   clock: Clock;
   logger: FastifyBaseLogger;
   /** `SERVICE_API_KEY`; undefined disables the legacy key. */

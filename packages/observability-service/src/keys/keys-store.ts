@@ -16,19 +16,22 @@ export interface KeysTables {
   ingestion_keys: IngestionKeyRow;
 }
 
+// Stores accept any database handle (services compose several features' tables); queries stay typed.
+const typed = (db: Kysely<any>) => db as Kysely<KeysTables>;
+
 /** Stores a new key (hash only). */
-export async function insertIngestionKey(db: Kysely<KeysTables>, row: IngestionKeyRow): Promise<void> {
-  await db.insertInto('ingestion_keys').values(row).execute();
+export async function insertIngestionKey(db: Kysely<any>, row: IngestionKeyRow): Promise<void> {
+  await typed(db).insertInto('ingestion_keys').values(row).execute();
 }
 
 /** Every key, newest first, revoked ones included (the list shows when they were revoked). */
-export async function listIngestionKeys(db: Kysely<KeysTables>): Promise<IngestionKeyRow[]> {
-  return db.selectFrom('ingestion_keys').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
+export async function listIngestionKeys(db: Kysely<any>): Promise<IngestionKeyRow[]> {
+  return typed(db).selectFrom('ingestion_keys').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
 }
 
 /** Marks a key revoked; false when there is no such key or it was already revoked. */
-export async function revokeIngestionKey(db: Kysely<KeysTables>, id: string, now: number): Promise<boolean> {
-  const result = await db
+export async function revokeIngestionKey(db: Kysely<any>, id: string, now: number): Promise<boolean> {
+  const result = await typed(db)
     .updateTable('ingestion_keys')
     .set({ revoked_at: now })
     .where('id', '=', id)
@@ -38,16 +41,16 @@ export async function revokeIngestionKey(db: Kysely<KeysTables>, id: string, now
 }
 
 /** The key with this id, revoked or not. */
-export async function findIngestionKey(db: Kysely<KeysTables>, id: string): Promise<IngestionKeyRow | undefined> {
-  return db.selectFrom('ingestion_keys').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findIngestionKey(db: Kysely<any>, id: string): Promise<IngestionKeyRow | undefined> {
+  return typed(db).selectFrom('ingestion_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The active (not revoked) key whose hash this is. */
 export async function findActiveIngestionKeyByHash(
-  db: Kysely<KeysTables>,
+  db: Kysely<any>,
   keyHash: string,
 ): Promise<Pick<IngestionKeyRow, 'id' | 'name'> | undefined> {
-  return db
+  return typed(db)
     .selectFrom('ingestion_keys')
     .select(['id', 'name'])
     .where('key_hash', '=', keyHash)
@@ -56,9 +59,9 @@ export async function findActiveIngestionKeyByHash(
 }
 
 /** Moves last-used times forward (never back: instances flush out of order). */
-export async function recordIngestionKeysLastUsed(db: Kysely<KeysTables>, lastUsed: ReadonlyMap<string, number>): Promise<void> {
+export async function recordIngestionKeysLastUsed(db: Kysely<any>, lastUsed: ReadonlyMap<string, number>): Promise<void> {
   for (const [id, at] of lastUsed) {
-    await db
+    await typed(db)
       .updateTable('ingestion_keys')
       .set({ last_used_at: at })
       .where('id', '=', id)

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import {
+  ApiError,
+  hashOpaqueToken,
+  hashPassword,
+  newOpaqueToken,
+  verifyPassword,
+  verifyPasswordAgainstNothing,
+  type AttemptCounter,
+  type Clock,
+  type LoginThrottle,
+  type Mailer,
+  type SessionManager,
+  type StartedSession,
+} from '@playstack/server-kit';
+import { claimSetting } from '../admin/settings-store.js';
+import { findInvitationByTokenHash, spendInvitation } from '../users/invitations-store.js';
+import { normalizeEmail, publicUser, type PublicUser } from '../users/user.js';
+import { countUsers, findUserByEmail, findUserById, insertUser, updateUser, type Role, type UserRow } from '../users/users-store.js';
+import { findPasswordResetByTokenHash, insertPasswordReset, spendAllPasswordResets, spendPasswordReset } from './password-reset-store.js';
+
+export interface AuthServiceOptions {
+  db: Kysely<any>;
+  clock: Clock;
+  sessions: SessionManager;
+  loginThrottle: LoginThrottle;
+  /** Counts reset requests per email, so the endpoint cannot be used to flood a mailbox. */
+  resetRequests: AttemptCounter;
+  mailer: Mailer;
+  logger: FastifyBaseLogger;
+  passwordResetTtlMs: number;
+  /** Base of the link in reset mail, when the dashboard's public URL is known. */
+  publicUrl: string | undefined;
+}
+
+/** A user just signed in, and their new session. */
+export interface SignedIn {
+  user: PublicUser;
+  session: StartedSession;
+}
+
+const setupSetting = 'setup-completed';
+const resetRequestWindowMs = 60 * 60_000;
+const maxResetRequestsPerWindow = 3;
+
+const invalidCredentials = () => new ApiError('invalid-credentials', 'The email or password is incorrect.');
+const invalidToken = (what: string) => new ApiError('invalid-grant', `The ${what} token is unknown, expired or already used.`);
+
+/** Setup, sign-in, password change and reset, invitation acceptance: everything but HTTP. */
+export class AuthService {
+  readonly #o: AuthServiceOptions;
+
+  constructor(options: AuthServiceOptions) {
+    this.#o = options;
+  }
+
+  /** Creates the first admin and signs them in; 409 `already-set-up` once anyone has done so. */
+  async setup(input: { email: string; password: string; name: string }): Promise<SignedIn> {
+    const { db, clock } = this.#o;
+    if ((await countUsers(db)) > 0) throw alreadySetUp();
+    const passwordHash = await hashPassword(input.password);
+    const now = clock.now();
+    const user = newUser({ email: input.email, name: input.name, role: 'admin', passwordHash, now });
+    await db.transaction().execute(async (trx) => {
+      // The claim is a unique row: of two racing setups one inserts it, the other gets 409,
+      // and setup stays closed even if every user were later deleted.
+      if (!(await claimSetting(trx, setupSetting, user.id, now))) throw alreadySetUp();
+      await insertUser(trx, user);
+    });
+    return this.#signIn(user);
+  }
+
+  /** Signs in with email and password; the same answer for an unknown email and a wrong password. */
+  async login(input: { email: string; password: string }, address: string): Promise<SignedIn> {
+    const email = normalizeEmail(input.email);
+    const { loginThrottle } = this.#o;
+    await loginThrottle.assertAllowed(email, address);
+    const user = await findUserByEmail(this.#o.db, email);
+    const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyPasswordAgainstNothing(input.password);
+    if (!user || !passwordOk || user.active !== 1) {
+      await loginThrottle.recordFailure(email, address);
+      throw invalidCredentials();
+    }
+    await loginThrottle.recordSuccess(email, address);
+    return this.#signIn(user);
+  }
+
+  /** The signed-in user of a session cookie, or undefined (no session, expired, or user deactivated). */
+  async resume(sessionId: string): Promise<{ user: PublicUser; idHash: string; csrfToken: string } | undefined> {
+    const session = await this.#o.sessions.resume(sessionId);
+    if (!session) return undefined;
+    const user = await findUserById(this.#o.db, session.userId);
+    if (!user || user.active !== 1) return undefined;
+    return { user: publicUser(user), idHash: session.idHash, csrfToken: session.csrfToken };
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.#o.sessions.end(sessionId);
+  }
+
+  /**
+   * Changes a password given the current one, and ends the user's other sessions (a thief
+   * holding one loses it); the session in use stays.
+   */
+  async changePassword(userId: string, keepIdHash: string, input: { currentPassword: string; newPassword: string }, address: string): Promise<void> {
+    const { db, clock, loginThrottle, sessions } = this.#o;
+    const user = await findUserById(db, userId);
+    if (!user) throw new ApiError('unauthorized', 'Sign in first.');
+    // Throttled like sign-in, so a hijacked session cannot be used to guess the password.
+    await loginThrottle.assertAllowed(user.email, address);
+    if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
+      await loginThrottle.recordFailure(user.email, address);
+      throw new ApiError('forbidden', 'The current password is incorrect.');
+    }
+    await updateUser(db, user.id, { password_hash: await hashPassword(input.newPassword) }, clock.now());
+    await sessions.endAllForUser(user.id, { keepIdHash });
+  }
+
+  /**
+   * Starts a password reset. Answers the same whether or not the email has an account, and sends
+   * the mail after answering, so neither the answer nor its timing tells which emails exist.
+   */
+  async requestPasswordReset(emailInput: string): Promise<void> {
+    const email = normalizeEmail(emailInput);
+    const { db, clock, resetRequests } = this.#o;
+    const window = await resetRequests.hit(`password-reset:${hashOpaqueToken(email)}`, resetRequestWindowMs);
+    if (window.count > maxResetRequestsPerWindow) return;
+    const user = await findUserByEmail(db, email);
+    if (!user || user.active !== 1) return;
+    const token = newOpaqueToken();
+    const now = clock.now();
+    const expiresAt = now + this.#o.passwordResetTtlMs;
+    await insertPasswordReset(db, { id: randomUUID(), user_id: user.id, token_hash: hashOpaqueToken(token), created_at: now, expires_at: expiresAt, used_at: null });
+    this.#o.mailer.send(resetMail(user, token, expiresAt, this.#o.publicUrl)).catch((error: unknown) => {
+      this.#o.logger.error({ err: error }, 'could not send the password reset mail');
+    });
+  }
+
+  /** Sets a new password with a reset token (single use) and ends every session of the user. */
+  async confirmPasswordReset(input: { token: string; password: string }): Promise<void> {
+    const { db, clock, sessions } = this.#o;
+    const reset = await findPasswordResetByTokenHash(db, hashOpaqueToken(input.token));
+    const now = clock.now();
+    if (!reset || reset.used_at !== null || reset.expires_at <= now) throw invalidToken('password reset');
+    const passwordHash = await hashPassword(input.password);
+    if (!(await spendPasswordReset(db, reset.id, clock.now()))) throw invalidToken('password reset');
+    await updateUser(db, reset.user_id, { password_hash: passwordHash }, clock.now());
+    await spendAllPasswordResets(db, reset.user_id, clock.now());
+    await sessions.endAllForUser(reset.user_id);
+  }
+
+  /** Creates the invited account with the chosen name and password, and signs it in. */
+  async acceptInvitation(input: { token: string; name: string; password: string }): Promise<SignedIn> {
+    const { db, clock } = this.#o;
+    const invitation = await findInvitationByTokenHash(db, hashOpaqueToken(input.token));
+    const now = clock.now();
+    if (!invitation || invitation.accepted_at !== null || invitation.revoked_at !== null || invitation.expires_at <= now) {
+      throw invalidToken('invitation');
+    }
+    const passwordHash = await hashPassword(input.password);
+    const user = newUser({ email: invitation.email, name: input.name, role: invitation.role, passwordHash, now: clock.now() });
+    await db.transaction().execute(async (trx) => {
+      if (!(await spendInvitation(trx, invitation.id, user.created_at))) throw invalidToken('invitation');
+      if (await findUserByEmail(trx, user.email)) throw new ApiError('conflict', `An account for ${user.email} exists already.`);
+      await insertUser(trx, user);
+    });
+    return this.#signIn(user);
+  }
+
+  async #signIn(user: UserRow): Promise<SignedIn> {
+    return { user: publicUser(user), session: await this.#o.sessions.start(user.id) };
+  }
+}
+
+function alreadySetUp(): ApiError {
+  return new ApiError('already-set-up', 'Setup is done: the first admin exists. Sign in, or ask an admin for an invitation.');
+}
+
+function newUser(input: { email: string; name: string; role: Role; passwordHash: string; now: number }): UserRow {
+  return {
+    id: randomUUID(),
+    email: normalizeEmail(input.email),
+    name: input.name.trim(),
+    role: input.role,
+    password_hash: input.passwordHash,
+    active: 1,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+}
+
+function resetMail(user: UserRow, token: string, expiresAt: number, publicUrl: string | undefined) {
+  const link = publicUrl ? `\n\n${publicUrl.replace(/\/+$/, '')}/reset-password#token=${token}` : '';
+  return {
+    to: user.email,
+    subject: 'Reset your observability dashboard password',
+    text:
+      `Someone (hopefully you) asked to reset the password of ${user.email}.${link}\n\n` +
+      `Reset token: ${token}\n\nIt works once, until ${new Date(expiresAt).toISOString()}. ` +
+      'If you did not ask for this, ignore this message: your password stays as it is.',
+  };
+}

@@ -1,0 +1,139 @@
+import cookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  ApiError,
+  InMemoryAttemptCounter,
+  KyselySessionStore,
+  LoginThrottle,
+  RedisAttemptCounter,
+  SessionManager,
+  assertCsrfToken,
+  assertSameOrigin,
+  clearedSessionCookieOptions,
+  createMailer,
+  isStateChanging,
+  sessionCookieOptions,
+  type App,
+  type StartedSession,
+} from '@playstack/server-kit';
+import type { PublicUser } from '../users/user.js';
+import { AuthService } from './auth-service.js';
+
+/** The session cookie's name (decisions.md). */
+export const sessionCookieName = 'obs_session';
+
+/** The signed-in user of a request and their session. */
+export interface RequestSession {
+  user: PublicUser;
+  sessionId: string;
+  idHash: string;
+  csrfToken: string;
+}
+
+type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authService: AuthService;
+    sessionManager: SessionManager;
+    /** Route hook (`onRequest` or `preHandler`): 401 `unauthorized` unless signed in. */
+    requireSession: Guard;
+    /** Route hook: 401 signed out, 403 `forbidden` unless the user is an admin. */
+    requireAdmin: Guard;
+    /** Sets the session cookie for a session just started. */
+    setSessionCookie(reply: FastifyReply, session: StartedSession): void;
+    clearSessionCookie(reply: FastifyReply): void;
+  }
+  interface FastifyRequest {
+    /** Set before any route hook runs when the request carries a live session cookie. */
+    signedIn: RequestSession | undefined;
+  }
+}
+
+export interface SessionGuardOptions {
+  idleTimeoutMs: number;
+  absoluteLifetimeMs: number;
+  passwordResetTtlMs: number;
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+}
+
+/** Routes browsers call without a session (sign-in, setup, reset): origin-checked all the same. */
+const browserOnlyPrefixes = ['/api/v1/auth/', '/api/v1/admin/'];
+const sessionTouchIntervalMs = 60_000;
+const expiredSessionSweepIntervalMs = 10 * 60_000;
+
+/**
+ * Browser sessions for the dashboard: reads the `obs_session` cookie on every request, enforces
+ * CSRF on state-changing ones (same-origin headers plus the session's `X-CSRF-Token`), and gives
+ * routes `requireSession` / `requireAdmin` hooks.
+ */
+export const sessionGuardPlugin = fp<SessionGuardOptions>(
+  async (fastify, options) => {
+    const app = fastify as unknown as App;
+    await app.register(cookie);
+    const sessions = new SessionManager(new KyselySessionStore(app.database.db, 'user_sessions'), app.clock, {
+      idleTimeoutMs: options.idleTimeoutMs,
+      absoluteLifetimeMs: options.absoluteLifetimeMs,
+      touchIntervalMs: Math.min(sessionTouchIntervalMs, options.idleTimeoutMs / 2),
+    });
+    const counter = app.redis ? new RedisAttemptCounter(app.redis, 'obs-auth') : new InMemoryAttemptCounter(app.clock);
+    const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
+    const authService = new AuthService({
+      db: app.database.db,
+      clock: app.clock,
+      sessions,
+      loginThrottle: new LoginThrottle(counter),
+      resetRequests: counter,
+      mailer,
+      logger: app.log,
+      passwordResetTtlMs: options.passwordResetTtlMs,
+      publicUrl: options.publicUrl,
+    });
+    const allowedOrigins = options.publicUrl ? [new URL(options.publicUrl).origin.toLowerCase()] : [];
+    const cookieMaxAgeSeconds = Math.floor(options.absoluteLifetimeMs / 1000);
+
+    app.decorate('authService', authService);
+    app.decorate('sessionManager', sessions);
+    app.decorateRequest('signedIn', undefined);
+    app.decorate('setSessionCookie', (reply: FastifyReply, session: StartedSession) => {
+      reply.setCookie(sessionCookieName, session.sessionId, sessionCookieOptions(reply.request, cookieMaxAgeSeconds));
+    });
+    app.decorate('clearSessionCookie', (reply: FastifyReply) => {
+      reply.clearCookie(sessionCookieName, clearedSessionCookieOptions(reply.request));
+    });
+
+    const requireSession: Guard = async (request) => {
+      if (!request.signedIn) throw new ApiError('unauthorized', 'Sign in first: this endpoint needs a session.');
+    };
+    app.decorate('requireSession', requireSession);
+    app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+      await requireSession(request, reply);
+      if (request.signedIn?.user.role !== 'admin') throw new ApiError('forbidden', 'Only admins may use the admin API.');
+    });
+
+    app.addHook('onRequest', async (request) => {
+      const sessionId = request.cookies[sessionCookieName];
+      if (sessionId) {
+        const resumed = await authService.resume(sessionId);
+        if (resumed) request.signedIn = { ...resumed, sessionId };
+      }
+      if (!isStateChanging(request.method)) return;
+      const path = request.url.split('?', 1)[0] ?? '';
+      if (request.signedIn || browserOnlyPrefixes.some((prefix) => path.startsWith(prefix))) assertSameOrigin(request, allowedOrigins);
+      if (request.signedIn) assertCsrfToken(request, request.signedIn.csrfToken);
+    });
+
+    const sweep = setInterval(() => {
+      sessions.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete expired sessions'));
+    }, expiredSessionSweepIntervalMs);
+    sweep.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(sweep);
+      await mailer.close();
+    });
+  },
+  { name: 'session-guard' },
+);
