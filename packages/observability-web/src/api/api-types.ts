@@ -1,0 +1,224 @@
+/**
+ * Shapes of the service's answers, as the dashboard reads them. They mirror the service's
+ * TypeBox schemas (packages/observability-service/src/*\/*-schemas.ts); the browser tests run
+ * against the real service, so a drift shows up there.
+ */
+
+export type Role = 'admin' | 'member';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+export interface SessionResponse {
+  user: SessionUser;
+  csrfToken: string;
+}
+
+interface RangeEcho {
+  from: string;
+  to: string;
+}
+
+interface LatencyFigures {
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+}
+
+interface CountFigures {
+  count: number;
+  errorCount: number;
+  errorRate: number;
+}
+
+export interface ServiceRow extends CountFigures, LatencyFigures {
+  service: string;
+  environments: string[];
+  lastSeenAt: string;
+}
+
+export interface ServicesResponse extends RangeEcho {
+  services: ServiceRow[];
+}
+
+export interface SummaryResponse extends RangeEcho, CountFigures, LatencyFigures {
+  averageMs: number | null;
+  maxMs: number | null;
+  perMinute: number;
+  services: number;
+}
+
+export interface TrendBucket extends CountFigures, LatencyFigures {
+  start: string;
+}
+
+export interface TrendResponse extends RangeEcho {
+  interval: string;
+  buckets: TrendBucket[];
+}
+
+export type AttributeValue = string | number | boolean;
+
+export interface Occurrence {
+  id: string;
+  clientId: string | null;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  service: string;
+  environment: string;
+  serviceVersion: string | null;
+  instance: string | null;
+  operation: string;
+  kind: string;
+  startedAt: string;
+  durationMs: number;
+  status: string;
+  tenantId: string | null;
+  http: { method: string | null; route: string | null; statusCode: number | null } | null;
+  db: { system: string | null; statement: string | null; operation: string | null } | null;
+  peer: { service: string | null; address: string | null } | null;
+  error: { type: string | null; message: string | null; stack: string | null } | null;
+  attributes: Record<string, AttributeValue> | null;
+  receivedAt: string;
+}
+
+export interface OccurrencesResponse {
+  items: Occurrence[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface TraceSpan extends Occurrence {
+  depth: number;
+  offsetMs: number;
+  parentMissing: boolean;
+}
+
+export interface TraceResponse {
+  traceId: string;
+  startedAt: string;
+  durationMs: number;
+  services: string[];
+  spanCount: number;
+  truncated: boolean;
+  spans: TraceSpan[];
+}
+
+export interface DatabaseStatement {
+  system: string;
+  statement: string;
+  operation: string | null;
+  count: number;
+  errorCount: number;
+  totalMs: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface DatabaseResponse extends RangeEcho {
+  statements: DatabaseStatement[];
+}
+
+export interface DependencyEdge {
+  source: string;
+  target: string;
+  targetKind: string;
+  count: number;
+  errorCount: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface DependenciesResponse extends RangeEcho {
+  edges: DependencyEdge[];
+}
+
+interface UsageFigures {
+  occurrences: number;
+  errors: number;
+  totalDurationMs: number;
+}
+
+export interface UsageTenant extends UsageFigures {
+  tenantId: string;
+  services: string[];
+}
+
+export interface UsageResponse extends RangeEcho {
+  tenants: UsageTenant[];
+}
+
+export interface UsageTrendBucket extends UsageFigures {
+  start: string;
+}
+
+export interface UsageTrendResponse extends RangeEcho {
+  interval: string;
+  buckets: UsageTrendBucket[];
+}
+
+export interface IngestionKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface KeysResponse {
+  keys: IngestionKey[];
+}
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  key: string;
+}
+
+export interface UsersResponse {
+  users: SessionUser[];
+}
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface InvitationsResponse {
+  invitations: Invitation[];
+}
+
+export interface CreatedInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  token: string;
+}
+
+export interface RetentionResponse {
+  days: number;
+}
+
+export interface HealthResponse {
+  checkedAt: string;
+  ingestion: { lastReceivedAt: string | null; itemsPerMinute: number; acceptedLast24h: number; refusedLast24h: number } | null;
+  storage: {
+    sizeBytes: number;
+    rows: { occurrences: number; operationRollups: number; tenantRollups: number; statementRollups: number; dependencyRollups: number };
+  } | null;
+  retention: { days: number; oldestOccurrenceAt: string | null } | null;
+  database: { dialect: 'sqlite' | 'postgres'; status: 'ok' | 'unreachable'; latencyMs: number | null; message: string | null };
+}

@@ -1,0 +1,54 @@
+import { useMemo } from 'preact/hooks';
+import type { DependencyEdge } from '../api/api-types.js';
+import { formatCount, formatDurationMs, formatPercent } from '../format.js';
+import { serviceColor } from './service-colors.js';
+import { layoutServiceMap } from './service-map-layout.js';
+
+const nodeHalfWidth = 74;
+const nodeHalfHeight = 18;
+
+/** The dependency graph as an SVG map: services and what they call, edge width by volume, red when failing. */
+export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
+  const layout = useMemo(() => layoutServiceMap(edges), [edges]);
+  const position = new Map(layout.nodes.map((node) => [node.id, node]));
+  const busiest = Math.max(1, ...edges.map((edge) => edge.count));
+  return (
+    <div class="service-map-wrap">
+      <svg class="service-map" viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} role="img" aria-label="Service map">
+        <defs>
+          <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M 0 0 L 10 5 L 0 10 z" class="map-arrow" />
+          </marker>
+        </defs>
+        {edges.map((edge) => {
+          const from = position.get(edge.source)!;
+          const to = position.get(edge.target)!;
+          const x1 = from.x + nodeHalfWidth;
+          const x2 = to.x - nodeHalfWidth;
+          const bend = Math.max(40, Math.abs(x2 - x1) / 2);
+          const failing = edge.count > 0 && edge.errorCount / edge.count > 0.05;
+          return (
+            <path
+              key={`${edge.source}->${edge.target}`}
+              class={failing ? 'map-edge map-edge-bad' : 'map-edge'}
+              d={`M ${x1} ${from.y} C ${x1 + bend} ${from.y}, ${x2 - bend} ${to.y}, ${x2} ${to.y}`}
+              stroke-width={1 + (edge.count / busiest) * 5}
+              marker-end="url(#arrow)"
+            >
+              <title>{`${edge.source} → ${edge.target}: ${formatCount(edge.count)} calls, ${formatPercent(edge.count ? edge.errorCount / edge.count : 0)} errors, p95 ${formatDurationMs(edge.p95Ms)}`}</title>
+            </path>
+          );
+        })}
+        {layout.nodes.map((node) => (
+          <g key={node.id} class="map-node" transform={`translate(${node.x - nodeHalfWidth}, ${node.y - nodeHalfHeight})`}>
+            <rect width={nodeHalfWidth * 2} height={nodeHalfHeight * 2} rx={node.kind === 'service' ? 8 : 18} fill={node.kind === 'service' ? serviceColor(node.id) : '#eef1f4'} class={`map-node-box map-node-${node.kind}`} />
+            <text x={nodeHalfWidth} y={nodeHalfHeight + 4} text-anchor="middle" class={node.kind === 'service' ? 'map-label map-label-service' : 'map-label'}>
+              {node.id.length > 20 ? `${node.id.slice(0, 19)}…` : node.id}
+            </text>
+            <title>{`${node.id} (${node.kind})`}</title>
+          </g>
+        ))}
+      </svg>
+    </div>
+  );
+}

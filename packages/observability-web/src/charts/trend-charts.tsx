@@ -1,0 +1,30 @@
+import { useMemo } from 'preact/hooks';
+import type { TrendResponse } from '../api/api-types.js';
+import { formatCount, formatDurationMs } from '../format.js';
+import { TimeSeriesChart } from './time-series-chart.js';
+
+export const chartColors = { requests: '#2f6fdf', errors: '#d64545', p50: '#2a9d8f', p95: '#e9a23b', p99: '#9b5de5' };
+
+/** Throughput, errors and latency percentiles of one trend answer. */
+export function TrendCharts({ trend }: { trend: TrendResponse }) {
+  const { times, throughput, errors, latency } = useMemo(() => {
+    const buckets = trend.buckets;
+    return {
+      times: buckets.map((bucket) => Date.parse(bucket.start)),
+      throughput: [{ label: 'Requests', values: buckets.map((bucket) => bucket.count), color: chartColors.requests }],
+      errors: [{ label: 'Errors', values: buckets.map((bucket) => bucket.errorCount), color: chartColors.errors }],
+      latency: [
+        { label: 'p50', values: buckets.map((bucket) => bucket.p50Ms), color: chartColors.p50 },
+        { label: 'p95', values: buckets.map((bucket) => bucket.p95Ms), color: chartColors.p95 },
+        { label: 'p99', values: buckets.map((bucket) => bucket.p99Ms), color: chartColors.p99 },
+      ],
+    };
+  }, [trend]);
+  return (
+    <div class="chart-grid">
+      <TimeSeriesChart title={`Throughput (requests per ${trend.interval})`} times={times} series={throughput} format={formatCount} />
+      <TimeSeriesChart title={`Errors (per ${trend.interval})`} times={times} series={errors} format={formatCount} />
+      <TimeSeriesChart title="Latency percentiles" times={times} series={latency} format={formatDurationMs} />
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export function StatusBadge({ status }: { status: string }) {
+  return <span class={status === 'error' ? 'badge badge-bad' : 'badge badge-good'}>{status}</span>;
+}

@@ -1,0 +1,44 @@
+import { useState } from 'preact/hooks';
+import { apiPost } from '../api/api-client.js';
+import type { SessionResponse } from '../api/api-types.js';
+import { useSession } from '../api/session.js';
+import { AuthCard } from '../components/auth-card.js';
+import { FormField } from '../components/form-field.js';
+import { useSubmit } from '../components/use-submit.js';
+import { navigate, useLocation } from '../state/location.js';
+
+/** The link an administrator passes on: `/accept-invitation?token=…`; creates the account and signs in. */
+export function AcceptInvitationPage() {
+  const { signedIn } = useSession();
+  const token = useLocation().search.get('token') ?? '';
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, submit } = useSubmit(async () => {
+    const session = await apiPost<SessionResponse>('/api/v1/auth/invitations/accept', { token, name, password }, { redirectOnUnauthorized: false });
+    signedIn(session);
+    navigate('/', { replace: true });
+  });
+  if (!token) return <AuthCard title="Invitation link incomplete" intro="This link has no invitation token. Open the full link you were sent, or ask for a new invitation." />;
+  return (
+    <AuthCard title="Join the team" intro="You have been invited to the observability dashboard. Choose your name and password.">
+      <form class="form" onSubmit={submit}>
+        <FormField label="Name" name="name" autoComplete="name" required value={name} onInput={(event) => setName(event.currentTarget.value)} />
+        <FormField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={12}
+          hint="At least 12 characters."
+          value={password}
+          onInput={(event) => setPassword(event.currentTarget.value)}
+        />
+        {error ? <p class="field-error" role="alert">{error}</p> : null}
+        <button type="submit" class="button button-primary" disabled={busy}>
+          {busy ? 'Joining…' : 'Accept invitation'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

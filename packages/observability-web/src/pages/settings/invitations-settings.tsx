@@ -1,0 +1,105 @@
+import { useState } from 'preact/hooks';
+import { apiDelete, apiPost } from '../../api/api-client.js';
+import type { CreatedInvitation, InvitationsResponse, Role } from '../../api/api-types.js';
+import { useApi } from '../../api/use-api.js';
+import { CopyButton } from '../../components/copy-button.js';
+import { DataState } from '../../components/data-state.js';
+import { FormField } from '../../components/form-field.js';
+import { useSubmit } from '../../components/use-submit.js';
+import { formatTimestamp } from '../../format.js';
+
+/** The link an invited person opens; the token in it is shown only at creation. */
+export function invitationLink(token: string): string {
+  return `${window.location.origin}/accept-invitation?token=${encodeURIComponent(token)}`;
+}
+
+/** Invite people by email and role; pending invitations can be withdrawn. Administrators only. */
+export function InvitationsSettings() {
+  const invitations = useApi<InvitationsResponse>('/api/v1/admin/invitations');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [created, setCreated] = useState<CreatedInvitation | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const { busy, error, submit } = useSubmit(async () => {
+    setCreated(await apiPost<CreatedInvitation>('/api/v1/admin/invitations', { email: email.trim(), role }));
+    setEmail('');
+    invitations.reload();
+  });
+
+  const withdraw = async (id: string) => {
+    setProblem(undefined);
+    try {
+      await apiDelete(`/api/v1/admin/invitations/${encodeURIComponent(id)}`);
+      invitations.reload();
+    } catch (caught) {
+      setProblem(caught instanceof Error ? caught.message : String(caught));
+    }
+  };
+
+  return (
+    <div class="settings-section">
+      <form class="form form-inline" onSubmit={submit} aria-label="Invite someone">
+        <FormField label="Email" type="email" name="inviteEmail" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+        <label class="field">
+          <span class="field-label">Role</span>
+          <select name="role" value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
+            <option value="member">member</option>
+            <option value="admin">admin</option>
+          </select>
+        </label>
+        <button type="submit" class="button button-primary" disabled={busy}>
+          Invite
+        </button>
+        {error ? <p class="field-error" role="alert">{error}</p> : null}
+      </form>
+      {created ? (
+        <div class="notice notice-secret" role="status" aria-label="Invitation link">
+          <p>
+            <strong>Send this link to {created.email}.</strong> It is shown only this once and works until {formatTimestamp(created.expiresAt)} UTC.
+          </p>
+          <div class="secret-row">
+            <code class="secret" data-testid="invitation-link">
+              {invitationLink(created.token)}
+            </code>
+            <CopyButton text={invitationLink(created.token)} />
+          </div>
+        </div>
+      ) : null}
+      {problem ? <p class="field-error" role="alert">{problem}</p> : null}
+      <DataState state={invitations}>
+        {(data) =>
+          data.invitations.length === 0 ? (
+            <p class="muted">No pending invitations.</p>
+          ) : (
+            <div class="table-wrap">
+              <table class="table" aria-label="Pending invitations">
+                <thead>
+                  <tr>
+                    <th>Email</th>
+                    <th>Role</th>
+                    <th>Expires (UTC)</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.invitations.map((invitation) => (
+                    <tr key={invitation.id}>
+                      <td>{invitation.email}</td>
+                      <td>{invitation.role}</td>
+                      <td>{formatTimestamp(invitation.expiresAt)}</td>
+                      <td class="actions">
+                        <button type="button" class="button button-small button-danger" onClick={() => withdraw(invitation.id)}>
+                          Withdraw
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </DataState>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { useState } from 'preact/hooks';
+import { apiPost } from '../../api/api-client.js';
+import { FormField } from '../../components/form-field.js';
+import { useSubmit } from '../../components/use-submit.js';
+
+/** Change one's own password; the current one is required. */
+export function PasswordSettings() {
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const { busy, error, submit } = useSubmit(async () => {
+    setDone(false);
+    await apiPost('/api/v1/auth/password', { currentPassword, newPassword }, { redirectOnUnauthorized: false });
+    setCurrentPassword('');
+    setNewPassword('');
+    setDone(true);
+  });
+  return (
+    <div class="settings-section">
+      <form class="form" onSubmit={submit} aria-label="Change password">
+        <FormField
+          label="Current password"
+          type="password"
+          name="currentPassword"
+          autoComplete="current-password"
+          required
+          value={currentPassword}
+          onInput={(event) => setCurrentPassword(event.currentTarget.value)}
+        />
+        <FormField
+          label="New password"
+          type="password"
+          name="newPassword"
+          autoComplete="new-password"
+          required
+          minLength={12}
+          hint="At least 12 characters."
+          value={newPassword}
+          onInput={(event) => setNewPassword(event.currentTarget.value)}
+        />
+        <button type="submit" class="button button-primary" disabled={busy}>
+          Change password
+        </button>
+        {done ? <p class="notice-inline" role="status">Password changed.</p> : null}
+        {error ? <p class="field-error" role="alert">{error}</p> : null}
+      </form>
+    </div>
+  );
+}

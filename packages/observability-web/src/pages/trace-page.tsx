@@ -1,0 +1,101 @@
+import { useState } from 'preact/hooks';
+import type { TraceResponse, TraceSpan } from '../api/api-types.js';
+import { useApi } from '../api/use-api.js';
+import { serviceColor } from '../charts/service-colors.js';
+import { DataState } from '../components/data-state.js';
+import { Layout } from '../components/layout.js';
+import { OccurrenceFields } from '../components/occurrence-fields.js';
+import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
+import { useLocation } from '../state/location.js';
+import type { RouteParams } from '../state/routes.js';
+
+/** A trace as a waterfall: one row per span, bars placed on the trace's timeline, coloured by service. */
+export function TracePage({ params }: { params: RouteParams }) {
+  const state = useApi<TraceResponse>(`/api/v1/traces/${encodeURIComponent(params.traceId!)}`);
+  const highlighted = useLocation().search.get('span');
+  return (
+    <Layout title={`Trace ${params.traceId}`}>
+      <DataState state={state}>{(trace) => <Waterfall trace={trace} initialSpanId={highlighted} />}</DataState>
+    </Layout>
+  );
+}
+
+function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpanId: string | null }) {
+  const [selectedId, setSelectedId] = useState<string | undefined>(() => trace.spans.find((span) => span.spanId === initialSpanId)?.id);
+  const selected = trace.spans.find((span) => span.id === selectedId);
+  const total = Math.max(trace.durationMs, 0.001);
+  return (
+    <>
+      <div class="trace-meta">
+        <span>Started {formatTimestamp(trace.startedAt)} UTC</span>
+        <span>Duration {formatDurationMs(trace.durationMs)}</span>
+        <span>{formatCount(trace.spanCount)} spans</span>
+        <span class="legend">
+          {trace.services.map((service) => (
+            <span class="legend-item" key={service}>
+              <span class="legend-swatch" style={{ background: serviceColor(service) }} />
+              {service}
+            </span>
+          ))}
+        </span>
+      </div>
+      {trace.truncated ? <p class="notice">This trace has more spans than are shown ({formatCount(trace.spans.length)} of {formatCount(trace.spanCount)}).</p> : null}
+      <div class="waterfall" role="table" aria-label="Trace waterfall">
+        <div class="waterfall-row waterfall-head" role="row">
+          <span role="columnheader">Operation</span>
+          <span role="columnheader" class="waterfall-scale">
+            <span>0</span>
+            <span>{formatDurationMs(total / 2)}</span>
+            <span>{formatDurationMs(total)}</span>
+          </span>
+        </div>
+        {trace.spans.map((span) => (
+          <WaterfallRow key={span.id} span={span} total={total} selected={span.id === selectedId} onSelect={() => setSelectedId(span.id === selectedId ? undefined : span.id)} />
+        ))}
+      </div>
+      {selected ? (
+        <section class="section span-details" aria-label="Span details">
+          <h2>
+            {selected.operation} <span class="muted">({selected.service})</span>
+          </h2>
+          <OccurrenceFields occurrence={selected} />
+        </section>
+      ) : (
+        <p class="muted">Select a span to see its details.</p>
+      )}
+    </>
+  );
+}
+
+function WaterfallRow({ span, total, selected, onSelect }: { span: TraceSpan; total: number; selected: boolean; onSelect: () => void }) {
+  const left = (span.offsetMs / total) * 100;
+  const width = Math.max((span.durationMs / total) * 100, 0.3);
+  return (
+    <div
+      class={`waterfall-row${selected ? ' waterfall-row-selected' : ''}`}
+      role="row"
+      tabIndex={0}
+      aria-selected={selected}
+      onClick={onSelect}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          onSelect();
+        }
+      }}
+    >
+      <span role="cell" class="waterfall-name" style={{ paddingLeft: `${0.5 + span.depth * 1.1}rem` }} title={`${span.service}: ${span.operation}`}>
+        <span class="legend-swatch" style={{ background: serviceColor(span.service) }} />
+        {span.status === 'error' ? <span class="error-dot" aria-label="error" /> : null}
+        <span class="waterfall-operation">{span.operation}</span>
+        {span.parentMissing ? <span class="muted" title="Its parent span was not received"> (orphan)</span> : null}
+      </span>
+      <span role="cell" class="waterfall-track">
+        <span class={`waterfall-bar${span.status === 'error' ? ' waterfall-bar-error' : ''}`} style={{ left: `${Math.min(left, 99.7)}%`, width: `${Math.min(width, 100 - Math.min(left, 99.7))}%`, background: serviceColor(span.service) }} />
+        <span class="waterfall-duration" style={{ left: `${Math.min(left + width, 88)}%` }}>
+          {formatDurationMs(span.durationMs)}
+        </span>
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { apiUrl } from '../api/api-client.js';
+import type { UsageResponse, UsageTrendResponse } from '../api/api-types.js';
+import { useApi } from '../api/use-api.js';
+import { chartColors } from '../charts/trend-charts.js';
+import { TimeSeriesChart } from '../charts/time-series-chart.js';
+import { DataState } from '../components/data-state.js';
+import { Layout } from '../components/layout.js';
+import { formatCount, formatDurationMs } from '../format.js';
+import { navigate, useLocation } from '../state/location.js';
+import { useGlobalFilters } from '../state/use-global-filters.js';
+
+/** Usage per tenant: a table, a trend, and CSV / JSON exports of the same view. */
+export function UsagePage() {
+  const { search } = useLocation();
+  const { apiQuery } = useGlobalFilters();
+  const tenantId = search.get('tenantId') ?? '';
+  const query = { ...apiQuery, tenantId };
+  const usage = useApi<UsageResponse>('/api/v1/usage', query);
+  const trend = useApi<UsageTrendResponse>('/api/v1/usage/trend', query);
+  const [tenantText, setTenantText] = useState(tenantId);
+  useEffect(() => setTenantText(tenantId), [tenantId]);
+
+  const applyTenant = (value: string) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set('tenantId', value);
+    else next.delete('tenantId');
+    const text = next.toString();
+    navigate(`/usage${text ? `?${text}` : ''}`);
+  };
+
+  return (
+    <Layout
+      title="Usage"
+      actions={
+        <>
+          <a class="button button-small" href={apiUrl('/api/v1/usage/export', { ...query, format: 'csv' })} download="usage.csv">
+            Export CSV
+          </a>
+          <a class="button button-small" href={apiUrl('/api/v1/usage/export', { ...query, format: 'json' })} download="usage.json">
+            Export JSON
+          </a>
+        </>
+      }
+    >
+      <form
+        class="toolbar"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          applyTenant(tenantText.trim());
+        }}
+      >
+        <label class="field-inline">
+          Tenant
+          <input class="input" name="tenantId" placeholder="All tenants" value={tenantText} onInput={(event) => setTenantText(event.currentTarget.value)} />
+        </label>
+        <button type="submit" class="button button-small">
+          Apply
+        </button>
+      </form>
+      <section class="section" aria-label="Usage trend">
+        <DataState state={trend}>{(data) => <UsageTrendChart trend={data} />}</DataState>
+      </section>
+      <DataState state={usage} empty={(data) => data.tenants.length === 0}>
+        {(data) => (
+          <div class="table-wrap">
+            <table class="table" aria-label="Usage per tenant">
+              <thead>
+                <tr>
+                  <th>Tenant</th>
+                  <th class="num">Occurrences</th>
+                  <th class="num">Errors</th>
+                  <th class="num">Total time</th>
+                  <th>Services</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.tenants.map((tenant) => (
+                  <tr key={tenant.tenantId}>
+                    <td>
+                      <button type="button" class="button-link strong" onClick={() => applyTenant(tenant.tenantId)}>
+                        {tenant.tenantId}
+                      </button>
+                    </td>
+                    <td class="num">{formatCount(tenant.occurrences)}</td>
+                    <td class={tenant.errors > 0 ? 'num bad' : 'num'}>{formatCount(tenant.errors)}</td>
+                    <td class="num">{formatDurationMs(tenant.totalDurationMs)}</td>
+                    <td>{tenant.services.join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </DataState>
+    </Layout>
+  );
+}
+
+function UsageTrendChart({ trend }: { trend: UsageTrendResponse }) {
+  const { times, series } = useMemo(
+    () => ({
+      times: trend.buckets.map((bucket) => Date.parse(bucket.start)),
+      series: [
+        { label: 'Occurrences', values: trend.buckets.map((bucket) => bucket.occurrences), color: chartColors.requests },
+        { label: 'Errors', values: trend.buckets.map((bucket) => bucket.errors), color: chartColors.errors },
+      ],
+    }),
+    [trend],
+  );
+  return <TimeSeriesChart title={`Occurrences per ${trend.interval}`} times={times} series={series} format={formatCount} />;
+}

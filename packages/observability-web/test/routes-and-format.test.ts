@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { layoutServiceMap } from '../src/charts/service-map-layout.js';
+import { serviceColor } from '../src/charts/service-colors.js';
+import { formatBytes, formatDurationMs, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
+import { matchRoute, safeNextPath } from '../src/state/routes.js';
+
+describe('client routes', () => {
+  it('matches patterns and decodes parameters', () => {
+    expect(matchRoute('/services/:name', '/services/checkout%20api')).toEqual({ name: 'checkout api' });
+    expect(matchRoute('/services/:name/:tab', '/services/checkout/database/')).toEqual({ name: 'checkout', tab: 'database' });
+    expect(matchRoute('/services', '/services')).toEqual({});
+    expect(matchRoute('/services/:name', '/services')).toBeUndefined();
+    expect(matchRoute('/services/:name', '/traces/abc')).toBeUndefined();
+    expect(matchRoute('/services/:name', '/services/%E0%A4%A')).toBeUndefined();
+  });
+
+  it('only returns to a path on this site after sign-in', () => {
+    expect(safeNextPath('/occurrences?status=error')).toBe('/occurrences?status=error');
+    for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '', null, undefined]) {
+      expect(safeNextPath(next), String(next)).toBe('/');
+    }
+  });
+});
+
+describe('formatting', () => {
+  it('formats durations with a precision that suits their size', () => {
+    expect(formatDurationMs(0.4213)).toBe('0.42 ms');
+    expect(formatDurationMs(12.34)).toBe('12.3 ms');
+    expect(formatDurationMs(250.4)).toBe('250 ms');
+    expect(formatDurationMs(1520)).toBe('1.52 s');
+    expect(formatDurationMs(126_000)).toBe('2.1 min');
+    expect(formatDurationMs(null)).toBe('–');
+  });
+
+  it('formats rates, percentages, bytes and timestamps', () => {
+    expect(formatPercent(0)).toBe('0%');
+    expect(formatPercent(0.0004)).toBe('<0.1%');
+    expect(formatPercent(0.0525)).toBe('5.3%');
+    expect(formatPercent(0.5)).toBe('50%');
+    expect(formatRate(0)).toBe('0/min');
+    expect(formatRate(2.25)).toBe('2.3/min');
+    expect(formatRate(12_345)).toBe('12,345/min');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MiB');
+    expect(formatTimestamp('2026-11-21T10:00:00.123Z')).toBe('2026-11-21 10:00:00.123');
+  });
+});
+
+describe('service map layout', () => {
+  it('puts callers left of what they call, and databases after the services that use them', () => {
+    const layout = layoutServiceMap([
+      { source: 'web', target: 'checkout', targetKind: 'service' },
+      { source: 'checkout', target: 'payments', targetKind: 'service' },
+      { source: 'checkout', target: 'postgresql', targetKind: 'database' },
+      { source: 'web', target: 'payments', targetKind: 'service' },
+    ]);
+    const column = Object.fromEntries(layout.nodes.map((node) => [node.id, node.column]));
+    expect(column).toEqual({ web: 0, checkout: 1, payments: 2, postgresql: 2 });
+    expect(layout.nodes.find((node) => node.id === 'postgresql')?.kind).toBe('database');
+    const positions = new Set(layout.nodes.map((node) => `${node.x},${node.y}`));
+    expect(positions.size).toBe(layout.nodes.length);
+  });
+
+  it('ends on cycles and treats a caller as a service even when named as an address elsewhere', () => {
+    const layout = layoutServiceMap([
+      { source: 'a', target: 'b', targetKind: 'service' },
+      { source: 'b', target: 'a', targetKind: 'address' },
+      { source: 'a', target: 'a', targetKind: 'service' },
+    ]);
+    expect(layout.nodes.map((node) => node.id).sort()).toEqual(['a', 'b']);
+    expect(layout.nodes.every((node) => node.kind === 'service')).toBe(true);
+    expect(layout.nodes.every((node) => node.column < 2)).toBe(true);
+  });
+});
+
+describe('service colours', () => {
+  it('gives a service the same colour every time and different services different colours', () => {
+    expect(serviceColor('checkout')).toBe(serviceColor('checkout'));
+    expect(new Set(['checkout', 'payments', 'web', 'search'].map(serviceColor)).size).toBe(4);
+  });
+});
