@@ -5,6 +5,9 @@ import { dashboardPlugin, defaultDashboardDir } from './web/dashboard-plugin.js'
 import { ingestionKeysPlugin } from './keys/ingestion-keys-plugin.js';
 import { sessionGuardPlugin } from './auth/session-guard-plugin.js';
 import { authRoutes } from './auth/auth-routes.js';
+import { retentionPlugin } from './retention/retention-plugin.js';
+import { ingestionPlugin } from './ingest/ingestion-plugin.js';
+import { otlpRoutes } from './otlp/otlp-routes.js';
 import { queryRoutes } from './query/query-routes.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
@@ -37,11 +40,13 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
         { name: 'system', description: 'Health, readiness, version, metrics' },
         { name: 'auth', description: 'Dashboard sign-in, sessions, passwords and invitations (an application API, not a stable one)' },
         { name: 'admin', description: 'Users, invitations, ingestion keys and retention; admins only' },
+        { name: 'ingest', description: 'Protocol v1 and OTLP/HTTP JSON ingestion, authenticated with ingestion keys' },
         { name: 'query', description: 'What the dashboards read: services, summary, trend, occurrences, traces, database, dependencies' },
         { name: 'usage', description: 'Usage per tenant, its trend and export' },
         { name: 'health', description: 'Ingestion, storage and database status for operators' },
       ],
       securitySchemes: {
+        ingestionKey: { type: 'http', scheme: 'bearer', description: 'An ingestion key, or the legacy SERVICE_API_KEY' },
         session: { type: 'apiKey', in: 'cookie', name: 'obs_session', description: 'The dashboard session cookie set by sign-in' },
       },
     },
@@ -62,6 +67,19 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     mailFrom: config.MAIL_FROM,
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
+  await app.register(retentionPlugin, {
+    defaultDays: config.RETENTION_DAYS,
+    pruneIntervalMs: config.RETENTION_PRUNE_INTERVAL_SECONDS * 1000,
+    pruneBatchRows: config.RETENTION_PRUNE_BATCH_ROWS,
+  });
+  await app.register(ingestionPlugin, {
+    keys: app.ingestionKeys,
+    limits: { maxBodyBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES, maxDecompressedBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES },
+    maxOccurrences: config.INGEST_MAX_OCCURRENCES,
+    rateLimitPerSecond: config.INGEST_RATE_LIMIT_PER_SECOND,
+    maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
+  });
+  await app.register(otlpRoutes);
 
   await app.register(queryRoutes);
   await app.register(usageRoutes);

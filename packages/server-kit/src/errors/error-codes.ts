@@ -32,6 +32,7 @@ export const errorStatusByCode = {
   'provider-error': 502,
   'provider-unavailable': 503,
   'not-ready': 503,
+  'storage-unavailable': 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatusByCode;

@@ -1,0 +1,101 @@
+import { ApiError } from '@playstack/server-kit';
+import type { Clock } from '@playstack/server-kit';
+import type { NewOccurrence, OccurrenceWriter } from '../storage/occurrence-writer.js';
+import { EnvelopeValidator, InvalidEnvelopeError } from './envelope-validator.js';
+import { mapOccurrence, maxClockSkewMs } from './occurrence-mapper.js';
+import type { ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
+
+const dayMs = 86_400_000;
+
+/** What the 202 says about an envelope. */
+export interface IngestResult {
+  accepted: { occurrences: number };
+  rejected: { occurrences: number };
+  /** Strings longer than their bound, cut to it (the occurrences were kept). */
+  truncated: { strings: number };
+  /** One entry per refused occurrence: its index in the envelope and why. */
+  errors: Array<{ index: number; message: string }>;
+}
+
+export interface EnvelopeIngestorOptions {
+  writer: OccurrenceWriter;
+  clock: Clock;
+  maxOccurrences: number;
+  /** Current retention in days; starts older than it are refused. */
+  retentionDays: () => number;
+  validator?: EnvelopeValidator;
+}
+
+/** A batch of already-validated occurrences under one resource (the OTLP path builds these). */
+export interface ResourceBatch {
+  resource: ProtocolResource;
+  occurrences: Array<{ index: number; occurrence: ProtocolOccurrence }>;
+}
+
+/**
+ * Validates an envelope, keeps its valid occurrences (reporting each refused one by index), stores
+ * them and answers only once they are committed.
+ */
+export class EnvelopeIngestor {
+  readonly #options: EnvelopeIngestorOptions;
+  readonly #validator: EnvelopeValidator;
+
+  constructor(options: EnvelopeIngestorOptions) {
+    this.#options = options;
+    this.#validator = options.validator ?? new EnvelopeValidator();
+  }
+
+  /** Ingests a parsed protocol v1 body. */
+  async ingest(body: unknown): Promise<IngestResult> {
+    let shell;
+    try {
+      shell = this.#validator.checkShell(body);
+    } catch (error) {
+      if (error instanceof InvalidEnvelopeError) throw new ApiError('invalid-envelope', `The body is not a protocol v1 envelope: ${error.message}.`);
+      throw error;
+    }
+    this.#checkCount(shell.occurrences.length);
+    const result: IngestResult = { accepted: { occurrences: 0 }, rejected: { occurrences: 0 }, truncated: { strings: shell.truncated }, errors: [] };
+    const valid: ResourceBatch = { resource: shell.resource, occurrences: [] };
+    shell.occurrences.forEach((item, index) => {
+      const check = this.#validator.checkOccurrence(item);
+      if (!check.ok) {
+        result.errors.push({ index, message: check.message });
+        return;
+      }
+      result.truncated.strings += check.truncated;
+      valid.occurrences.push({ index, occurrence: check.occurrence });
+    });
+    return this.store([valid], result);
+  }
+
+  /** Refuses envelopes with more occurrences than configured. */
+  #checkCount(count: number): void {
+    if (count > this.#options.maxOccurrences) {
+      throw new ApiError('payload-too-large', `An envelope holds at most ${this.#options.maxOccurrences} occurrences; this one has ${count}.`);
+    }
+  }
+
+  /**
+   * Maps validated occurrences to rows (refusing those outside the time window), stores them and
+   * completes `result` with the counts.
+   */
+  async store(batches: readonly ResourceBatch[], result: IngestResult): Promise<IngestResult> {
+    this.#checkCount(batches.reduce((sum, batch) => sum + batch.occurrences.length, 0));
+    const now = this.#options.clock.now();
+    const window = { oldestMs: now - this.#options.retentionDays() * dayMs, newestMs: now + maxClockSkewMs };
+    const rows: NewOccurrence[] = [];
+    for (const batch of batches) {
+      for (const { index, occurrence } of batch.occurrences) {
+        const mapped = mapOccurrence(batch.resource, occurrence, window);
+        if (mapped.ok) rows.push(mapped.row);
+        else result.errors.push({ index, message: mapped.message });
+      }
+    }
+    await this.#options.writer.write(rows);
+    result.errors.sort((a, b) => a.index - b.index);
+    result.accepted.occurrences = rows.length;
+    result.rejected.occurrences = result.errors.length;
+    return result;
+  }
+}

@@ -1,0 +1,102 @@
+import fp from 'fastify-plugin';
+import { ApiError, errorResponses, type App } from '@playstack/server-kit';
+import { OccurrenceWriter } from '../storage/occurrence-writer.js';
+import { installIngestAuth, type IngestionKeyCheck } from './ingest-auth.js';
+import { installIngestBodyParser, type IngestBodyLimits } from './ingest-body-parser.js';
+import { IngestRateLimiter } from './ingest-rate-limiter.js';
+import { EnvelopeIngestor, type IngestResult } from './envelope-ingestor.js';
+import { EnvelopeValidator } from './envelope-validator.js';
+import { envelopeBodySchema, IngestHeaders, IngestResponse } from './ingest-schemas.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The ingestion pipeline, shared by the protocol v1 and OTLP endpoints. */
+    ingestion: Ingestion;
+  }
+}
+
+/** What an ingest endpoint needs: the pipeline, and the scope setup (parser, auth, rate). */
+export interface Ingestion {
+  ingestor: EnvelopeIngestor;
+  validator: EnvelopeValidator;
+  writer: OccurrenceWriter;
+  /** Installs the gzip-aware JSON parser and key authentication on an encapsulated scope. */
+  prepareScope(scope: App): void;
+  /** Stores, turning a storage failure into a retryable 503. */
+  run(work: () => Promise<IngestResult>): Promise<IngestResult>;
+}
+
+export interface IngestionPluginOptions {
+  keys: IngestionKeyCheck;
+  limits: IngestBodyLimits;
+  maxOccurrences: number;
+  rateLimitPerSecond: number;
+  maxRowsPerTransaction: number;
+}
+
+/** Decorates `app.ingestion` and serves `POST /api/v1/ingest`. */
+export const ingestionPlugin = fp<IngestionPluginOptions>(
+  async (fastify, options) => {
+    const app = fastify as unknown as App;
+    const writer = new OccurrenceWriter({ database: app.database, clock: app.clock, maxRowsPerTransaction: options.maxRowsPerTransaction });
+    const validator = new EnvelopeValidator();
+    const ingestor = new EnvelopeIngestor({
+      validator,
+      writer,
+      clock: app.clock,
+      maxOccurrences: options.maxOccurrences,
+      retentionDays: () => app.retention.policy.days,
+    });
+    const limiter = new IngestRateLimiter({ limitPerSecond: options.rateLimitPerSecond, clock: app.clock, redis: app.redis });
+    const ingestion: Ingestion = {
+      ingestor,
+      validator,
+      writer,
+      prepareScope(scope) {
+        installIngestBodyParser(scope, options.limits);
+        installIngestAuth(scope, options.keys, limiter);
+      },
+      async run(work) {
+        try {
+          return await work();
+        } catch (error) {
+          if (error instanceof ApiError) throw error;
+          app.log.error({ err: error }, 'could not store an envelope');
+          throw new ApiError('storage-unavailable', 'The occurrences could not be stored; nothing was kept. Retry later.', {
+            headers: { 'retry-after': '1' },
+            cause: error,
+          });
+        }
+      },
+    };
+    app.decorate('ingestion', ingestion);
+    // Runs before the database closes (hooks run last-registered first): queued envelopes commit.
+    app.addHook('onClose', async () => writer.idle());
+
+    await app.register(async (child) => {
+      const scope = child as unknown as App;
+      ingestion.prepareScope(scope);
+      scope.post(
+        '/api/v1/ingest',
+        {
+          bodyLimit: options.limits.maxBodyBytes,
+          // EnvelopeValidator checks the body one occurrence at a time (partial acceptance); the
+          // schema here documents the envelope in the OpenAPI document.
+          validatorCompiler: () => () => true,
+          schema: {
+            tags: ['ingest'],
+            summary: 'Ingest a protocol v1 envelope',
+            description:
+              'JSON, optionally gzip (Content-Encoding: gzip). Valid occurrences are kept when others are refused; the 202 is sent after they are committed. See docs/protocol-v1.md.',
+            security: [{ ingestionKey: [] }],
+            headers: IngestHeaders,
+            body: envelopeBodySchema(),
+            response: { 202: IngestResponse, ...errorResponses(400, 401, 413, 415, 429, 503) },
+          },
+        },
+        async (request, reply) => reply.code(202).send(await ingestion.run(() => ingestor.ingest(request.body))),
+      );
+    });
+  },
+  { name: 'ingestion', dependencies: ['retention'] },
+);

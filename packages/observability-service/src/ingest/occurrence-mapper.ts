@@ -1,0 +1,58 @@
+import type { NewOccurrence } from '../storage/occurrence-writer.js';
+import type { ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
+import { normalizeStatement, statementHash, statementVerb } from './statement-normalizer.js';
+
+/** How far ahead of the server's clock an occurrence may start (sender clock skew). */
+export const maxClockSkewMs = 60 * 60 * 1000;
+
+/** The window an occurrence's start must fall in to be stored. */
+export interface AcceptanceWindow {
+  /** Older starts would be pruned at once by retention. */
+  oldestMs: number;
+  newestMs: number;
+}
+
+export type MappedOccurrence = { ok: true; row: NewOccurrence } | { ok: false; message: string };
+
+/** Turns a validated protocol occurrence into a storage row, or refuses it for its time. */
+export function mapOccurrence(resource: ProtocolResource, occurrence: ProtocolOccurrence, window: AcceptanceWindow): MappedOccurrence {
+  const startedAt = Date.parse(occurrence.startedAt);
+  if (!Number.isFinite(startedAt)) return { ok: false, message: 'occurrence.startedAt is not a valid date-time' };
+  if (startedAt < window.oldestMs) return { ok: false, message: 'occurrence.startedAt is older than the retention period' };
+  if (startedAt > window.newestMs) return { ok: false, message: 'occurrence.startedAt is more than an hour in the future' };
+  const db = occurrence.db;
+  const normalized = db?.statement === undefined ? undefined : normalizeStatement(db.statement);
+  return {
+    ok: true,
+    row: {
+      client_id: occurrence.id ?? null,
+      trace_id: occurrence.traceId.toLowerCase(),
+      span_id: occurrence.spanId.toLowerCase(),
+      parent_span_id: occurrence.parentSpanId?.toLowerCase() ?? null,
+      service: resource.service,
+      environment: resource.environment,
+      service_version: resource.version ?? null,
+      instance: resource.instance ?? null,
+      operation: occurrence.operation,
+      kind: occurrence.kind,
+      started_at: startedAt,
+      duration_ms: occurrence.durationMs,
+      status: occurrence.status,
+      tenant_id: occurrence.tenantId ?? null,
+      http_method: occurrence.http?.method ?? null,
+      http_route: occurrence.http?.route ?? null,
+      http_status_code: occurrence.http?.statusCode ?? null,
+      db_system: db?.system ?? null,
+      db_statement: db?.statement ?? null,
+      normalized_statement: normalized ?? null,
+      db_statement_hash: normalized === undefined ? null : statementHash(normalized),
+      db_operation: db ? (db.operation ?? (normalized === undefined ? undefined : statementVerb(normalized)) ?? null) : null,
+      peer_service: occurrence.peer?.service ?? null,
+      peer_address: occurrence.peer?.address ?? null,
+      error_type: occurrence.error?.type ?? null,
+      error_message: occurrence.error?.message ?? null,
+      error_stack: occurrence.error?.stack ?? null,
+      attributes: occurrence.attributes && Object.keys(occurrence.attributes).length > 0 ? JSON.stringify(occurrence.attributes) : null,
+    },
+  };
+}

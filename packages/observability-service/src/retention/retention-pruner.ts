@@ -1,0 +1,102 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Clock } from '@playstack/server-kit';
+import type { IngestionTables } from '../storage/storage-tables.js';
+import type { RetentionPolicy } from './retention-policy.js';
+
+const dayMs = 86_400_000;
+const rollupTables = ['operation_rollups', 'tenant_rollups', 'statement_rollups', 'dependency_rollups'] as const;
+
+export interface RetentionPrunerOptions {
+  db: Kysely<IngestionTables>;
+  clock: Clock;
+  policy: RetentionPolicy;
+  logger: FastifyBaseLogger;
+  /** Raw rows deleted per statement (each its own short transaction). */
+  batchRows: number;
+  intervalMs: number;
+}
+
+/** What one pruning run removed. */
+export interface PruneResult {
+  cutoff: number;
+  occurrences: number;
+  rollupRows: number;
+}
+
+/** Lets queued work (ingestion's transactions) run between two deletes. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Deletes raw occurrences and rollup rows older than the retention, in the background, in small
+ * batches: each delete is its own short statement and the event loop turns between them, so
+ * ingestion keeps committing while a large backlog is pruned.
+ */
+export class RetentionPruner {
+  readonly #options: RetentionPrunerOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<PruneResult> | undefined;
+  #stopped = false;
+
+  constructor(options: RetentionPrunerOptions) {
+    this.#options = options;
+  }
+
+  /** Prunes now and then every interval. */
+  start(): void {
+    const run = () => {
+      this.pruneOnce().catch((error: unknown) => this.#options.logger.warn({ err: error }, 'retention pruning failed; retrying next interval'));
+    };
+    this.#timer = setInterval(run, this.#options.intervalMs);
+    this.#timer.unref();
+    setImmediate(run);
+  }
+
+  /** Stops the timer and waits for a run in progress (it stops after its current batch). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** One full pruning pass; a pass already running is joined rather than doubled. */
+  pruneOnce(): Promise<PruneResult> {
+    this.#running ??= this.#prune().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #prune(): Promise<PruneResult> {
+    const { db, clock, policy, batchRows } = this.#options;
+    const days = await policy.refresh();
+    const cutoff = clock.now() - days * dayMs;
+    const result: PruneResult = { cutoff, occurrences: 0, rollupRows: 0 };
+    while (!this.#stopped) {
+      const deleted = await db
+        .deleteFrom('occurrences')
+        .where('id', 'in', (eb) => eb.selectFrom('occurrences').select('id').where('started_at', '<', cutoff).orderBy('started_at').limit(batchRows))
+        .executeTakeFirst();
+      const count = Number(deleted.numDeletedRows);
+      result.occurrences += count;
+      if (count < batchRows) break;
+      await yieldToEventLoop();
+    }
+    for (const table of rollupTables) {
+      // One minute per delete: a minute's rows are bounded by the key cardinality, not by traffic.
+      while (!this.#stopped) {
+        const oldest = await db.selectFrom(table).select((eb) => eb.fn.min('minute').as('minute')).where('minute', '<', cutoff).executeTakeFirst();
+        if (oldest?.minute === null || oldest?.minute === undefined) break;
+        const deleted = await db.deleteFrom(table).where('minute', '=', Number(oldest.minute)).executeTakeFirst();
+        result.rollupRows += Number(deleted.numDeletedRows);
+        await yieldToEventLoop();
+      }
+    }
+    if (result.occurrences > 0 || result.rollupRows > 0) {
+      this.#options.logger.info({ ...result, retentionDays: days }, 'pruned data older than the retention');
+    }
+    return result;
+  }
+}

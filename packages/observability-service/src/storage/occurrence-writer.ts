@@ -1,0 +1,166 @@
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import type { Clock, Database } from '@playstack/server-kit';
+import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
+import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
+import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
+
+/** A row to store, plus the normalized statement its database rollup is keyed by. */
+export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at'> & { normalized_statement: string | null };
+
+const occurrenceColumns = [
+  'client_id', 'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'service_version', 'instance',
+  'operation', 'kind', 'started_at', 'duration_ms', 'status', 'tenant_id', 'http_method', 'http_route',
+  'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'peer_service',
+  'peer_address', 'error_type', 'error_message', 'error_stack', 'attributes', 'received_at',
+] as const satisfies ReadonlyArray<keyof OccurrencesTable>;
+
+/** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
+const rowsPerInsert = 1_000;
+/** Serializes rollup merges across PostgreSQL instances (SQLite's write lock does it there). */
+const rollupLockKey = 0x6f627372; // "obsr"
+
+export interface OccurrenceWriterOptions {
+  database: Database<IngestionTables>;
+  clock: Clock;
+  /** Envelopes waiting together are committed together, up to this many rows per transaction. */
+  maxRowsPerTransaction: number;
+}
+
+interface PendingWrite {
+  rows: readonly NewOccurrence[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Stores occurrences and their rollups durably, with group commit: envelopes that arrive while a
+ * transaction is running wait and are committed together by the next one. `write` resolves only
+ * after the transaction holding its rows has committed, so an acknowledged envelope survives a
+ * crash. When a shared transaction fails, each envelope in it is retried alone, so one bad
+ * envelope cannot fail its neighbours.
+ */
+export class OccurrenceWriter {
+  readonly #options: OccurrenceWriterOptions;
+  readonly #insertSql = new Map<number, string>();
+  #queue: PendingWrite[] = [];
+  #draining: Promise<void> | undefined;
+
+  constructor(options: OccurrenceWriterOptions) {
+    this.#options = options;
+  }
+
+  /** Stores the rows; resolves once they are committed. */
+  write(rows: readonly NewOccurrence[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ rows, resolve, reject });
+      // Starting on the next turn lets envelopes parsed in the same I/O phase join this commit.
+      this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
+    });
+  }
+
+  /** Resolves when every write queued so far has settled. */
+  async idle(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const group: PendingWrite[] = [];
+        let rows = 0;
+        while (this.#queue.length > 0 && (group.length === 0 || rows + this.#queue[0]!.rows.length <= this.#options.maxRowsPerTransaction)) {
+          const next = this.#queue.shift()!;
+          group.push(next);
+          rows += next.rows.length;
+        }
+        await this.#commitGroup(group);
+      }
+    } finally {
+      this.#draining = undefined;
+    }
+  }
+
+  async #commitGroup(group: PendingWrite[]): Promise<void> {
+    try {
+      await this.#commit(group.flatMap((pending) => pending.rows));
+      for (const pending of group) pending.resolve();
+    } catch (error) {
+      if (group.length === 1) {
+        group[0]!.reject(error);
+        return;
+      }
+      for (const pending of group) {
+        try {
+          await this.#commit(pending.rows);
+          pending.resolve();
+        } catch (alone) {
+          pending.reject(alone);
+        }
+      }
+    }
+  }
+
+  async #commit(rows: readonly NewOccurrence[]): Promise<void> {
+    const { database, clock } = this.#options;
+    await database.db.transaction().execute(async (trx) => {
+      if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLockKey})`.execute(trx);
+      // Looked up before this batch is inserted: the stored spans are exactly the earlier ones.
+      const parentChildEdges = await crossServiceEdges(trx, rows);
+      await this.#insertRows(trx, rows, clock.now());
+      await this.#mergeRollups(trx, rows, parentChildEdges);
+    });
+  }
+
+  async #insertRows(trx: Transaction<IngestionTables>, rows: readonly NewOccurrence[], receivedAt: number): Promise<void> {
+    for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
+      const chunk = rows.slice(offset, offset + rowsPerInsert);
+      const parameters: unknown[] = [];
+      for (const row of chunk) {
+        for (const column of occurrenceColumns) parameters.push(column === 'received_at' ? receivedAt : row[column]);
+      }
+      // Precompiled text: building a Kysely tree of thousands of values per chunk costs more than the insert.
+      await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), parameters));
+    }
+  }
+
+  #insertStatement(rowCount: number): string {
+    let text = this.#insertSql.get(rowCount);
+    if (text === undefined) {
+      const postgres = this.#options.database.dialect === 'postgres';
+      let parameter = 0;
+      const tuple = () => `(${occurrenceColumns.map(() => (postgres ? `$${++parameter}` : '?')).join(',')})`;
+      const tuples = Array.from({ length: rowCount }, tuple).join(',');
+      text = `insert into occurrences (${occurrenceColumns.join(',')}) values ${tuples}`;
+      this.#insertSql.set(rowCount, text);
+    }
+    return text;
+  }
+
+  async #mergeRollups(trx: Kysely<IngestionTables>, rows: readonly NewOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+    const operations = new RollupAccumulator(rollupSpecs.operation);
+    const tenants = new RollupAccumulator(rollupSpecs.tenant);
+    const statements = new RollupAccumulator(rollupSpecs.statement);
+    const dependencies = new RollupAccumulator(rollupSpecs.dependency);
+    const addEdge = (edge: DependencyEdge) =>
+      dependencies.add(edge.startedAt, [edge.environment, edge.sourceService, edge.target, edge.targetKind], [], edge.durationMs, edge.isError);
+    for (const row of rows) {
+      const isError = row.status === 'error';
+      operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind], [], row.duration_ms, isError);
+      if (row.tenant_id !== null) tenants.add(row.started_at, [row.tenant_id, row.service, row.environment], [], row.duration_ms, isError);
+      if (row.db_system !== null && row.db_statement_hash !== null && row.normalized_statement !== null) {
+        statements.add(
+          row.started_at,
+          [row.service, row.environment, row.db_system, row.db_statement_hash],
+          [row.normalized_statement, row.db_operation],
+          row.duration_ms,
+          isError,
+        );
+      }
+      const edge = declaredEdge(row);
+      if (edge) addEdge(edge);
+    }
+    for (const edge of parentChildEdges) addEdge(edge);
+    for (const accumulator of [operations, tenants, statements, dependencies]) await accumulator.mergeInto(trx);
+  }
+}

@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import { LatencyHistogram } from './latency-histogram.js';
+import type { IngestionTables } from './storage-tables.js';
+
+export type RollupTableName = 'operation_rollups' | 'tenant_rollups' | 'statement_rollups' | 'dependency_rollups';
+
+/** A rollup table's key (after `minute`), the descriptive columns it also keeps, and its lookup column. */
+export interface RollupSpec {
+  table: RollupTableName;
+  keyColumns: readonly string[];
+  /** Set on insert, kept on update (they are functions of the key). */
+  extraColumns: readonly string[];
+  /** The most selective key column, used with `minute` to fetch the rows a batch touches. */
+  lookupColumn: string;
+}
+
+export const rollupSpecs = {
+  operation: { table: 'operation_rollups', keyColumns: ['service', 'environment', 'operation', 'kind'], extraColumns: [], lookupColumn: 'operation' },
+  tenant: { table: 'tenant_rollups', keyColumns: ['tenant_id', 'service', 'environment'], extraColumns: [], lookupColumn: 'tenant_id' },
+  statement: {
+    table: 'statement_rollups',
+    keyColumns: ['service', 'environment', 'db_system', 'statement_hash'],
+    extraColumns: ['statement', 'db_operation'],
+    lookupColumn: 'statement_hash',
+  },
+  dependency: {
+    table: 'dependency_rollups',
+    keyColumns: ['environment', 'source_service', 'target', 'target_kind'],
+    extraColumns: [],
+    lookupColumn: 'source_service',
+  },
+} as const satisfies Record<string, RollupSpec>;
+
+interface Cell {
+  minute: number;
+  key: readonly string[];
+  extras: ReadonlyArray<string | null>;
+  count: number;
+  errorCount: number;
+  durationSumMs: number;
+  durationMaxMs: number;
+  histogram: LatencyHistogram;
+}
+
+const minuteMs = 60_000;
+/** Identifies a cell; JSON keeps distinct tuples distinct whatever characters the names hold. */
+function cellId(minute: number, key: readonly unknown[]): string {
+  return JSON.stringify([minute, ...key]);
+}
+
+/** Start of the UTC minute a timestamp falls in. */
+export function minuteOf(epochMs: number): number {
+  return Math.floor(epochMs / minuteMs) * minuteMs;
+}
+
+/**
+ * Sums one batch's occurrences per minute and key in memory, then merges the sums into the stored
+ * rows. Callers serialize merges (a transaction holding the rollup lock), so read-then-upsert
+ * cannot lose a concurrent update.
+ */
+export class RollupAccumulator {
+  readonly #spec: RollupSpec;
+  readonly #cells = new Map<string, Cell>();
+
+  constructor(spec: RollupSpec) {
+    this.#spec = spec;
+  }
+
+  get size(): number {
+    return this.#cells.size;
+  }
+
+  /** Adds one occurrence to its cell. */
+  add(startedAt: number, key: readonly string[], extras: ReadonlyArray<string | null>, durationMs: number, isError: boolean): void {
+    const minute = minuteOf(startedAt);
+    const id = cellId(minute, key);
+    let cell = this.#cells.get(id);
+    if (!cell) {
+      cell = { minute, key, extras, count: 0, errorCount: 0, durationSumMs: 0, durationMaxMs: 0, histogram: new LatencyHistogram() };
+      this.#cells.set(id, cell);
+    }
+    cell.count += 1;
+    if (isError) cell.errorCount += 1;
+    cell.durationSumMs += durationMs;
+    if (durationMs > cell.durationMaxMs) cell.durationMaxMs = durationMs;
+    cell.histogram.record(durationMs);
+  }
+
+  /** Merges the batch's cells into the table: stored figures plus this batch's. */
+  async mergeInto(db: Kysely<IngestionTables>): Promise<void> {
+    if (this.#cells.size === 0) return;
+    const spec = this.#spec;
+    // Kysely cannot type a table chosen at run time; the spec names only this table's columns.
+    const untyped = db as unknown as Kysely<any>;
+    const minutes = [...new Set([...this.#cells.values()].map((cell) => cell.minute))];
+    const lookupIndex = spec.keyColumns.indexOf(spec.lookupColumn);
+    const lookupValues = [...new Set([...this.#cells.values()].map((cell) => cell.key[lookupIndex]!))];
+    const stored = new Map<string, Record<string, unknown>>();
+    for (let offset = 0; offset < lookupValues.length; offset += 500) {
+      const rows: Array<Record<string, unknown>> = await untyped
+        .selectFrom(spec.table)
+        .selectAll()
+        .where('minute', 'in', minutes)
+        .where(spec.lookupColumn, 'in', lookupValues.slice(offset, offset + 500))
+        .execute();
+      for (const row of rows) {
+        const id = cellId(Number(row.minute), spec.keyColumns.map((column) => row[column]));
+        stored.set(id, row);
+      }
+    }
+    const merged = [...this.#cells.entries()].map(([id, cell]) => {
+      const before = stored.get(id);
+      const row: Record<string, unknown> = { minute: cell.minute };
+      spec.keyColumns.forEach((column, index) => (row[column] = cell.key[index]));
+      spec.extraColumns.forEach((column, index) => (row[column] = before?.[column] ?? cell.extras[index] ?? null));
+      row.count = cell.count + Number(before?.count ?? 0);
+      row.error_count = cell.errorCount + Number(before?.error_count ?? 0);
+      row.duration_sum_ms = cell.durationSumMs + Number(before?.duration_sum_ms ?? 0);
+      row.duration_max_ms = Math.max(cell.durationMaxMs, Number(before?.duration_max_ms ?? 0));
+      row.histogram = before ? LatencyHistogram.decode(String(before.histogram)).merge(cell.histogram).encode() : cell.histogram.encode();
+      return row;
+    });
+    const columnsPerRow = 1 + spec.keyColumns.length + spec.extraColumns.length + 5;
+    const rowsPerStatement = Math.floor(30_000 / columnsPerRow);
+    for (let offset = 0; offset < merged.length; offset += rowsPerStatement) {
+      await untyped
+        .insertInto(spec.table)
+        .values(merged.slice(offset, offset + rowsPerStatement))
+        .onConflict((conflict) =>
+          conflict.columns(['minute', ...spec.keyColumns]).doUpdateSet((eb) => ({
+            count: eb.ref('excluded.count'),
+            error_count: eb.ref('excluded.error_count'),
+            duration_sum_ms: eb.ref('excluded.duration_sum_ms'),
+            duration_max_ms: eb.ref('excluded.duration_max_ms'),
+            histogram: eb.ref('excluded.histogram'),
+          })),
+        )
+        .execute();
+    }
+  }
+}
