@@ -5,6 +5,7 @@ import { dashboardPlugin, defaultDashboardDir } from './web/dashboard-plugin.js'
 import { ingestionKeysPlugin } from './keys/ingestion-keys-plugin.js';
 import { sessionGuardPlugin } from './auth/session-guard-plugin.js';
 import { authRoutes } from './auth/auth-routes.js';
+import { adminRoutes } from './admin/admin-routes.js';
 import { retentionPlugin } from './retention/retention-plugin.js';
 import { ingestionPlugin } from './ingest/ingestion-plugin.js';
 import { otlpRoutes } from './otlp/otlp-routes.js';
@@ -67,6 +68,11 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     mailFrom: config.MAIL_FROM,
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
+  await app.register(adminRoutes, {
+    prefix: '/api/v1/admin',
+    invitationTtlMs: config.INVITATION_TTL_HOURS * 3_600_000,
+    fallbackRetentionDays: config.RETENTION_DAYS,
+  });
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,
     pruneIntervalMs: config.RETENTION_PRUNE_INTERVAL_SECONDS * 1000,
