@@ -1,4 +1,5 @@
 import { createServiceApp, currentCommit, packageInfo, type App, type Clock } from '@playstack/server-kit';
+import { adminRoutes } from './admin/admin-routes.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { authRoutes } from './auth/auth-routes.js';
 import type { GameConfig } from './config.js';
@@ -24,9 +25,10 @@ export interface BuildOptions {
 /** Builds the game service: platform first, then the features. Tests use it without a socket. */
 export async function buildApp(config: Readonly<GameConfig>, options: BuildOptions = {}): Promise<App> {
   const { name, version } = packageInfo(new URL('../package.json', import.meta.url));
+  const versionInfo = { name, version, commit: currentCommit(), apiVersion };
   const app = await createServiceApp({
     config,
-    version: { name, version, commit: currentCommit(), apiVersion },
+    version: versionInfo,
     metricsPrefix: 'game',
     sqliteFile: 'game.sqlite',
     migrations: gameMigrations,
@@ -89,6 +91,17 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
     leaderboardRoutes,
   ];
   await app.register(gameScope, { prefix: '/v1/games/:gameId', features: gameFeatures });
+
+  await app.register(adminRoutes, {
+    prefix: '/admin',
+    version: versionInfo,
+    invitationTtlMs: config.GAME_ADMIN_INVITATION_TTL_HOURS * 3_600_000,
+    sessionPolicy: {
+      idleTimeoutMs: config.GAME_ADMIN_SESSION_IDLE_MINUTES * 60_000,
+      absoluteLifetimeMs: config.GAME_ADMIN_SESSION_MAX_AGE_HOURS * 3_600_000,
+      touchIntervalMs: 60_000,
+    },
+  });
 
   return app;
 }

@@ -2,6 +2,7 @@ import type { ServiceMigration } from '@playstack/server-kit';
 import { identityMigration } from './2026-11-21-01-identity.js';
 import { leaderboardEntriesMigration } from './2026-11-21-02-leaderboard-entries.js';
 import { runs } from './2026-11-21-03-runs.js';
+import { adminAccountsMigration } from './2026-11-21-04-admin-accounts.js';
 
 /**
  * The game service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -11,4 +12,5 @@ export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-21-01-identity': identityMigration,
   '2026-11-21-02-leaderboard-entries': leaderboardEntriesMigration,
   '2026-11-21-03-runs': runs,
+  '2026-11-21-04-admin-accounts': adminAccountsMigration,
 };

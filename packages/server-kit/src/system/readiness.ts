@@ -9,6 +9,11 @@ export class Readiness {
     this.#checks.set(name, check);
   }
 
+  /** The names of every registered check. */
+  names(): string[] {
+    return [...this.#checks.keys()];
+  }
+
   /** Runs every check with a timeout; returns the names and reasons of those that failed. */
   async failures(timeoutMs: number): Promise<Array<{ check: string; reason: string }>> {
     const results = await Promise.all(

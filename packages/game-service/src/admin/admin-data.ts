@@ -1,0 +1,200 @@
+import { hashOpaqueToken, newOpaqueToken, type App, type VersionInfo } from '@playstack/server-kit';
+import type { CurrentManifest } from '../manifest/game-catalog.js';
+import type { BoardDefinition, GameDefinition, Period } from '../manifest/manifest-schema.js';
+import type { ManifestVersionSummary } from '../manifest/manifest-store.js';
+import { countPlayersByGame } from '../players/player-counts.js';
+import type { AdapterType } from '../runs/adapters/adapter-type.js';
+import { adapterTypes } from '../runs/adapters/registry.js';
+import { countRunsByGame } from '../runs/run-counts.js';
+import { listRuns, type RunRecord, type RunStatus } from '../runs/run-store.js';
+import { insertInvitation, listInvitations, type InvitationSummary } from './admin-accounts-store.js';
+import { isoTime } from './admin-layout.js';
+
+const readinessTimeoutMs = 2_000;
+const dayMs = 86_400_000;
+/** Entries shown per board on a game's page. */
+export const topEntriesPerBoard = 10;
+export const invitationsShown = 20;
+
+export interface HealthAtGlance {
+  ready: boolean;
+  failing: Array<{ check: string; reason: string }>;
+}
+
+export interface AdminOverview {
+  games: number;
+  players: number;
+  runsToday: number;
+  flaggedRuns: number;
+  health: HealthAtGlance;
+  invitations: InvitationSummary[];
+}
+
+export interface GameSummary {
+  id: string;
+  name: string;
+  provider: string;
+  players: number;
+  runs: Record<RunStatus, number>;
+  boards: string[];
+}
+
+export interface BoardTop {
+  id: string;
+  name: string;
+  order: BoardDefinition['order'];
+  operator: BoardDefinition['operator'];
+  periods: Period[];
+  /** The period shown (a period name), and the key it resolved to. */
+  period: Period;
+  periodKey: string;
+  entries: Array<{ rank: number; playerId: string; displayName: string; score: number; achievedAt: string }>;
+}
+
+export interface RunsView {
+  gameId: string;
+  filter: { status?: RunStatus | undefined; player?: string | undefined };
+  runs: RunRecord[];
+  nextBefore: number | null;
+}
+
+export interface ManifestView {
+  current: CurrentManifest;
+  versions: ManifestVersionSummary[];
+}
+
+export interface AdminHealth {
+  ready: boolean;
+  checks: Array<{ check: string; ok: boolean; reason: string | null }>;
+  database: string;
+  redis: string;
+  node: string;
+  uptimeSeconds: number;
+  version: VersionInfo;
+}
+
+export interface InvitationCreated {
+  id: string;
+  email: string;
+  expiresAt: number;
+  token: string;
+}
+
+function startOfUtcDay(ms: number): number {
+  return Math.floor(ms / dayMs) * dayMs;
+}
+
+/** What the admin pages show, gathered from the features' own exported functions. */
+export class AdminData {
+  readonly #app: App;
+  readonly #version: VersionInfo;
+
+  constructor(app: App, version: VersionInfo) {
+    this.#app = app;
+    this.#version = version;
+  }
+
+  async healthAtGlance(): Promise<HealthAtGlance> {
+    const failing = await this.#app.readiness.failures(readinessTimeoutMs);
+    return { ready: failing.length === 0, failing };
+  }
+
+  async overview(): Promise<AdminOverview> {
+    const db = this.#app.database.db;
+    const [players, runs, health, invitations] = await Promise.all([
+      countPlayersByGame(db),
+      countRunsByGame(db, startOfUtcDay(this.#app.clock.now())),
+      this.healthAtGlance(),
+      listInvitations(db, invitationsShown),
+    ]);
+    let runsToday = 0;
+    let flaggedRuns = 0;
+    for (const counts of runs.values()) {
+      runsToday += counts.since;
+      flaggedRuns += counts.byStatus.flagged;
+    }
+    return {
+      games: this.#app.games.list().length,
+      players: [...players.values()].reduce((sum, n) => sum + n, 0),
+      runsToday,
+      flaggedRuns,
+      health,
+      invitations,
+    };
+  }
+
+  async games(): Promise<GameSummary[]> {
+    const db = this.#app.database.db;
+    const [players, runs] = await Promise.all([countPlayersByGame(db), countRunsByGame(db, 0)]);
+    return this.#app.games.list().map((game) => ({
+      id: game.id,
+      name: game.name,
+      provider: game.auth.provider,
+      players: players.get(game.id) ?? 0,
+      runs: runs.get(game.id)?.byStatus ?? { accepted: 0, flagged: 0, rejected: 0 },
+      boards: game.boards.map((board) => board.id),
+    }));
+  }
+
+  /** Each board's top entries in the requested period, or in the first period the board keeps. */
+  async boardTops(game: GameDefinition, requested: Period | undefined): Promise<BoardTop[]> {
+    return Promise.all(
+      game.boards.map(async (board) => {
+        const period: Period = requested && board.periods.includes(requested) ? requested : board.periods.includes('all') ? 'all' : board.periods[0]!;
+        const page = await this.#app.leaderboards.page(game, board.id, { period, limit: topEntriesPerBoard });
+        return {
+          id: board.id,
+          name: board.name,
+          order: board.order,
+          operator: board.operator,
+          periods: [...board.periods],
+          period,
+          periodKey: page.period,
+          entries: page.entries.map((e) => ({ rank: e.rank, playerId: e.playerId, displayName: e.displayName, score: e.score, achievedAt: isoTime(e.achievedAt) })),
+        };
+      }),
+    );
+  }
+
+  async runs(gameId: string, filter: RunsView['filter'], beforeId: number | undefined, limit: number): Promise<RunsView> {
+    const page = await listRuns(this.#app.database.db, { gameId, status: filter.status, playerId: filter.player, beforeId, limit });
+    return { gameId, filter, runs: page.runs, nextBefore: page.nextBeforeId };
+  }
+
+  async manifest(): Promise<ManifestView> {
+    return { current: this.#app.games.current, versions: await this.#app.games.listVersions() };
+  }
+
+  adapters(): Array<{ type: AdapterType; usedBy: Array<{ gameId: string; adapterId: string }> }> {
+    const games = this.#app.games.list();
+    return [...adapterTypes.values()].map((type) => ({
+      type,
+      usedBy: games.flatMap((game) =>
+        Object.entries(game.adapters)
+          .filter(([, binding]) => binding.type === type.id)
+          .map(([adapterId]) => ({ gameId: game.id, adapterId })),
+      ),
+    }));
+  }
+
+  async health(): Promise<AdminHealth> {
+    const failing = await this.#app.readiness.failures(readinessTimeoutMs);
+    const failed = new Map(failing.map((f) => [f.check, f.reason]));
+    return {
+      ready: failing.length === 0,
+      checks: this.#app.readiness.names().map((check) => ({ check, ok: !failed.has(check), reason: failed.get(check) ?? null })),
+      database: this.#app.database.dialect,
+      redis: this.#app.redis ? 'configured' : 'not configured (in-process state)',
+      node: process.version,
+      uptimeSeconds: Math.round(process.uptime()),
+      version: this.#version,
+    };
+  }
+
+  async createInvitation(email: string, createdBy: string, ttlMs: number): Promise<InvitationCreated> {
+    const token = newOpaqueToken();
+    const expiresAt = this.#app.clock.now() + ttlMs;
+    const id = await insertInvitation(this.#app.database.db, { email, tokenHash: hashOpaqueToken(token), createdBy, expiresAt }, this.#app.clock.now());
+    return { id, email, expiresAt, token };
+  }
+}

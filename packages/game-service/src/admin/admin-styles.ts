@@ -1,0 +1,41 @@
+/** The admin pages' one stylesheet, served from /admin/assets/admin.css (no external requests). */
+export const adminStylesheet = `
+:root { --ink:#1d2330; --muted:#5b6475; --line:#dfe3ea; --bg:#f6f7f9; --card:#fff; --accent:#2855d8; --bad:#b42318; --good:#1a7f37; --warn:#9a6700; }
+* { box-sizing: border-box; }
+body { margin:0; font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; color:var(--ink); background:var(--bg); }
+a { color:var(--accent); }
+header.top { display:flex; flex-wrap:wrap; align-items:center; gap:.5rem 1.5rem; padding:.75rem 1.25rem; background:var(--ink); color:#fff; }
+header.top a { color:#fff; text-decoration:none; opacity:.85; }
+header.top a:hover, header.top a[aria-current="page"] { opacity:1; text-decoration:underline; }
+header.top .brand { font-weight:700; opacity:1; margin-right:auto; }
+header.top form { margin:0; }
+header.top button { background:transparent; color:#fff; border:1px solid #fff6; }
+main { max-width:1100px; margin:0 auto; padding:1.25rem; }
+h1 { font-size:1.5rem; margin:.25rem 0 1rem; }
+h2 { font-size:1.15rem; margin:1.5rem 0 .5rem; }
+.card { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:1rem; margin-bottom:1rem; overflow-x:auto; }
+.tiles { display:grid; grid-template-columns:repeat(auto-fit,minmax(160px,1fr)); gap:.75rem; margin-bottom:1rem; }
+.tile { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.75rem 1rem; }
+.tile .label { color:var(--muted); font-size:.85rem; }
+.tile .value { font-size:1.6rem; font-weight:650; }
+table { border-collapse:collapse; width:100%; }
+th, td { text-align:left; padding:.4rem .6rem; border-bottom:1px solid var(--line); vertical-align:top; }
+th { color:var(--muted); font-weight:600; font-size:.85rem; }
+td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+code, pre, textarea { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:.85rem; }
+pre { background:var(--bg); padding:.5rem; border-radius:6px; overflow-x:auto; max-height:24rem; margin:0; }
+textarea { width:100%; min-height:28rem; padding:.6rem; border:1px solid var(--line); border-radius:6px; }
+label { display:block; margin:.5rem 0 .2rem; font-weight:600; }
+input[type=text], input[type=email], input[type=password], select { width:100%; max-width:28rem; padding:.45rem .6rem; border:1px solid var(--line); border-radius:6px; font:inherit; }
+button { font:inherit; padding:.45rem .9rem; border-radius:6px; border:1px solid var(--accent); background:var(--accent); color:#fff; cursor:pointer; }
+form.inline { display:flex; flex-wrap:wrap; gap:.5rem; align-items:end; }
+form.inline label { margin:0; }
+.muted { color:var(--muted); }
+.badge { display:inline-block; padding:0 .5rem; border-radius:999px; font-size:.8rem; border:1px solid currentColor; }
+.badge.accepted, .badge.ok { color:var(--good); } .badge.rejected, .badge.failing { color:var(--bad); } .badge.flagged { color:var(--warn); }
+.notice { padding:.6rem .8rem; border-radius:6px; margin-bottom:1rem; border:1px solid; }
+.notice.error { color:var(--bad); background:#fef3f2; } .notice.success { color:var(--good); background:#effaf1; }
+ul.problems { margin:.25rem 0 0; padding-left:1.25rem; }
+.narrow { max-width:30rem; margin:2rem auto; }
+@media (max-width:640px) { main { padding:.75rem; } th, td { padding:.3rem; } }
+`;

@@ -1,0 +1,190 @@
+import type { AdapterType } from '../runs/adapters/adapter-type.js';
+import type { GameDefinition } from '../manifest/manifest-schema.js';
+import type { ManifestProblem } from '../manifest/manifest-check.js';
+import type { RunRecord } from '../runs/run-store.js';
+import { csrfField, isoTime } from './admin-layout.js';
+import { html, type Html } from './html.js';
+import type { AdminHealth, AdminOverview, BoardTop, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';
+
+/** The fields a sign-in or registration form is re-shown with after a problem (never the password). */
+export interface FormValues {
+  email?: string | undefined;
+  name?: string | undefined;
+  invitation?: string | undefined;
+  next?: string | undefined;
+}
+
+export function loginBody(csrfToken: string, values: FormValues): Html {
+  return html`<div class="card narrow">
+<form method="post" action="/admin/login">
+${csrfField(csrfToken)}
+<input type="hidden" name="next" value="${values.next ?? ''}">
+<label for="email">Email</label><input id="email" type="email" name="email" required autocomplete="username" value="${values.email ?? ''}">
+<label for="password">Password</label><input id="password" type="password" name="password" required autocomplete="current-password">
+<p><button type="submit">Sign in</button></p>
+</form>
+<p class="muted">No account yet? <a href="/admin/register">Register</a> (the first administrator registers freely; later ones need an invitation).</p>
+</div>`;
+}
+
+export function registerBody(csrfToken: string, needsInvitation: boolean, values: FormValues): Html {
+  return html`<div class="card narrow">
+<form method="post" action="/admin/register">
+${csrfField(csrfToken)}
+${needsInvitation
+  ? html`<label for="invitation">Invitation token</label><input id="invitation" type="text" name="invitation" required value="${values.invitation ?? ''}">`
+  : html`<p class="muted">No administrator exists yet: this account will be the first.</p>`}
+<label for="name">Name</label><input id="name" type="text" name="name" required maxlength="100" value="${values.name ?? ''}">
+<label for="email">Email</label><input id="email" type="email" name="email" required autocomplete="username" value="${values.email ?? ''}">
+<label for="password">Password (12 characters or more)</label><input id="password" type="password" name="password" required minlength="12" autocomplete="new-password">
+<p><button type="submit">Register</button></p>
+</form>
+<p class="muted">Have an account? <a href="/admin/login">Sign in</a></p>
+</div>`;
+}
+
+function tile(label: string, value: number | string): Html {
+  return html`<div class="tile"><div class="label">${label}</div><div class="value">${value}</div></div>`;
+}
+
+function healthBadge(ready: boolean): Html {
+  return ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge failing">not ready</span>`;
+}
+
+export function overviewBody(data: AdminOverview, csrfToken: string, created: InvitationCreated | undefined): Html {
+  return html`<div class="tiles">
+${tile('Games', data.games)}${tile('Players', data.players)}${tile('Runs today (UTC)', data.runsToday)}${tile('Flagged runs', data.flaggedRuns)}
+<div class="tile"><div class="label">Service</div><div class="value">${healthBadge(data.health.ready)}</div></div>
+</div>
+${data.health.failing.length > 0
+  ? html`<div class="card"><h2>Failing checks</h2><ul>${data.health.failing.map((f) => html`<li><strong>${f.check}</strong>: ${f.reason}</li>`)}</ul></div>`
+  : ''}
+<div class="card">
+<h2>Invite an administrator</h2>
+${created
+  ? html`<div class="notice success" role="status">Invitation for ${created.email} created. Give them this token (shown once), valid until ${isoTime(created.expiresAt)}:<br><code>${created.token}</code></div>`
+  : ''}
+<form class="inline" method="post" action="/admin/invitations">
+${csrfField(csrfToken)}
+<div><label for="invite-email">Email</label><input id="invite-email" type="email" name="email" required></div>
+<button type="submit">Create invitation</button>
+</form>
+${data.invitations.length > 0
+  ? html`<table><thead><tr><th>Email</th><th>Created</th><th>Expires</th><th>Accepted</th></tr></thead><tbody>
+${data.invitations.map((i) => html`<tr><td>${i.email}</td><td>${isoTime(i.createdAt)}</td><td>${isoTime(i.expiresAt)}</td><td>${isoTime(i.acceptedAt)}</td></tr>`)}
+</tbody></table>`
+  : ''}
+</div>`;
+}
+
+export function gamesBody(games: readonly GameSummary[]): Html {
+  return html`<div class="card"><table>
+<thead><tr><th>Game</th><th>Provider</th><th class="num">Players</th><th class="num">Accepted runs</th><th class="num">Flagged</th><th class="num">Rejected</th><th>Boards</th></tr></thead>
+<tbody>${games.map(
+    (g) => html`<tr><td><a href="/admin/games/${encodeURIComponent(g.id)}">${g.name}</a> <span class="muted">${g.id}</span></td>
+<td>${g.provider}</td><td class="num">${g.players}</td><td class="num">${g.runs.accepted}</td><td class="num">${g.runs.flagged}</td><td class="num">${g.runs.rejected}</td>
+<td>${g.boards.join(', ')}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+export function gameBody(game: GameDefinition, boards: readonly BoardTop[]): Html {
+  const gamePath = `/admin/games/${encodeURIComponent(game.id)}`;
+  return html`<p><a href="${gamePath}/runs">Recent runs of ${game.name} →</a></p>
+<div class="card"><h2>Provider</h2><p>${game.auth.provider}</p></div>
+<div class="card"><h2>Adapters</h2><table><thead><tr><th>Adapter id</th><th>Type</th><th>Options</th></tr></thead><tbody>
+${Object.entries(game.adapters).map(
+  ([id, binding]) => html`<tr><td>${id}</td><td><a href="/admin/adapters">${binding.type}</a></td><td><code>${JSON.stringify(binding.options ?? {})}</code></td></tr>`,
+)}
+</tbody></table></div>
+${boards.map(
+  (board) => html`<div class="card"><h2>${board.name} <span class="muted">${board.id} · ${board.order} · ${board.operator}</span></h2>
+<form class="inline" method="get" action="${gamePath}">
+<label for="period-${board.id}">Period</label>
+<select id="period-${board.id}" name="period">${board.periods.map((p) => html`<option value="${p}"${p === board.period ? html` selected` : ''}>${p}</option>`)}</select>
+<button type="submit">Show</button></form>
+<p class="muted">Period ${board.periodKey}.</p>
+${board.entries.length === 0
+  ? html`<p class="muted">No entries yet.</p>`
+  : html`<table><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Score</th><th>Achieved</th></tr></thead><tbody>
+${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${e.displayName} <span class="muted">${e.playerId}</span></td><td class="num">${e.score}</td><td>${e.achievedAt}</td></tr>`)}
+</tbody></table>`}
+</div>`,
+)}`;
+}
+
+function runRow(run: RunRecord): Html {
+  return html`<tr>
+<td class="num">${run.id}</td><td>${isoTime(run.createdAt)}</td><td><span class="badge ${run.status}">${run.status}</span></td>
+<td>${run.playerId}</td><td>${run.adapterId} <span class="muted">${run.adapterType} v${run.adapterVersion}</span></td>
+<td>${run.result ? html`<code>${JSON.stringify(run.result)}</code>` : html`<span class="muted">${run.rejectionReason ?? '—'}</span>`}
+${run.hintMismatches.length > 0 ? html`<br><strong>Hint mismatch:</strong> <code>${JSON.stringify(run.hintMismatches)}</code>` : ''}</td>
+<td><details><summary>evidence</summary><pre>${JSON.stringify(run.payload, null, 2)}</pre></details></td>
+</tr>`;
+}
+
+export function runsBody(view: RunsView): Html {
+  const base = `/admin/games/${encodeURIComponent(view.gameId)}/runs`;
+  const nextQuery = new URLSearchParams();
+  if (view.filter.status) nextQuery.set('status', view.filter.status);
+  if (view.filter.player) nextQuery.set('player', view.filter.player);
+  if (view.nextBefore !== null) nextQuery.set('before', String(view.nextBefore));
+  return html`<div class="card"><form class="inline" method="get" action="${base}">
+<div><label for="status">Status</label><select id="status" name="status">
+<option value="">any</option>${(['accepted', 'flagged', 'rejected'] as const).map(
+    (s) => html`<option value="${s}"${view.filter.status === s ? html` selected` : ''}>${s}</option>`,
+  )}</select></div>
+<div><label for="player">Player id</label><input id="player" type="text" name="player" value="${view.filter.player ?? ''}"></div>
+<button type="submit">Filter</button></form></div>
+<div class="card">${view.runs.length === 0
+    ? html`<p class="muted">No runs match.</p>`
+    : html`<table><thead><tr><th class="num">#</th><th>Received</th><th>Status</th><th>Player</th><th>Adapter</th><th>Result</th><th>Evidence</th></tr></thead>
+<tbody>${view.runs.map(runRow)}</tbody></table>`}
+${view.nextBefore !== null ? html`<p><a href="${base}?${nextQuery.toString()}">Older runs →</a></p>` : ''}
+</div>`;
+}
+
+export function manifestBody(view: ManifestView, csrfToken: string, submitted: { text: string; problems: readonly ManifestProblem[] } | undefined): Html {
+  const text = submitted?.text ?? JSON.stringify(view.current.manifest, null, 2);
+  return html`${submitted && submitted.problems.length > 0
+    ? html`<div class="notice error" role="alert">The manifest was not saved; fix these problems:
+<ul class="problems">${submitted.problems.map((p) => html`<li><code>${p.path || '/'}</code>: ${p.reason}</li>`)}</ul></div>`
+    : ''}
+<div class="card">
+<p>Serving ${view.current.version === null ? 'the bundled demo manifest' : `version ${view.current.version}`}.</p>
+<form method="post" action="/admin/manifest">
+${csrfField(csrfToken)}
+<label for="manifest">Manifest (JSON)</label>
+<textarea id="manifest" name="manifest" spellcheck="false">${text}</textarea>
+<p><button type="submit">Validate and save as a new version</button></p>
+</form></div>
+<div class="card"><h2>Version history</h2>${view.versions.length === 0
+    ? html`<p class="muted">No version stored yet.</p>`
+    : html`<table><thead><tr><th class="num">Version</th><th>Stored</th><th>By</th></tr></thead><tbody>
+${view.versions.map((v) => html`<tr><td class="num">${v.version}</td><td>${isoTime(v.createdAt)}</td><td>${v.author ?? '—'}</td></tr>`)}
+</tbody></table>`}</div>`;
+}
+
+export function adaptersBody(adapters: ReadonlyArray<{ type: AdapterType; usedBy: ReadonlyArray<{ gameId: string; adapterId: string }> }>): Html {
+  return html`${adapters.map(
+    ({ type, usedBy }) => html`<div class="card"><h2>${type.id} <span class="muted">version ${type.version}</span></h2>
+<p>${type.description}</p>
+<p><strong>Derived values:</strong> ${type.outputs.join(', ')}</p>
+<p><strong>Used by:</strong> ${usedBy.length === 0 ? html`<span class="muted">no game</span>` : usedBy.map((u, i) => html`${i > 0 ? ', ' : ''}<a href="/admin/games/${encodeURIComponent(u.gameId)}">${u.gameId}</a> (${u.adapterId})`)}</p>
+<details><summary>Payload schema</summary><pre>${JSON.stringify(type.payloadSchema, null, 2)}</pre></details>
+</div>`,
+  )}`;
+}
+
+export function healthBody(health: AdminHealth): Html {
+  return html`<div class="tiles">
+<div class="tile"><div class="label">Readiness</div><div class="value">${healthBadge(health.ready)}</div></div>
+${tile('Uptime (s)', health.uptimeSeconds)}${tile('Version', health.version.version)}${tile('Commit', health.version.commit)}
+</div>
+<div class="card"><table><thead><tr><th>Check</th><th>State</th></tr></thead><tbody>
+${health.checks.map((c) => html`<tr><td>${c.check}</td><td>${c.ok ? html`<span class="badge ok">ok</span>` : html`<span class="badge failing">${c.reason}</span>`}</td></tr>`)}
+<tr><td>database dialect</td><td>${health.database}</td></tr>
+<tr><td>redis</td><td>${health.redis}</td></tr>
+<tr><td>node</td><td>${health.node}</td></tr>
+<tr><td>API version</td><td>${health.version.apiVersion}</td></tr>
+</tbody></table></div>`;
+}

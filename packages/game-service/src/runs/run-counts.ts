@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { RunStatus, RunsDatabase } from './run-store.js';
+
+/** Per game: runs by status, and how many arrived since a moment (e.g. the start of today, UTC). */
+export interface GameRunCounts {
+  byStatus: Record<RunStatus, number>;
+  since: number;
+}
+
+/** Run counts of every game, for operators' overviews, in one grouped query. */
+export async function countRunsByGame(anyDb: Kysely<any>, sinceMs: number): Promise<Map<string, GameRunCounts>> {
+  const db = anyDb as Kysely<RunsDatabase>;
+  const rows = await db
+    .selectFrom('runs')
+    .select((eb) => [
+      'game_id',
+      'status',
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.sum<number>(eb.case().when('created_at', '>=', sinceMs).then(1).else(0).end()).as('since'),
+    ])
+    .groupBy(['game_id', 'status'])
+    .execute();
+  const counts = new Map<string, GameRunCounts>();
+  for (const row of rows) {
+    const game = counts.get(row.game_id) ?? { byStatus: { accepted: 0, flagged: 0, rejected: 0 }, since: 0 };
+    game.byStatus[row.status] = Number(row.count);
+    game.since += Number(row.since ?? 0);
+    counts.set(row.game_id, game);
+  }
+  return counts;
+}
