@@ -11,6 +11,8 @@ import { gameMigrations } from './migrations/index.js';
 import { playerErasurePlugin } from './players/player-erasure-plugin.js';
 import { playerRoutes } from './players/player-routes.js';
 import { rateLimitsPlugin } from './rate-limit/rate-limits.js';
+import { runRoutes } from './runs/run-routes.js';
+import { runsPlugin } from './runs/runs-plugin.js';
 import { adapterTypes } from './runs/adapters/registry.js';
 
 export const apiVersion = '0.1.0';
@@ -82,6 +84,10 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
     },
   });
   await app.register(leaderboardsPlugin);
+  await app.register(runsPlugin, {
+    rateLimit: { max: config.GAME_RUN_RATE_LIMIT_MAX, timeWindowMs: config.GAME_RUN_RATE_LIMIT_WINDOW_MS },
+    maxRunsPerCommit: config.GAME_RUNS_PER_COMMIT_MAX,
+  });
 
   // Route plugins under /v1/games/:gameId, where the game is resolved (400/404) before anything
   // else. Each feature adds its own line here (leaderboardRoutes, runRoutes, ...).
@@ -89,6 +95,7 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
     authRoutes,
     playerRoutes,
     leaderboardRoutes,
+    runRoutes,
   ];
   await app.register(gameScope, { prefix: '/v1/games/:gameId', features: gameFeatures });
 

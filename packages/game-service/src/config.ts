@@ -32,6 +32,10 @@ export const gameConfigSchema = configSchema({
   GAME_AUTH_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-address /auth/* limit, in milliseconds' }),
   GAME_PLAYER_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120, description: 'calls to other game endpoints per player per window' }),
   GAME_PLAYER_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-player limit, in milliseconds' }),
+  // Runs
+  GAME_RUN_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60, description: 'run submissions per player per window' }),
+  GAME_RUN_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-player run submission limit, in milliseconds' }),
+  GAME_RUNS_PER_COMMIT_MAX: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'SQLite: most run submissions one transaction commits together (group commit)' }),
   // Admin pages
   GAME_ADMIN_SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1, maximum: 10_080, default: 60, description: 'an admin session ends after this long without a request' }),
   GAME_ADMIN_SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 12, description: 'an admin session ends this long after sign-in, however active' }),

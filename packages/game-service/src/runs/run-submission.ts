@@ -1,0 +1,200 @@
+import { performance } from 'node:perf_hooks';
+import type { Kysely, Transaction } from 'kysely';
+import { ApiError, type Clock } from '@playstack/server-kit';
+import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
+import type { GameDefinition } from '../manifest/manifest-schema.js';
+import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
+import { canonicalJson, contentHash } from './canonical-json.js';
+import { assertPayloadShape } from './payload-check.js';
+import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponses, type RunKey, type RunStatus, type StoredOutcome } from './run-store.js';
+import type { RunWriter } from './run-writer.js';
+
+/** The 200 body of an accepted run. Stored, so a resubmission gets exactly this again. */
+export interface RunAccepted {
+  runId: string;
+  adapterId: string;
+  status: 'accepted';
+  result: DerivedResult;
+  leaderboards: BoardStanding[];
+}
+
+/** What submissions need of the leaderboards feature: writes inside the run's transaction. */
+export type ScoreRecorder = Pick<Leaderboards, 'recordScores'>;
+
+export interface Submission {
+  game: GameDefinition;
+  player: { id: string; displayName: string };
+  adapterId: string;
+  runId: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * How long a resubmission waits for the first submission's response to be stored (it is written
+ * just after the ranks are published) before answering without placements: only a crash between
+ * the run's commit and that write leaves it missing for longer.
+ */
+const responseWaitMs = 2_000;
+const responsePollMs = 20;
+
+type WriteOutcome =
+  | { kind: 'inserted'; id: number; recorded: PendingStandings | undefined }
+  | { kind: 'exists' };
+
+function runKeyOf(key: RunKey): string {
+  return `${key.gameId}\u0000${key.playerId}\u0000${key.runId}`;
+}
+
+function conflict(runId: string): ApiError {
+  return new ApiError('run-id-conflict', `Run "${runId}" was already submitted with different content.`);
+}
+
+function rejection(reason: string): ApiError {
+  return new ApiError('evidence-rejected', `The adapter refused the evidence: ${reason}.`);
+}
+
+/**
+ * Run submission: the adapter derives the result, the run, its result and its leaderboard writes
+ * commit together, and a runId answers the same content with the same response forever.
+ */
+export class RunSubmissions {
+  readonly #writer: RunWriter;
+  readonly #db: Kysely<any>;
+  readonly #clock: Clock;
+  readonly #scores: ScoreRecorder;
+  readonly #adapterTypes: ReadonlyMap<string, AdapterType>;
+  readonly #onRecorded: (run: { gameId: string; adapterId: string; status: RunStatus }) => void;
+  /** Submissions of this process not yet answerable from the store, by run key. */
+  readonly #inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(deps: {
+    db: Kysely<any>;
+    writer: RunWriter;
+    clock: Clock;
+    scores: ScoreRecorder;
+    adapterTypes: ReadonlyMap<string, AdapterType>;
+    /** Called once per newly recorded run, after its commit. */
+    onRecorded?: (run: { gameId: string; adapterId: string; status: RunStatus }) => void;
+  }) {
+    this.#db = deps.db;
+    this.#writer = deps.writer;
+    this.#clock = deps.clock;
+    this.#scores = deps.scores;
+    this.#adapterTypes = deps.adapterTypes;
+    this.#onRecorded = deps.onRecorded ?? (() => undefined);
+  }
+
+  /** Judges and records a run; the accepted body, or ApiError 404/400/409/422. */
+  async submit(submission: Submission): Promise<RunAccepted> {
+    const { game, adapterId } = submission;
+    const binding = Object.hasOwn(game.adapters, adapterId) ? game.adapters[adapterId] : undefined;
+    const type = binding ? this.#adapterTypes.get(binding.type) : undefined;
+    if (!binding || !type) throw new ApiError('adapter-not-found', `Game "${game.id}" has no adapter "${adapterId}".`);
+
+    const key: RunKey = { gameId: game.id, playerId: submission.player.id, runId: submission.runId };
+    const hash = contentHash({ adapterId, payload: submission.payload });
+    const runKey = runKeyOf(key);
+    const earlier = this.#inFlight.get(runKey);
+    if (earlier) {
+      // A duplicate racing one this process is still handling: answer from what that one stored,
+      // or, when it failed before storing anything, judge it afresh.
+      await earlier.catch(() => undefined);
+      if (!(await findRunOutcome(this.#db, key))) return this.submit(submission);
+    } else {
+      const attempt = this.#judgeAndRecord(submission, key, type, binding.options ?? {}, hash);
+      const settled = attempt.then((outcome) => outcome.stored);
+      this.#inFlight.set(runKey, settled);
+      void settled.catch(() => undefined).finally(() => this.#inFlight.delete(runKey));
+      const outcome = await attempt;
+      if (outcome.kind === 'accepted') return outcome.body;
+      if (outcome.kind === 'rejected') throw rejection(outcome.reason);
+    }
+    return this.#answerFromStore(key, adapterId, hash);
+  }
+
+  async #judgeAndRecord(
+    submission: Submission,
+    key: RunKey,
+    type: AdapterType,
+    options: unknown,
+    hash: string,
+  ): Promise<
+    | { kind: 'accepted'; body: RunAccepted; stored: Promise<void> }
+    | { kind: 'rejected'; reason: string; stored: Promise<void> }
+    | { kind: 'exists'; stored: Promise<void> }
+  > {
+    const { game, adapterId, payload, player } = submission;
+    try {
+      assertPayloadShape(type, payload);
+    } catch (error) {
+      // The same runId with different content is a conflict whatever the new content's shape.
+      if (await findRunOutcome(this.#db, key)) throw conflict(key.runId);
+      throw error;
+    }
+    const derivation = type.derive(payload, { options });
+    const now = this.#clock.now();
+    const status = !derivation.ok ? 'rejected' : derivation.hintMismatches.length > 0 ? 'flagged' : 'accepted';
+    const written = await this.#writer.write<WriteOutcome>(async (trx) => {
+      const id = await insertRunIfAbsent(trx, {
+        ...key,
+        adapterId,
+        adapterType: type.id,
+        adapterVersion: type.version,
+        contentHash: hash,
+        status,
+        payload: canonicalJson(payload),
+        result: derivation.ok ? derivation.result : null,
+        hintMismatches: derivation.ok ? derivation.hintMismatches : [],
+        rejectionReason: derivation.ok ? null : derivation.reason,
+        responseStatus: derivation.ok ? 200 : 422,
+        createdAt: now,
+      });
+      if (id === undefined) return { kind: 'exists' };
+      const recorded = derivation.ok
+        ? await this.#scores.recordScores(trx, {
+            game,
+            playerId: player.id,
+            displayName: player.displayName,
+            adapterId,
+            result: derivation.result,
+            achievedAt: now,
+          })
+        : undefined;
+      return { kind: 'inserted', id, recorded };
+    });
+    if (written.kind === 'exists') return { kind: 'exists', stored: Promise.resolve() };
+    this.#onRecorded({ gameId: game.id, adapterId, status });
+    if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
+    const leaderboards = await written.recorded!.publish();
+    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards };
+    const stored = this.#writer.write((trx) => storeRunResponses(trx, [{ id: written.id, body: JSON.stringify(body) }]));
+    return { kind: 'accepted', body, stored };
+  }
+
+  /** The answer for a runId already recorded: the original response, or 409 for other content. */
+  async #answerFromStore(key: RunKey, adapterId: string, hash: string): Promise<RunAccepted> {
+    // Real elapsed time, not the app's clock: this bounds a wait, it is not a moment of the game.
+    const deadline = performance.now() + responseWaitMs;
+    for (;;) {
+      const stored = await findRunOutcome(this.#db, key);
+      if (!stored) throw new Error(`run ${key.runId} was recorded but cannot be read back`);
+      if (stored.contentHash !== hash) throw conflict(key.runId);
+      if (stored.status === 'rejected') throw rejection(stored.rejectionReason ?? 'no reason recorded');
+      if (stored.responseBody !== null) return JSON.parse(stored.responseBody) as RunAccepted;
+      if (performance.now() >= deadline) return this.#answerWithoutPlacements(key, adapterId, stored);
+      await new Promise((resolve) => setTimeout(resolve, responsePollMs));
+    }
+  }
+
+  /**
+   * The response of an accepted run whose first response was never stored (the process stopped
+   * between commit and that write). The result is the stored one; the placements of that moment
+   * are gone, so none are claimed. Stored first-writer-wins so every later answer is this one.
+   */
+  async #answerWithoutPlacements(key: RunKey, adapterId: string, stored: StoredOutcome): Promise<RunAccepted> {
+    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: stored.result ?? {}, leaderboards: [] };
+    await this.#writer.write((trx) => storeMissingRunResponse(trx, stored.id, JSON.stringify(body)));
+    const settled = await findRunOutcome(this.#db, key);
+    return settled?.responseBody ? (JSON.parse(settled.responseBody) as RunAccepted) : body;
+  }
+}

@@ -1,0 +1,55 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
+import { createPlayerRateLimit, type Limit } from '../rate-limit/rate-limits.js';
+import { adapterTypes } from './adapters/registry.js';
+import { RunSubmissions } from './run-submission.js';
+import { eraseRunsOfPlayer } from './run-store.js';
+import { GroupCommitWriter, TransactionPerWrite, type RunWriter } from './run-writer.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    runs: {
+      submissions: RunSubmissions;
+      /** Per-player limit of run submissions, after `app.requirePlayer`. */
+      rateLimit: preHandlerAsyncHookHandler;
+    };
+  }
+}
+
+export interface RunsPluginOptions {
+  rateLimit: Limit;
+  /** Most submissions one SQLite transaction carries (group commit). */
+  maxRunsPerCommit: number;
+}
+
+/**
+ * Run submission: the writer (group commit on SQLite, whose single writer would otherwise
+ * commit once per run; a transaction per run on PostgreSQL, whose pool runs them in parallel),
+ * the submission logic, and the `runs` part of player erasure.
+ */
+export const runsPlugin = fp<RunsPluginOptions>(
+  async (app, options) => {
+    const db = app.database.db;
+    const writer: RunWriter = app.database.dialect === 'sqlite' ? new GroupCommitWriter(db, options.maxRunsPerCommit) : new TransactionPerWrite(db);
+    const recorded = new Counter({
+      name: 'game_runs_total',
+      help: 'Runs recorded, by game, adapter and status (accepted, flagged, rejected)',
+      labelNames: ['game', 'adapter', 'status'] as const,
+      registers: [app.metrics],
+    });
+    const submissions = new RunSubmissions({
+      db,
+      writer,
+      clock: app.clock,
+      scores: app.leaderboards,
+      adapterTypes,
+      onRecorded: (run) => recorded.inc({ game: run.gameId, adapter: run.adapterId, status: run.status }),
+    });
+    app.decorate('runs', { submissions, rateLimit: createPlayerRateLimit(app, 'runs', options.rateLimit) });
+    app.playerErasure.register('runs', { erase: (trx, player) => eraseRunsOfPlayer(trx, player.gameId, player.playerId) });
+    // Submissions still waiting for a commit finish before the database closes.
+    app.addHook('preClose', async () => writer.drain());
+  },
+  { name: 'game-runs', dependencies: ['game-player-erasure', 'game-rate-limits', 'game-leaderboards', 'game-auth'] },
+);
