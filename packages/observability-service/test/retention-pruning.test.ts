@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { setRetentionDays } from '../src/admin/retention-store.js';
+import { envelope, minimalOccurrence } from './support/envelopes.js';
+import { buildTestApp } from './support/test-app.js';
+
+const legacyKey = 'retention-test-key-0123456789';
+const dayMs = 86_400_000;
+const start = Date.parse('2026-11-01T00:00:00.000Z');
+
+describeEachDatabase('retention', (database) => {
+  const clock = new ManualClock(start);
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp(
+      database(),
+      { SERVICE_API_KEY: legacyKey, RETENTION_PRUNE_BATCH_ROWS: '100', RETENTION_PRUNE_INTERVAL_SECONDS: '3600', INGEST_RATE_LIMIT_PER_SECOND: '100000' },
+      { clock },
+    );
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const ingest = async (count: number, at: number, service: string) => {
+    const occurrences = Array.from({ length: count }, (_, i) => minimalOccurrence(new Date(at + i).toISOString(), { operation: `op-${i % 3}` }));
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest',
+      headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(envelope(occurrences, { service, environment: 'production' })),
+    });
+    return response.json();
+  };
+  const countOf = async (table: 'occurrences' | 'operation_rollups', service: string) =>
+    Number((await app.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('service', '=', service).executeTakeFirstOrThrow()).n);
+
+  it('prunes raw rows and rollups older than the default 14 days, in batches, and keeps newer data', async () => {
+    expect(app.retention.policy.days).toBe(14);
+    await ingest(250, start, 'old');
+    clock.set(start + 10 * dayMs);
+    await ingest(5, clock.now(), 'recent');
+    clock.set(start + 14 * dayMs + 60_000);
+
+    const result = await app.retention.pruner.pruneOnce();
+    expect(result.occurrences).toBe(250);
+    expect(result.rollupRows).toBe(3);
+    expect(await countOf('occurrences', 'old')).toBe(0);
+    expect(await countOf('operation_rollups', 'old')).toBe(0);
+    expect(await countOf('occurrences', 'recent')).toBe(5);
+    expect(await countOf('operation_rollups', 'recent')).toBe(3);
+  });
+
+  it('refuses occurrences that start before the retention window', async () => {
+    const body = await ingest(1, clock.now() - 15 * dayMs, 'too-old');
+    expect(body.rejected).toEqual({ occurrences: 1 });
+    expect(body.errors[0].message).toMatch(/older than the retention period/);
+  });
+
+  it('applies the retention an admin sets, from the next run', async () => {
+    await setRetentionDays(app.database.db, 3, clock.now());
+    const result = await app.retention.pruner.pruneOnce();
+    expect(app.retention.policy.days).toBe(3);
+    expect(result.occurrences).toBe(5);
+    expect(await countOf('occurrences', 'recent')).toBe(0);
+    await setRetentionDays(app.database.db, 14, clock.now());
+    await app.retention.pruner.pruneOnce();
+  });
+
+  it('lets envelopes commit while a large backlog is being pruned', async () => {
+    const old = clock.now() - 13 * dayMs;
+    for (let i = 0; i < 4; i++) await ingest(500, old + i * 1000, 'backlog');
+    clock.advance(2 * dayMs);
+    const order: string[] = [];
+    const pruning = app.retention.pruner.pruneOnce().then((result) => {
+      order.push('pruned');
+      return result;
+    });
+    const ingesting = ingest(1, clock.now(), 'live').then((body) => {
+      order.push('ingested');
+      return body;
+    });
+    const [pruned, ingested] = await Promise.all([pruning, ingesting]);
+    expect(pruned.occurrences).toBe(2000);
+    expect(ingested.accepted).toEqual({ occurrences: 1 });
+    expect(order).toEqual(['ingested', 'pruned']);
+  });
+});
