@@ -355,7 +355,7 @@ describeEachDatabase('run submission', (database) => {
       expect((await countRunsByStatus(app.database.db, 'strict')).rejected).toBeGreaterThanOrEqual(1);
     });
 
-    it('deleting the player erases their runs, and counts them, leaving other players' runs', async () => {
+    it('deleting the player erases their runs, counts them, and leaves other players runs', async () => {
       const player = await devSignIn(app, 'demo', 'erased');
       const runIds = [newRunId(), newRunId(), newRunId()];
       for (const runId of runIds) await submit('demo', 'score', player, { runId, payload: { score: 5, durationMs: 5_000 } });
