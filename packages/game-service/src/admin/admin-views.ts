@@ -114,7 +114,7 @@ ${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${e.displa
 
 function runRow(run: RunRecord): Html {
   return html`<tr>
-<td class="num">${run.id}</td><td>${isoTime(run.createdAt)}</td><td><span class="badge ${run.status}">${run.status}</span></td>
+<td class="num">${run.id}</td><td><code>${run.runId}</code></td><td>${isoTime(run.createdAt)}</td><td><span class="badge ${run.status}">${run.status}</span></td>
 <td>${run.playerId}</td><td>${run.adapterId} <span class="muted">${run.adapterType} v${run.adapterVersion}</span></td>
 <td>${run.result ? html`<code>${JSON.stringify(run.result)}</code>` : html`<span class="muted">${run.rejectionReason ?? '—'}</span>`}
 ${run.hintMismatches.length > 0 ? html`<br><strong>Hint mismatch:</strong> <code>${JSON.stringify(run.hintMismatches)}</code>` : ''}</td>
@@ -137,7 +137,7 @@ export function runsBody(view: RunsView): Html {
 <button type="submit">Filter</button></form></div>
 <div class="card">${view.runs.length === 0
     ? html`<p class="muted">No runs match.</p>`
-    : html`<table><thead><tr><th class="num">#</th><th>Received</th><th>Status</th><th>Player</th><th>Adapter</th><th>Result</th><th>Evidence</th></tr></thead>
+    : html`<table><thead><tr><th class="num">#</th><th>Run id</th><th>Received</th><th>Status</th><th>Player</th><th>Adapter</th><th>Result</th><th>Evidence</th></tr></thead>
 <tbody>${view.runs.map(runRow)}</tbody></table>`}
 ${view.nextBefore !== null ? html`<p><a href="${base}?${nextQuery.toString()}">Older runs →</a></p>` : ''}
 </div>`;
