@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { openDatabase } from '@playstack/server-kit';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { loadObservabilityConfig } from '../src/config.js';
+import { envelope, minimalOccurrence } from './support/envelopes.js';
+
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const legacyKey = 'durability-test-key-0123456789';
+const occurrencesPerEnvelope = 100;
+const senders = 6;
+/** The process is killed once this many envelopes have been acknowledged. */
+const killAfterAcknowledged = 25;
+
+interface RunningService {
+  child: ChildProcess;
+  baseUrl: string;
+  exited: Promise<void>;
+}
+
+/** Starts the real service (src/main.ts) and resolves once it listens. */
+async function startService(env: Record<string, string>): Promise<RunningService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', main], {
+    env: { ...process.env, ...env, OBSERVABILITY_PORT: '0', LOG_LEVEL: 'info', SERVICE_API_KEY: legacyKey, INGEST_RATE_LIMIT_PER_SECOND: '100000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`service exited early with ${code}: ${output.slice(-500)}`)));
+  });
+  child.stdout!.resume();
+  return { child, baseUrl, exited };
+}
+
+describeEachDatabase('durability of acknowledged envelopes', (database) => {
+  it('keeps every acknowledged occurrence when the process is killed with SIGKILL right after its 202s', async () => {
+    const env = { ...database().env };
+    const service = await startService(env);
+    const acknowledged: string[] = [];
+    let killed = false;
+    try {
+      const sender = async () => {
+        while (!killed) {
+          const traceId = randomBytes(16).toString('hex');
+          const occurrences = Array.from({ length: occurrencesPerEnvelope }, () => minimalOccurrence(new Date().toISOString(), { traceId }));
+          try {
+            const response = await fetch(`${service.baseUrl}/api/v1/ingest`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
+              body: JSON.stringify(envelope(occurrences)),
+            });
+            if (response.status !== 202) throw new Error(`unexpected ${response.status}: ${await response.text()}`);
+            expect((await response.json()).accepted).toEqual({ occurrences: occurrencesPerEnvelope });
+            if (killed) return;
+            acknowledged.push(traceId);
+            if (acknowledged.length >= killAfterAcknowledged) {
+              killed = true;
+              service.child.kill('SIGKILL');
+            }
+          } catch (error) {
+            if (killed) return;
+            throw error;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: senders }, sender));
+      await service.exited;
+    } finally {
+      service.child.kill('SIGKILL');
+    }
+    expect(acknowledged.length).toBeGreaterThanOrEqual(killAfterAcknowledged);
+
+    // A restart recovers the store and serves again; then every acknowledged occurrence is there.
+    const restarted = await startService(env);
+    try {
+      expect((await fetch(`${restarted.baseUrl}/readyz`)).status).toBe(200);
+    } finally {
+      restarted.child.kill('SIGTERM');
+      await restarted.exited;
+    }
+    const config = loadObservabilityConfig({ LOG_LEVEL: 'silent', ...env });
+    const store = await openDatabase({
+      url: config.DATABASE_URL,
+      schema: config.DATABASE_SCHEMA,
+      poolSize: 2,
+      dataDir: config.DATA_DIR,
+      fileName: 'observability.sqlite',
+      sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
+    });
+    try {
+      const rows = await store.db
+        .selectFrom('occurrences')
+        .select(['trace_id', (eb) => eb.fn.countAll().as('n')])
+        .where('trace_id', 'in', acknowledged)
+        .groupBy('trace_id')
+        .execute();
+      const counts = new Map(rows.map((row) => [row.trace_id as string, Number(row.n)]));
+      for (const traceId of acknowledged) expect(counts.get(traceId), traceId).toBe(occurrencesPerEnvelope);
+      const rolledUp = await store.db.selectFrom('operation_rollups').select((eb) => eb.fn.sum('count').as('n')).executeTakeFirstOrThrow();
+      const stored = await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      expect(Number(rolledUp.n)).toBe(Number(stored.n));
+    } finally {
+      await store.close();
+    }
+  });
+});
