@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database.js';
 
 /** A frozen migration: date-named, never edited once released. */
@@ -23,11 +23,16 @@ export async function migrateToLatest(
       return out;
     },
   };
+  // Kysely looks for its migration tables by name across every schema unless told which one:
+  // another schema's tables (other tenants, parallel test suites) would make it skip creating ours.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
     db,
     provider,
     migrationTableName: `${tablePrefix}_migration`,
     migrationLockTableName: `${tablePrefix}_migration_lock`,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
