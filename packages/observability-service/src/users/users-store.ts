@@ -40,7 +40,7 @@ export async function findUserByEmail(db: Kysely<any>, email: string): Promise<U
 }
 
 export async function listUsers(db: Kysely<any>): Promise<UserRow[]> {
-  return typed(db).selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
+  return typed(db).selectFrom('users').selectAll().orderBy('created_at').orderBy('email').execute();
 }
 
 export async function updateUser(
