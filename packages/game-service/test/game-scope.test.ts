@@ -17,8 +17,8 @@ describeEachDatabase('game paths: gameId and request bodies', (database) => {
     await app.close();
   });
 
-  const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url, ...(payload === undefined ? {} : { payload }), headers });
+  const post = (url: string, payload?: string | object, headers: Record<string, string> = {}) =>
+    payload === undefined ? app.inject({ method: 'POST', url, headers }) : app.inject({ method: 'POST', url, payload, headers });
   const expectInvalidRequest = (response: Awaited<ReturnType<typeof post>>, mentioning: string) => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('invalid-request');

@@ -5,7 +5,6 @@ import {
   DevAuthSettings,
   GooglePlayGamesAuthSettings,
   Manifest,
-  type GameDefinition,
 } from './manifest-schema.js';
 
 /** One thing wrong with a manifest: where (`games[0].boards[1].order`) and why. */
@@ -105,52 +104,71 @@ function mergeConstProblems(problems: ManifestProblem[]): ManifestProblem[] {
   return out;
 }
 
-function duplicates<T>(items: readonly T[], key: (item: T) => string): Array<{ index: number; first: number; key: string }> {
+type Loose = Record<string, unknown>;
+
+function isObject(value: unknown): value is Loose {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Items whose `id` is a string and already appeared earlier in the list. */
+function duplicateIds(items: readonly unknown[]): Array<{ index: number; first: number; id: string }> {
   const seen = new Map<string, number>();
-  const found: Array<{ index: number; first: number; key: string }> = [];
+  const found: Array<{ index: number; first: number; id: string }> = [];
   items.forEach((item, index) => {
-    const k = key(item);
-    const first = seen.get(k);
-    if (first === undefined) seen.set(k, index);
-    else found.push({ index, first, key: k });
+    if (!isObject(item) || typeof item.id !== 'string') return;
+    const first = seen.get(item.id);
+    if (first === undefined) seen.set(item.id, index);
+    else found.push({ index, first, id: item.id });
   });
   return found;
 }
 
-function checkGame(game: GameDefinition, at: string, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>): ManifestProblem[] {
+/**
+ * What a schema cannot say about one game. It reads the game defensively, as the shape check
+ * may have failed elsewhere: every problem is reported in one pass, not one per attempt.
+ */
+function checkGame(game: Loose, at: string, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
-  const validateAuth = checkAuth[game.auth.provider];
-  if (validateAuth && !validateAuth(game.auth)) problems.push(...problemsFrom(validateAuth.errors, `${at}.auth`));
+  const auth = game.auth;
+  const validateAuth = isObject(auth) && typeof auth.provider === 'string' ? checkAuth[auth.provider] : undefined;
+  if (validateAuth && !validateAuth(auth)) problems.push(...problemsFrom(validateAuth.errors, `${at}.auth`));
 
-  for (const [adapterId, binding] of Object.entries(game.adapters)) {
+  const adapters = isObject(game.adapters) ? game.adapters : {};
+  for (const [adapterId, binding] of Object.entries(adapters)) {
     const adapterAt = `${at}.adapters.${adapterId}`;
     if (adapterId.length > adapterIdRule.maxLength || !adapterIdRule.pattern.test(adapterId)) {
       problems.push({ path: adapterAt, reason: `adapter ids are 1 to ${adapterIdRule.maxLength} of A-Z a-z 0-9 . _ ~ -` });
     }
+    if (!isObject(binding) || typeof binding.type !== 'string') continue;
     const type = adapterTypes.get(binding.type);
     if (!type) {
       problems.push({ path: `${adapterAt}.type`, reason: `unknown adapter type "${binding.type}"; known: ${[...adapterTypes.keys()].join(', ')}` });
       continue;
     }
+    const options = binding.options ?? {};
+    if (!isObject(options)) continue;
     const validateOptions = optionsValidator(type);
-    if (!validateOptions(structuredClone(binding.options ?? {}))) problems.push(...problemsFrom(validateOptions.errors, `${adapterAt}.options`));
+    if (!validateOptions(structuredClone(options))) problems.push(...problemsFrom(validateOptions.errors, `${adapterAt}.options`));
   }
 
-  for (const dup of duplicates(game.boards, (board) => board.id)) {
-    problems.push({ path: `${at}.boards[${dup.index}].id`, reason: `duplicate board id "${dup.key}" (also boards[${dup.first}])` });
+  const boards = Array.isArray(game.boards) ? game.boards : [];
+  for (const dup of duplicateIds(boards)) {
+    problems.push({ path: `${at}.boards[${dup.index}].id`, reason: `duplicate board id "${dup.id}" (also boards[${dup.first}])` });
   }
-  game.boards.forEach((board, index) => {
+  boards.forEach((board: unknown, index) => {
+    const source = isObject(board) ? board.source : undefined;
+    if (!isObject(source) || typeof source.adapter !== 'string') return;
     const sourceAt = `${at}.boards[${index}].source`;
-    const binding = Object.hasOwn(game.adapters, board.source.adapter) ? game.adapters[board.source.adapter] : undefined;
+    const binding = Object.hasOwn(adapters, source.adapter) ? adapters[source.adapter] : undefined;
     if (!binding) {
-      problems.push({ path: `${sourceAt}.adapter`, reason: `"${board.source.adapter}" is not one of this game's adapters` });
+      problems.push({ path: `${sourceAt}.adapter`, reason: `"${source.adapter}" is not one of this game's adapters` });
       return;
     }
-    const type = adapterTypes.get(binding.type);
-    if (type && !type.outputs.includes(board.source.value)) {
+    const type = isObject(binding) && typeof binding.type === 'string' ? adapterTypes.get(binding.type) : undefined;
+    if (type && typeof source.value === 'string' && !type.outputs.includes(source.value)) {
       problems.push({
         path: `${sourceAt}.value`,
-        reason: `adapter type "${type.id}" has no output "${board.source.value}"; its outputs: ${type.outputs.join(', ')}`,
+        reason: `adapter type "${type.id}" has no output "${source.value}"; its outputs: ${type.outputs.join(', ')}`,
       });
     }
   });
@@ -158,17 +176,18 @@ function checkGame(game: GameDefinition, at: string, adapterTypes: ReadonlyMap<s
 }
 
 /**
- * Checks a manifest document completely: its shape, then what a schema cannot say (unique ids,
+ * Checks a manifest document completely: its shape, and what a schema cannot say (unique ids,
  * adapter types that exist, options their type accepts, board sources that name real outputs).
  * Every problem is listed, not just the first.
  */
 export function checkManifest(document: unknown, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>): ManifestCheck {
-  if (!checkShape(document)) return { ok: false, problems: problemsFrom(checkShape.errors, '') };
-  const manifest = document as Manifest;
-  const problems: ManifestProblem[] = [];
-  for (const dup of duplicates(manifest.games, (game) => game.id)) {
-    problems.push({ path: `games[${dup.index}].id`, reason: `duplicate game id "${dup.key}" (also games[${dup.first}])` });
+  const problems = checkShape(document) ? [] : problemsFrom(checkShape.errors, '');
+  const games = isObject(document) && Array.isArray(document.games) ? document.games : [];
+  for (const dup of duplicateIds(games)) {
+    problems.push({ path: `games[${dup.index}].id`, reason: `duplicate game id "${dup.id}" (also games[${dup.first}])` });
   }
-  manifest.games.forEach((game, index) => problems.push(...checkGame(game, `games[${index}]`, adapterTypes)));
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest };
+  games.forEach((game: unknown, index) => {
+    if (isObject(game)) problems.push(...checkGame(game, `games[${index}]`, adapterTypes));
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest: document as Manifest };
 }

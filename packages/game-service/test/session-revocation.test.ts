@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import { bearer, devSignIn } from './support/identity-fixtures.js';
+import { withProbes } from './support/probe-routes.js';
+import { buildTestApp } from './support/test-app.js';
+
+const revocationCacheMs = 1_000;
+
+for (const variant of redisVariants()) {
+  describeEachDatabase(`access token revocation across instances, ${variant.name}`, (database) => {
+    const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+    let first: App;
+    let second: App;
+    beforeAll(async () => {
+      const env = { ...variant.env(), GAME_REVOCATION_CACHE_MS: String(revocationCacheMs), GAME_PLAYER_RATE_LIMIT_MAX: '1000' };
+      first = withProbes(await buildTestApp(database(), env, { clock }));
+      second = withProbes(await buildTestApp(database(), env, { clock }));
+    });
+    afterAll(async () => {
+      await first.close();
+      await second.close();
+    });
+
+    const probe = (app: App, accessToken: string) => app.inject({ method: 'GET', url: '/probe/demo/default', headers: bearer(accessToken) });
+
+    it('sets request.player from the access token', async () => {
+      const session = await devSignIn(first, 'demo', 'probed');
+      const response = await probe(second, session.accessToken);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ id: session.player.id, gameId: 'demo', displayName: 'probed' });
+    });
+
+    it('kills the access token on the instance that logged out at once', async () => {
+      const session = await devSignIn(first, 'demo', 'local-logout');
+      expect((await probe(first, session.accessToken)).statusCode).toBe(200);
+      await first.inject({ method: 'POST', url: '/v1/games/demo/auth/logout', payload: { refreshToken: session.refreshToken } });
+      expect((await probe(first, session.accessToken)).statusCode).toBe(401);
+    });
+
+    if (variant.name === 'redis') {
+      it('kills the access token on every other instance at once', async () => {
+        const session = await devSignIn(first, 'demo', 'remote-logout');
+        expect((await probe(second, session.accessToken)).statusCode).toBe(200);
+        await first.inject({ method: 'POST', url: '/v1/games/demo/auth/logout', payload: { refreshToken: session.refreshToken } });
+        expect((await probe(second, session.accessToken)).statusCode).toBe(401);
+      });
+    } else {
+      it('kills the access token on other instances within GAME_REVOCATION_CACHE_MS', async () => {
+        const session = await devSignIn(first, 'demo', 'remote-logout');
+        expect((await probe(second, session.accessToken)).statusCode).toBe(200);
+        await first.inject({ method: 'POST', url: '/v1/games/demo/auth/logout', payload: { refreshToken: session.refreshToken } });
+        clock.advance(revocationCacheMs);
+        expect((await probe(second, session.accessToken)).statusCode).toBe(401);
+      });
+    }
+
+    it('kills the access tokens of a deleted player on every instance', async () => {
+      const session = await devSignIn(first, 'demo', 'deleted-remotely');
+      expect((await probe(second, session.accessToken)).statusCode).toBe(200);
+      await first.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(session.accessToken) });
+      clock.advance(revocationCacheMs);
+      expect((await probe(second, session.accessToken)).statusCode).toBe(401);
+    });
+
+    it('kills the whole family on every instance when a spent refresh token is reused', async () => {
+      const session = await devSignIn(first, 'demo', 'reused-remotely');
+      const next = (await first.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } })).json();
+      expect((await probe(second, next.accessToken)).statusCode).toBe(200);
+      clock.advance(11_000);
+      await first.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } });
+      clock.advance(revocationCacheMs);
+      expect((await probe(second, next.accessToken)).statusCode).toBe(401);
+    });
+  });
+}
