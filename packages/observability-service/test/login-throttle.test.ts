@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import { firstAdmin, setUpFirstAdmin } from './support/browser-session.js';
+import { captureLoggedMail } from './support/captured-mail.js';
+import { buildTestApp } from './support/test-app.js';
+
+const attacker = '203.0.113.7';
+const owner = '198.51.100.20';
+
+for (const variant of redisVariants()) {
+  describeEachDatabase(`login throttling (${variant.name})`, (database) => {
+    const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+    let app: App;
+    beforeAll(async () => {
+      app = await buildTestApp(database(), variant.env(), { clock });
+      await setUpFirstAdmin(app);
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    const login = (password: string, remoteAddress: string, email = firstAdmin.email) =>
+      app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress, payload: { email, password } });
+
+    it('blocks an account from an address after 5 failures, even with the right password, with Retry-After', async () => {
+      for (let i = 0; i < 5; i += 1) expect((await login(`wrong password ${i}`, attacker)).statusCode).toBe(401);
+      const blocked = await login(firstAdmin.password, attacker);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().error.code).toBe('rate-limited');
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    });
+
+    it('does not lock the owner out from their own address', async () => {
+      expect((await login(firstAdmin.password, owner)).statusCode).toBe(200);
+    });
+
+    it('throttles unknown emails the same way as known ones', async () => {
+      for (let i = 0; i < 5; i += 1) expect((await login('some password', attacker, 'ghost@example.com')).statusCode).toBe(401);
+      expect((await login('some password', attacker, 'ghost@example.com')).statusCode).toBe(429);
+    });
+  });
+}
+
+describeEachDatabase('login throttling window', (database) => {
+  const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp(database(), {}, { clock });
+    await setUpFirstAdmin(app);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('ends the block when its window ends', async () => {
+    const login = (password: string) =>
+      app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: attacker, payload: { email: firstAdmin.email, password } });
+    for (let i = 0; i < 5; i += 1) await login('wrong password!');
+    expect((await login(firstAdmin.password)).statusCode).toBe(429);
+    clock.advance(15 * 60_000);
+    expect((await login(firstAdmin.password)).statusCode).toBe(200);
+  });
+
+  it('mails at most 3 reset tokens per email an hour, answering the same every time', async () => {
+    const mail = captureLoggedMail(app);
+    const answers = new Set<string>();
+    for (let i = 0; i < 5; i += 1) {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/auth/password-reset/request', payload: { email: firstAdmin.email } });
+      answers.add(`${response.statusCode} ${response.body}`);
+    }
+    expect([...answers]).toEqual(['202 {"requested":true}']);
+    await expect.poll(() => mail.messages().length).toBe(3);
+    clock.advance(60 * 60_000);
+    await app.inject({ method: 'POST', url: '/api/v1/auth/password-reset/request', payload: { email: firstAdmin.email } });
+    await expect.poll(() => mail.messages().length).toBe(4);
+  });
+});
