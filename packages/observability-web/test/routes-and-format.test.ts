@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutServiceMap } from '../src/charts/service-map-layout.js';
-import { serviceColor } from '../src/charts/service-colors.js';
+import { serviceColors, servicePalette } from '../src/charts/service-colors.js';
 import { formatBytes, formatDurationMs, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
 import { matchRoute, safeNextPath } from '../src/state/routes.js';
 
@@ -74,8 +74,12 @@ describe('service map layout', () => {
 });
 
 describe('service colours', () => {
-  it('gives a service the same colour every time and different services different colours', () => {
-    expect(serviceColor('checkout')).toBe(serviceColor('checkout'));
-    expect(new Set(['checkout', 'payments', 'web', 'search'].map(serviceColor)).size).toBe(4);
+  it('gives the services of one view distinct colours in order of appearance, repeating past the palette', () => {
+    const names = Array.from({ length: servicePalette.length + 1 }, (_, i) => `service-${i}`);
+    const colors = serviceColors([...names, 'service-0']);
+    expect(colors.size).toBe(names.length);
+    expect(new Set(names.slice(0, servicePalette.length).map((name) => colors.get(name))).size).toBe(servicePalette.length);
+    expect(colors.get('service-0')).toBe(servicePalette[0]);
+    expect(colors.get(`service-${servicePalette.length}`)).toBe(servicePalette[0]);
   });
 });

@@ -173,7 +173,7 @@ export interface IngestionKey {
 }
 
 export interface KeysResponse {
-  keys: IngestionKey[];
+  items: IngestionKey[];
 }
 
 export interface CreatedKey {
@@ -184,20 +184,26 @@ export interface CreatedKey {
   key: string;
 }
 
+export interface ManagedUser extends SessionUser {
+  active: boolean;
+  createdAt: string;
+}
+
 export interface UsersResponse {
-  users: SessionUser[];
+  items: ManagedUser[];
 }
 
 export interface Invitation {
   id: string;
   email: string;
   role: Role;
+  status: 'pending' | 'accepted' | 'revoked' | 'expired';
   expiresAt: string;
   createdAt: string;
 }
 
 export interface InvitationsResponse {
-  invitations: Invitation[];
+  items: Invitation[];
 }
 
 export interface CreatedInvitation {

@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import type { DependencyEdge } from '../api/api-types.js';
 import { formatCount, formatDurationMs, formatPercent } from '../format.js';
-import { serviceColor } from './service-colors.js';
+import { serviceColors } from './service-colors.js';
 import { layoutServiceMap } from './service-map-layout.js';
 
 const nodeHalfWidth = 74;
@@ -10,13 +10,14 @@ const nodeHalfHeight = 18;
 /** The dependency graph as an SVG map: services and what they call, edge width by volume, red when failing. */
 export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
   const layout = useMemo(() => layoutServiceMap(edges), [edges]);
+  const colors = useMemo(() => serviceColors(layout.nodes.filter((node) => node.kind === 'service').map((node) => node.id)), [layout]);
   const position = new Map(layout.nodes.map((node) => [node.id, node]));
   const busiest = Math.max(1, ...edges.map((edge) => edge.count));
   return (
     <div class="service-map-wrap">
       <svg class="service-map" viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} role="img" aria-label="Service map">
         <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto">
             <path d="M 0 0 L 10 5 L 0 10 z" class="map-arrow" />
           </marker>
         </defs>
@@ -41,7 +42,7 @@ export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
         })}
         {layout.nodes.map((node) => (
           <g key={node.id} class="map-node" transform={`translate(${node.x - nodeHalfWidth}, ${node.y - nodeHalfHeight})`}>
-            <rect width={nodeHalfWidth * 2} height={nodeHalfHeight * 2} rx={node.kind === 'service' ? 8 : 18} fill={node.kind === 'service' ? serviceColor(node.id) : '#eef1f4'} class={`map-node-box map-node-${node.kind}`} />
+            <rect width={nodeHalfWidth * 2} height={nodeHalfHeight * 2} rx={node.kind === 'service' ? 8 : 18} fill={colors.get(node.id) ?? '#eef1f4'} class={`map-node-box map-node-${node.kind}`} />
             <text x={nodeHalfWidth} y={nodeHalfHeight + 4} text-anchor="middle" class={node.kind === 'service' ? 'map-label map-label-service' : 'map-label'}>
               {node.id.length > 20 ? `${node.id.slice(0, 19)}…` : node.id}
             </text>

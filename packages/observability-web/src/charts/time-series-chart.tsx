@@ -6,6 +6,8 @@ export interface ChartSeries {
   label: string;
   values: ReadonlyArray<number | null>;
   color: string;
+  /** Join the line across buckets without a value (latency where nothing ran) instead of breaking it. */
+  spanGaps?: boolean;
 }
 
 interface TimeSeriesChartProps {
@@ -43,6 +45,7 @@ export function TimeSeriesChart({ title, times, series, format, height = 220 }: 
           label: entry.label,
           stroke: entry.color,
           width: 1.5,
+          spanGaps: entry.spanGaps ?? false,
           points: { show: times.length < 60 },
           value: (_u: uPlot, value: number | null) => (value === null ? '–' : format(value)),
         })),

@@ -14,9 +14,9 @@ export function TrendCharts({ trend }: { trend: TrendResponse }) {
       throughput: [{ label: 'Requests', values: buckets.map((bucket) => bucket.count), color: chartColors.requests }],
       errors: [{ label: 'Errors', values: buckets.map((bucket) => bucket.errorCount), color: chartColors.errors }],
       latency: [
-        { label: 'p50', values: buckets.map((bucket) => bucket.p50Ms), color: chartColors.p50 },
-        { label: 'p95', values: buckets.map((bucket) => bucket.p95Ms), color: chartColors.p95 },
-        { label: 'p99', values: buckets.map((bucket) => bucket.p99Ms), color: chartColors.p99 },
+        { label: 'p50', values: buckets.map((bucket) => bucket.p50Ms), color: chartColors.p50, spanGaps: true },
+        { label: 'p95', values: buckets.map((bucket) => bucket.p95Ms), color: chartColors.p95, spanGaps: true },
+        { label: 'p99', values: buckets.map((bucket) => bucket.p99Ms), color: chartColors.p99, spanGaps: true },
       ],
     };
   }, [trend]);

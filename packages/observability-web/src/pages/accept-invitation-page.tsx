@@ -5,12 +5,13 @@ import { useSession } from '../api/session.js';
 import { AuthCard } from '../components/auth-card.js';
 import { FormField } from '../components/form-field.js';
 import { useSubmit } from '../components/use-submit.js';
+import { linkToken } from '../state/link-token.js';
 import { navigate, useLocation } from '../state/location.js';
 
-/** The link an administrator passes on: `/accept-invitation?token=…`; creates the account and signs in. */
+/** The link an administrator passes on: `/accept-invitation#token=…`; creates the account and signs in. */
 export function AcceptInvitationPage() {
   const { signedIn } = useSession();
-  const token = useLocation().search.get('token') ?? '';
+  const token = linkToken(window.location.hash, useLocation().search) ?? '';
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, submit } = useSubmit(async () => {

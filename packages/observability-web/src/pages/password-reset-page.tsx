@@ -4,11 +4,12 @@ import { AuthCard } from '../components/auth-card.js';
 import { FormField } from '../components/form-field.js';
 import { Link } from '../components/link.js';
 import { useSubmit } from '../components/use-submit.js';
+import { linkToken } from '../state/link-token.js';
 import { useLocation } from '../state/location.js';
 
-/** Without a token: asks for a reset mail. With `?token=` (the mailed link): sets a new password. */
+/** Without a token: asks for a reset mail. With `#token=` (the mailed link): sets a new password. */
 export function PasswordResetPage() {
-  const token = useLocation().search.get('token');
+  const token = linkToken(window.location.hash, useLocation().search);
   return token ? <ConfirmReset token={token} /> : <RequestReset />;
 }
 

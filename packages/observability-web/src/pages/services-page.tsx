@@ -5,7 +5,7 @@ import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { Sparkline } from '../components/sparkline.js';
-import { formatDurationMs, formatPercent, formatRate } from '../format.js';
+import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
 import { hrefWithView } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
@@ -24,6 +24,7 @@ export function ServicesPage() {
                 <tr>
                   <th>Service</th>
                   <th>Environments</th>
+                  <th class="num">Requests</th>
                   <th class="num">Request rate</th>
                   <th class="num">Error rate</th>
                   <th class="num">p50</th>
@@ -41,6 +42,7 @@ export function ServicesPage() {
                       </Link>
                     </td>
                     <td>{row.environments.join(', ')}</td>
+                    <td class="num">{formatCount(row.count)}</td>
                     <td class="num">{formatRate(perMinute(row.count, data))}</td>
                     <td class={row.errorRate > 0.05 ? 'num bad' : 'num'}>{formatPercent(row.errorRate)}</td>
                     <td class="num">{formatDurationMs(row.p50Ms)}</td>

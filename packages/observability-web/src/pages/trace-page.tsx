@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { TraceResponse, TraceSpan } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
-import { serviceColor } from '../charts/service-colors.js';
+import { serviceColors } from '../charts/service-colors.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { OccurrenceFields } from '../components/occurrence-fields.js';
@@ -24,6 +24,7 @@ function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpan
   const [selectedId, setSelectedId] = useState<string | undefined>(() => trace.spans.find((span) => span.spanId === initialSpanId)?.id);
   const selected = trace.spans.find((span) => span.id === selectedId);
   const total = Math.max(trace.durationMs, 0.001);
+  const colors = useMemo(() => serviceColors(trace.services), [trace.services]);
   return (
     <>
       <div class="trace-meta">
@@ -33,7 +34,7 @@ function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpan
         <span class="legend">
           {trace.services.map((service) => (
             <span class="legend-item" key={service}>
-              <span class="legend-swatch" style={{ background: serviceColor(service) }} />
+              <span class="legend-swatch" style={{ background: colors.get(service) }} />
               {service}
             </span>
           ))}
@@ -50,7 +51,7 @@ function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpan
           </span>
         </div>
         {trace.spans.map((span) => (
-          <WaterfallRow key={span.id} span={span} total={total} selected={span.id === selectedId} onSelect={() => setSelectedId(span.id === selectedId ? undefined : span.id)} />
+          <WaterfallRow key={span.id} span={span} color={colors.get(span.service) ?? '#5f6b7a'} total={total} selected={span.id === selectedId} onSelect={() => setSelectedId(span.id === selectedId ? undefined : span.id)} />
         ))}
       </div>
       {selected ? (
@@ -67,9 +68,11 @@ function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpan
   );
 }
 
-function WaterfallRow({ span, total, selected, onSelect }: { span: TraceSpan; total: number; selected: boolean; onSelect: () => void }) {
-  const left = (span.offsetMs / total) * 100;
-  const width = Math.max((span.durationMs / total) * 100, 0.3);
+function WaterfallRow({ span, color, total, selected, onSelect }: { span: TraceSpan; color: string; total: number; selected: boolean; onSelect: () => void }) {
+  const left = Math.min((span.offsetMs / total) * 100, 99.7);
+  const width = Math.min(Math.max((span.durationMs / total) * 100, 0.3), 100 - left);
+  // A bar reaching the right edge carries its label inside, where there is room.
+  const labelInside = left + width > 85;
   return (
     <div
       class={`waterfall-row${selected ? ' waterfall-row-selected' : ''}`}
@@ -85,14 +88,14 @@ function WaterfallRow({ span, total, selected, onSelect }: { span: TraceSpan; to
       }}
     >
       <span role="cell" class="waterfall-name" style={{ paddingLeft: `${0.5 + span.depth * 1.1}rem` }} title={`${span.service}: ${span.operation}`}>
-        <span class="legend-swatch" style={{ background: serviceColor(span.service) }} />
+        <span class="legend-swatch" style={{ background: color }} />
         {span.status === 'error' ? <span class="error-dot" aria-label="error" /> : null}
         <span class="waterfall-operation">{span.operation}</span>
         {span.parentMissing ? <span class="muted" title="Its parent span was not received"> (orphan)</span> : null}
       </span>
       <span role="cell" class="waterfall-track">
-        <span class={`waterfall-bar${span.status === 'error' ? ' waterfall-bar-error' : ''}`} style={{ left: `${Math.min(left, 99.7)}%`, width: `${Math.min(width, 100 - Math.min(left, 99.7))}%`, background: serviceColor(span.service) }} />
-        <span class="waterfall-duration" style={{ left: `${Math.min(left + width, 88)}%` }}>
+        <span class={`waterfall-bar${span.status === 'error' ? ' waterfall-bar-error' : ''}`} style={{ left: `${left}%`, width: `${width}%`, background: color }} />
+        <span class={labelInside ? 'waterfall-duration waterfall-duration-inside' : 'waterfall-duration'} style={labelInside ? { right: `${100 - left - width}%` } : { left: `${left + width}%` }}>
           {formatDurationMs(span.durationMs)}
         </span>
       </span>

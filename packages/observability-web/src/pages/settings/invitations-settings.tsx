@@ -8,12 +8,12 @@ import { FormField } from '../../components/form-field.js';
 import { useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
 
-/** The link an invited person opens; the token in it is shown only at creation. */
+/** The link an invited person opens; the token rides in the fragment, which never reaches a server log. */
 export function invitationLink(token: string): string {
-  return `${window.location.origin}/accept-invitation?token=${encodeURIComponent(token)}`;
+  return `${window.location.origin}/accept-invitation#token=${encodeURIComponent(token)}`;
 }
 
-/** Invite people by email and role; pending invitations can be withdrawn. Administrators only. */
+/** Invite people by email and role; a pending invitation can be withdrawn. Administrators only. */
 export function InvitationsSettings() {
   const invitations = useApi<InvitationsResponse>('/api/v1/admin/invitations');
   const [email, setEmail] = useState('');
@@ -68,29 +68,37 @@ export function InvitationsSettings() {
       {problem ? <p class="field-error" role="alert">{problem}</p> : null}
       <DataState state={invitations}>
         {(data) =>
-          data.invitations.length === 0 ? (
-            <p class="muted">No pending invitations.</p>
+          data.items.length === 0 ? (
+            <p class="muted">No invitations yet.</p>
           ) : (
             <div class="table-wrap">
-              <table class="table" aria-label="Pending invitations">
+              <table class="table" aria-label="Invitations">
                 <thead>
                   <tr>
                     <th>Email</th>
                     <th>Role</th>
+                    <th>Status</th>
+                    <th>Invited (UTC)</th>
                     <th>Expires (UTC)</th>
                     <th />
                   </tr>
                 </thead>
                 <tbody>
-                  {data.invitations.map((invitation) => (
+                  {data.items.map((invitation) => (
                     <tr key={invitation.id}>
                       <td>{invitation.email}</td>
                       <td>{invitation.role}</td>
+                      <td>
+                        <span class={invitation.status === 'accepted' ? 'badge badge-good' : invitation.status === 'pending' ? 'badge' : 'badge badge-bad'}>{invitation.status}</span>
+                      </td>
+                      <td>{formatTimestamp(invitation.createdAt)}</td>
                       <td>{formatTimestamp(invitation.expiresAt)}</td>
                       <td class="actions">
-                        <button type="button" class="button button-small button-danger" onClick={() => withdraw(invitation.id)}>
-                          Withdraw
-                        </button>
+                        {invitation.status === 'pending' ? (
+                          <button type="button" class="button button-small button-danger" onClick={() => withdraw(invitation.id)}>
+                            Withdraw
+                          </button>
+                        ) : null}
                       </td>
                     </tr>
                   ))}

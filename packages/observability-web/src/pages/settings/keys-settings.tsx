@@ -59,7 +59,7 @@ export function KeysSettings() {
       {revokeError ? <p class="field-error" role="alert">{revokeError}</p> : null}
       <DataState state={keys}>
         {(data) =>
-          data.keys.length === 0 ? (
+          data.items.length === 0 ? (
             <p class="muted">No keys yet. Create one for each application that sends data.</p>
           ) : (
             <div class="table-wrap">
@@ -75,7 +75,7 @@ export function KeysSettings() {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.keys.map((key) => (
+                  {data.items.map((key) => (
                     <tr key={key.id}>
                       <td class="strong">{key.name}</td>
                       <td class="mono">{key.prefix}…</td>

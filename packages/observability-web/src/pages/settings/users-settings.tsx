@@ -1,24 +1,25 @@
 import { useState } from 'preact/hooks';
-import { apiDelete, apiPatch } from '../../api/api-client.js';
+import { apiPatch } from '../../api/api-client.js';
 import type { Role, UsersResponse } from '../../api/api-types.js';
 import { useSession } from '../../api/session.js';
 import { useApi } from '../../api/use-api.js';
 import { DataState } from '../../components/data-state.js';
+import { formatTimestamp } from '../../format.js';
 
-/** The team: change a member's role, remove someone. Administrators only. */
+/** The team: change someone's role, deactivate (ends their sessions) or reactivate them. Administrators only. */
 export function UsersSettings() {
   const { user: me } = useSession();
   const users = useApi<UsersResponse>('/api/v1/admin/users');
   const [problem, setProblem] = useState<string | undefined>();
 
-  const act = async (action: () => Promise<unknown>) => {
+  const change = async (id: string, body: { role?: Role; active?: boolean }) => {
     setProblem(undefined);
     try {
-      await action();
-      users.reload();
+      await apiPatch(`/api/v1/admin/users/${encodeURIComponent(id)}`, body);
     } catch (caught) {
       setProblem(caught instanceof Error ? caught.message : String(caught));
     }
+    users.reload();
   };
 
   return (
@@ -33,41 +34,47 @@ export function UsersSettings() {
                   <th>Name</th>
                   <th>Email</th>
                   <th>Role</th>
+                  <th>Status</th>
+                  <th>Joined (UTC)</th>
                   <th />
                 </tr>
               </thead>
               <tbody>
-                {data.users.map((user) => (
-                  <tr key={user.id}>
-                    <td class="strong">
-                      {user.name}
-                      {user.id === me?.id ? <span class="muted"> (you)</span> : null}
-                    </td>
-                    <td>{user.email}</td>
-                    <td>
-                      <select
-                        aria-label={`Role of ${user.email}`}
-                        value={user.role}
-                        disabled={user.id === me?.id}
-                        onChange={(event) => act(() => apiPatch(`/api/v1/admin/users/${encodeURIComponent(user.id)}`, { role: event.currentTarget.value as Role }))}
-                      >
-                        <option value="admin">admin</option>
-                        <option value="member">member</option>
-                      </select>
-                    </td>
-                    <td class="actions">
-                      {user.id === me?.id ? null : (
-                        <button
-                          type="button"
-                          class="button button-small button-danger"
-                          onClick={() => window.confirm(`Remove ${user.email}? They are signed out at once.`) && act(() => apiDelete(`/api/v1/admin/users/${encodeURIComponent(user.id)}`))}
-                        >
-                          Remove
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
+                {data.items.map((user) => {
+                  const self = user.id === me?.id;
+                  return (
+                    <tr key={user.id}>
+                      <td class="strong">
+                        {user.name}
+                        {self ? <span class="muted"> (you)</span> : null}
+                      </td>
+                      <td>{user.email}</td>
+                      <td>
+                        <select aria-label={`Role of ${user.email}`} value={user.role} disabled={self} onChange={(event) => change(user.id, { role: event.currentTarget.value as Role })}>
+                          <option value="admin">admin</option>
+                          <option value="member">member</option>
+                        </select>
+                      </td>
+                      <td>{user.active ? <span class="badge badge-good">active</span> : <span class="badge badge-bad">deactivated</span>}</td>
+                      <td>{formatTimestamp(user.createdAt)}</td>
+                      <td class="actions">
+                        {self ? null : user.active ? (
+                          <button
+                            type="button"
+                            class="button button-small button-danger"
+                            onClick={() => window.confirm(`Deactivate ${user.email}? They are signed out at once.`) && change(user.id, { active: false })}
+                          >
+                            Deactivate
+                          </button>
+                        ) : (
+                          <button type="button" class="button button-small" onClick={() => change(user.id, { active: true })}>
+                            Reactivate
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>

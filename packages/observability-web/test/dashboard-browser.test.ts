@@ -1,0 +1,299 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { buildDashboard, launchBrowser, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
+import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
+
+const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
+const member = { name: 'Max Member', email: 'max@example.com', password: 'another long passphrase' };
+
+let build: { dir: string; dispose: () => void };
+let browser: Browser;
+
+beforeAll(async () => {
+  [build, browser] = await Promise.all([buildDashboard(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  build?.dispose();
+});
+
+describeEachDatabase('dashboard in a browser', (database) => {
+  let suite: string;
+  let service: RunningService;
+  let context: BrowserContext;
+  let page: Page;
+  let watched: ReturnType<typeof watchPage>;
+  let ingestionKey: string;
+
+  const url = (path: string) => `${service.baseUrl}${path}`;
+  const shot = (name: string) => screenshot(page, suite, name);
+
+  beforeAll(async () => {
+    suite = database().dialect;
+    service = await startService(database(), build.dir);
+    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    watched = watchPage(page, service.baseUrl);
+  });
+  afterEach(async ({ task }) => {
+    // What the page showed when a step failed, next to the screenshots of the passing steps.
+    if (task.result?.state === 'fail') await shot(`failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await service?.app.close();
+  });
+
+  it('sends a signed-out visitor to sign in, and first run to setup', async () => {
+    await page.goto(url('/services'));
+    await page.waitForURL(/\/login\?next=%2Fservices/);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shot('login');
+    await page.getByRole('link', { name: /Set up the first administrator/ }).click();
+    await page.getByRole('heading', { name: 'Set up the service' }).waitFor();
+    await page.getByLabel('Name').fill(admin.name);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await shot('setup');
+    await page.getByRole('button', { name: 'Create administrator' }).click();
+    await page.waitForURL(/\/settings\/keys$/);
+    await page.getByText(admin.name).waitFor();
+  });
+
+  it('creates an ingestion key, showing the secret once with a copy button', async () => {
+    await page.getByLabel('New key name').fill('shop production');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByTestId('new-key-secret');
+    await secret.waitFor();
+    ingestionKey = (await secret.textContent())!.trim();
+    expect(ingestionKey.length).toBeGreaterThanOrEqual(32);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    const row = page.getByRole('table', { name: 'Ingestion keys' }).getByRole('row', { name: /shop production/ });
+    await row.getByText('Never').waitFor();
+    await shot('settings-keys');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('new-key-secret').count()).toBe(0);
+  });
+
+  it('accepts data ingested with that key', async () => {
+    for (const envelope of sampleEnvelopes(Date.now())) {
+      const response = await fetch(url('/api/v1/ingest'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ingestionKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(envelope.body),
+      });
+      expect(response.status, envelope.service).toBe(202);
+      const result = (await response.json()) as { rejected: { occurrences: number } };
+      expect(result.rejected.occurrences, envelope.service).toBe(0);
+    }
+  });
+
+  it('lists the services with their figures and sparklines', async () => {
+    await page.getByRole('link', { name: 'Services', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Services' });
+    for (const name of sample.services) await table.getByRole('link', { name, exact: true }).waitFor();
+    const checkoutRow = table.getByRole('row', { name: /checkout/ });
+    await checkoutRow.getByText('production').waitFor();
+    await checkoutRow.locator('.sparkline polyline').first().waitFor();
+    await shot('services');
+  });
+
+  it('opens a service: tiles, trend charts, database and dependencies tabs', async () => {
+    await page.getByRole('table', { name: 'Services' }).getByRole('link', { name: 'checkout', exact: true }).click();
+    await page.waitForURL(/\/services\/checkout$/);
+    await page.locator('.tile', { hasText: 'Requests' }).first().getByText(String(sample.traces * 3)).waitFor();
+    await page.locator('.tile', { hasText: 'Error rate' }).getByText('10%').waitFor();
+    // Throughput, errors and latency, each drawn by uPlot on a canvas.
+    await expect.poll(() => page.locator('.chart-canvas canvas').count(), { timeout: 10_000 }).toBe(3);
+    expect(await page.locator('.chart-title').allTextContents()).toEqual([expect.stringMatching(/^Throughput/), expect.stringMatching(/^Errors/), 'Latency percentiles']);
+    await shot('service-overview');
+
+    await page.getByRole('link', { name: 'Database', exact: true }).nth(1).click();
+    await page.waitForURL(/\/services\/checkout\/database$/);
+    await page.getByRole('table', { name: 'Database statements' }).getByText(/SELECT id, total FROM orders WHERE id = \?/).waitFor();
+    await shot('service-database');
+
+    await page.getByRole('link', { name: 'Dependencies', exact: true }).nth(1).click();
+    await page.waitForURL(/\/services\/checkout\/dependencies$/);
+    await page.getByRole('img', { name: 'Service map' }).waitFor();
+    await page.getByRole('table', { name: 'Dependencies' }).getByRole('link', { name: 'payments' }).waitFor();
+    await shot('service-dependencies');
+  });
+
+  it('filters occurrences by status=error, in the URL', async () => {
+    await page.getByRole('link', { name: 'Occurrences', exact: true }).click();
+    await page.getByRole('table', { name: 'Occurrences' }).waitFor();
+    await page.getByText(`of ${sample.traces * sample.spansPerTrace}`).waitFor();
+    await page.getByLabel('Status').selectOption('error');
+    await page.waitForURL(/status=error/);
+    await page.getByText(`1–${sample.errorOccurrences} of ${sample.errorOccurrences}`).waitFor();
+    const statuses = await page.getByRole('table', { name: 'Occurrences' }).locator('tbody .badge').allTextContents();
+    expect(statuses).toEqual(Array(sample.errorOccurrences).fill('error'));
+    await shot('occurrences-errors');
+  });
+
+  it('opens an occurrence with its fields, attributes, error and stack, then its trace waterfall', async () => {
+    const paymentsRow = page.getByRole('table', { name: 'Occurrences' }).getByRole('row', { name: /payments/ }).first();
+    await paymentsRow.getByRole('link').click();
+    await page.waitForURL(/\/occurrences\/[^/?]+/);
+    await page.getByRole('heading', { name: 'Error: CardDeclined' }).waitFor();
+    await page.getByText('card declined', { exact: true }).waitFor();
+    await page.locator('.stack').getByText(/at charge \(payments\/src\/charge\.ts:42:11\)/).waitFor();
+    await page.getByRole('row', { name: /card\.brand/ }).getByText('visa').waitFor();
+    await shot('occurrence');
+
+    await page.getByRole('link', { name: 'View trace' }).click();
+    await page.waitForURL(/\/traces\/[0-9a-f]{32}/);
+    const rows = page.getByRole('table', { name: 'Trace waterfall' }).locator('.waterfall-row:not(.waterfall-head)');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(sample.spansPerTrace);
+    expect(await rows.locator('.waterfall-name').allTextContents()).toEqual([
+      'GET /checkout',
+      'POST checkout/orders',
+      'POST /orders',
+      'SELECT orders',
+      'POST payments/charge',
+      'POST /charge',
+    ]);
+    // The occurrence we came from is selected, with its details below.
+    await page.getByRole('region', { name: 'Span details' }).getByText('CardDeclined', { exact: false }).first().waitFor();
+    await rows.filter({ hasText: 'SELECT orders' }).click();
+    await page.getByRole('region', { name: 'Span details' }).getByText(sample.statement).waitFor();
+    await shot('trace');
+  });
+
+  it('shows the database, dependencies and health pages', async () => {
+    await page.getByRole('link', { name: 'Database', exact: true }).first().click();
+    await page.getByRole('table', { name: 'Database statements' }).waitFor();
+    await shot('database');
+    await page.getByRole('link', { name: 'Dependencies', exact: true }).first().click();
+    await page.getByRole('img', { name: 'Service map' }).locator('.map-node', { hasText: 'payments' }).waitFor();
+    await shot('dependencies');
+    await page.getByRole('link', { name: 'Health', exact: true }).click();
+    await page.locator('.tile', { hasText: 'Database' }).first().getByText(/· ok/).waitFor();
+    await shot('health');
+  });
+
+  it('keeps the time range and filters in the URL, so a reload or shared link shows the same view', async () => {
+    await page.getByRole('link', { name: 'Services', exact: true }).click();
+    await page.getByLabel('Time range').selectOption('1h');
+    await page.waitForURL(/range=1h/);
+    await page.getByLabel('Service filter').selectOption('payments');
+    await page.waitForURL(/service=payments/);
+    await expect.poll(() => page.getByRole('table', { name: 'Services' }).locator('tbody tr').allTextContents(), { timeout: 10_000 }).toEqual([expect.stringMatching(/^payments/)]);
+    await page.reload();
+    expect(await page.getByLabel('Time range').inputValue()).toBe('1h');
+    expect(await page.getByLabel('Service filter').inputValue()).toBe('payments');
+    // Navigation carries the view along.
+    await page.getByRole('link', { name: 'Occurrences', exact: true }).click();
+    await page.waitForURL(/\/occurrences\?range=1h&service=payments/);
+    await page.getByText(`of ${sample.traces}`).waitFor();
+    await page.getByLabel('Service filter').selectOption('');
+    await page.getByLabel('Time range').selectOption('24h');
+  });
+
+  it('exports usage as CSV with a row per tenant, service and period', async () => {
+    await page.getByRole('link', { name: 'Usage', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Usage per tenant' });
+    for (const tenant of sample.tenants) await table.getByRole('button', { name: tenant }).waitFor();
+    await shot('usage');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/tenantId/);
+    for (const tenant of sample.tenants) {
+      for (const name of sample.services) expect(lines.some((line) => line.includes(tenant) && line.includes(name)), `${tenant} ${name}`).toBe(true);
+    }
+  });
+
+  it('invites a member, who signs up through the link and cannot see Settings > Users', async () => {
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('link', { name: 'Invitations', exact: true }).click();
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const link = (await page.getByTestId('invitation-link').textContent())!.trim();
+    expect(link).toMatch(/\/accept-invitation#token=/);
+    await page.getByRole('table', { name: 'Invitations' }).getByText(member.email).waitFor();
+    await shot('settings-invitations');
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('table', { name: 'Users' }).getByText(admin.email).waitFor();
+    await shot('settings-users');
+    await page.getByRole('link', { name: 'Retention', exact: true }).click();
+    await page.getByLabel('Keep data for (days)').waitFor();
+    await shot('settings-retention');
+    await page.getByRole('link', { name: 'Password', exact: true }).click();
+    await page.getByLabel('Current password').waitFor();
+    await shot('settings-password');
+
+    const memberContext = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    try {
+      const memberPage = await memberContext.newPage();
+      memberPage.setDefaultTimeout(10_000);
+      const memberWatch = watchPage(memberPage, service.baseUrl);
+      await memberPage.goto(link);
+      await memberPage.getByRole('heading', { name: 'Join the team' }).waitFor();
+      await memberPage.getByLabel('Name').fill(member.name);
+      await memberPage.getByLabel('Password').fill(member.password);
+      await screenshot(memberPage, suite, 'accept-invitation');
+      await memberPage.getByRole('button', { name: 'Accept invitation' }).click();
+      await memberPage.waitForURL(/\/services/);
+      await memberPage.getByText(member.name).waitFor();
+      await memberPage.getByRole('link', { name: 'Settings', exact: true }).click();
+      await memberPage.waitForURL(/\/settings\/password$/);
+      await memberPage.getByLabel('Current password').waitFor();
+      expect(await memberPage.getByRole('link', { name: 'Users', exact: true }).count()).toBe(0);
+      expect(await memberPage.getByRole('link', { name: 'Keys', exact: true }).count()).toBe(0);
+      // Typing the address does not help either.
+      await memberPage.goto(url('/settings/users'));
+      await memberPage.waitForURL(/\/settings\/password$/);
+      await screenshot(memberPage, suite, 'member-settings');
+      expect(memberWatch.problems).toEqual([]);
+    } finally {
+      await memberContext.close();
+    }
+  });
+
+  it('sends a signed-out user to sign in and back to where they were', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.goto(url('/occurrences?status=error&range=6h'));
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/occurrences\?status=error&range=6h$/);
+    await page.getByText(`of ${sample.errorOccurrences}`).waitFor();
+  });
+
+  it('shows the password reset pages', async () => {
+    const resetContext = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    try {
+      const resetPage = await resetContext.newPage();
+      await resetPage.goto(url('/reset-password'));
+      await resetPage.getByLabel('Email').fill(admin.email);
+      await screenshot(resetPage, suite, 'password-reset-request');
+      await resetPage.getByRole('button', { name: 'Send reset link' }).click();
+      await resetPage.getByRole('heading', { name: 'Check your mail' }).waitFor();
+      await resetPage.goto(url('/reset-password#token=an-expired-or-unknown-token-0123456789'));
+      await resetPage.getByLabel('New password').fill('a brand new passphrase');
+      await resetPage.getByRole('button', { name: 'Set password' }).click();
+      await resetPage.getByRole('alert').waitFor();
+      await screenshot(resetPage, suite, 'password-reset-confirm');
+    } finally {
+      await resetContext.close();
+    }
+  });
+
+  it('sent the CSRF token on every signed-in state-changing call, and made no request elsewhere', () => {
+    const signedInCalls = watched.stateChanging.filter((call) => !/\/auth\/(login|setup|invitations\/accept|password-reset\/)/.test(call.url));
+    expect(signedInCalls.map((call) => call.url)).toEqual(expect.arrayContaining(['/api/v1/admin/keys', '/api/v1/admin/invitations', '/api/v1/auth/logout']));
+    for (const call of signedInCalls) expect(call.csrf, `${call.method} ${call.url}`).toMatch(/.{16,}/);
+    expect(watched.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import type { App } from '@playstack/server-kit';
+import type { TestDatabase } from '@playstack/server-kit/testing';
+import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
+
+const packageDir = fileURLToPath(new URL('../../', import.meta.url));
+/** Screenshots land here (gitignored), one folder per suite. */
+export const screenshotsDir = fileURLToPath(new URL('../../../../test-output/dashboard/', import.meta.url));
+
+/** Debian's Chromium: npm packages cannot download browsers on these machines. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Builds the dashboard from its sources into a fresh directory, so the browser tests never run
+ * against a stale `dist/`. Takes a couple of seconds.
+ */
+export async function buildDashboard(): Promise<{ dir: string; dispose: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'dashboard-build-'));
+  await build({
+    configFile: join(packageDir, 'vite.config.ts'),
+    root: packageDir,
+    logLevel: 'warn',
+    build: { outDir: dir, emptyOutDir: true },
+  });
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface RunningService {
+  app: App;
+  baseUrl: string;
+}
+
+/** The real observability service on a local port, serving the given dashboard build. */
+export async function startService(database: TestDatabase, webDir: string): Promise<RunningService> {
+  const config = loadObservabilityConfig({ LOG_LEVEL: 'silent', ...database.env, OBSERVABILITY_WEB_DIR: webDir });
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Saves a full-page screenshot as `<suite>/<name>.png` under test-output/dashboard/. */
+export async function screenshot(page: Page, suite: string, name: string): Promise<void> {
+  const dir = join(screenshotsDir, suite);
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Watches a page for what the dashboard must never do: requests to any other origin, CSP
+ * violations, uncaught errors. `problems` lists them; tests assert it stays empty.
+ */
+export function watchPage(page: Page, baseUrl: string): { problems: string[]; stateChanging: Array<{ method: string; url: string; csrf: string | undefined }> } {
+  const problems: string[] = [];
+  const stateChanging: Array<{ method: string; url: string; csrf: string | undefined }> = [];
+  const origin = new URL(baseUrl).origin;
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin) problems.push(`external request: ${url}`);
+    if (request.method() !== 'GET' && request.method() !== 'HEAD' && new URL(url).pathname.startsWith('/api/')) {
+      stateChanging.push({ method: request.method(), url: new URL(url).pathname, csrf: request.headers()['x-csrf-token'] });
+    }
+  });
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) problems.push(`CSP: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return { problems, stateChanging };
+}
