@@ -12,6 +12,7 @@ import { otlpRoutes } from './otlp/otlp-routes.js';
 import { queryRoutes } from './query/query-routes.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
+import { tierCompactorPlugin } from './query/tier-compactor-plugin.js';
 
 export const apiVersion = '0.1.0';
 
@@ -87,6 +88,7 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
   });
   await app.register(otlpRoutes);
 
+  await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000, fallbackRetentionDays: config.RETENTION_DAYS });
   await app.register(queryRoutes);
   await app.register(usageRoutes);
   await app.register(healthRoutes, { fallbackRetentionDays: config.RETENTION_DAYS });

@@ -14,6 +14,7 @@ export const observabilityConfigSchema = configSchema({
   INGEST_MAX_OCCURRENCES: Type.Integer({ minimum: 1, maximum: 100_000, default: 10_000, description: 'occurrences per envelope (or OTLP request); more is 413' }),
   INGEST_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100, description: 'envelopes per second per ingestion key; more is 429 with Retry-After' }),
   INGEST_MAX_ROWS_PER_TRANSACTION: Type.Integer({ minimum: 1, maximum: 200_000, default: 20_000, description: 'occurrences committed together at most (envelopes arriving together share a transaction)' }),
+  ROLLUP_TIER_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 5, description: 'how often new data is folded into the rollup tiers long-range queries read (queries stay exact in between)' }),
   INGEST_KEY_LAST_USED_FLUSH_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30, description: 'how often ingestion keys\' last-used times are written' }),
   SESSION_IDLE_TIMEOUT_MINUTES: Type.Integer({ minimum: 1, maximum: 43_200, default: 120, description: 'a dashboard session ends after this long without a request' }),
   SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 8_760, default: 168, description: 'a dashboard session ends this long after sign-in, however active' }),

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { recordIngestion } from '../src/health/ingestion-counters.js';
 import { normalizeStatement } from '../src/ingest/statement-normalizer.js';
 import { OccurrenceWriter, type NewOccurrence } from '../src/storage/occurrence-writer.js';
 import { exactQuantile, expectedEdges, figuresOf, groupBy, inRange, sum } from './support/brute-force.js';
 import { generateDataSet, type GeneratedDataSet } from './support/generated-occurrences.js';
+import { asBrowser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
 import { parseCsv } from './support/parse-csv.js';
 import { buildTestApp } from './support/test-app.js';
 
@@ -35,16 +37,33 @@ function newestFirst(rows: readonly NewOccurrence[], all: readonly NewOccurrence
   return [...rows].sort((a, b) => b.started_at - a.started_at || position.get(b)! - position.get(a)!);
 }
 
-describeEachDatabase('observability read API on a generated data set', (database) => {
+/**
+ * How much of the data the rollup tiers hold when the queries run: none (every figure from the
+ * per-minute rollups), part (tiers plus the minutes stored since), or all.
+ */
+const tierStates = {
+  'per-minute rollups only': 0,
+  'tiers partly caught up': 0.7,
+  'tiers fully caught up': 1,
+} as const;
+
+for (const [tierState, compactedShare] of Object.entries(tierStates)) {
+describeEachDatabase(`observability read API on a generated data set, ${tierState}`, (database) => {
   const clock = new ManualClock(now);
   let app: App;
   let data: GeneratedDataSet;
   let lastDay: NewOccurrence[];
+  let session: BrowserSession;
 
   beforeAll(async () => {
-    app = await buildTestApp(database(), {}, { clock });
+    app = await buildTestApp(database(), { ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
+    session = await setUpFirstAdmin(app);
     data = generateDataSet(now, 1500);
-    await new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 }).write(data.rows);
+    const writer = new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 });
+    const compacted = Math.round(data.rows.length * compactedShare);
+    await writer.write(data.rows.slice(0, compacted));
+    if (compacted > 0) await app.tierCompactor.runOnce();
+    await writer.write(data.rows.slice(compacted));
     lastDay = inRange(data.rows, now - dayMs, now);
   });
   afterAll(async () => {
@@ -52,7 +71,7 @@ describeEachDatabase('observability read API on a generated data set', (database
   });
 
   const get = async (url: string) => {
-    const response = await app.inject({ method: 'GET', url });
+    const response = await asBrowser(app, session, { method: 'GET', url });
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
     return response;
   };
@@ -179,7 +198,7 @@ describeEachDatabase('observability read API on a generated data set', (database
       receivedAt: iso(now),
     });
     for (const id of ['999999999', 'not-a-number', '0']) {
-      const missing = await app.inject({ method: 'GET', url: `/api/v1/occurrences/${id}` });
+      const missing = await asBrowser(app, session, { method: 'GET', url: `/api/v1/occurrences/${id}` });
       expect(missing.statusCode).toBe(404);
       expect(missing.json().error).toMatchObject({ code: 'occurrence-not-found', requestId: missing.headers['x-request-id'] });
     }
@@ -199,10 +218,10 @@ describeEachDatabase('observability read API on a generated data set', (database
       ['c9', 0, 95, true],
     ]);
     expect(body.spans[5]).toMatchObject({ service: 'payments', status: 'error', error: { type: 'CardDeclined' } });
-    const missing = await app.inject({ method: 'GET', url: `/api/v1/traces/${'0'.repeat(32)}` });
+    const missing = await asBrowser(app, session, { method: 'GET', url: `/api/v1/traces/${'0'.repeat(32)}` });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe('trace-not-found');
-    const malformed = await app.inject({ method: 'GET', url: '/api/v1/traces/not-a-trace' });
+    const malformed = await asBrowser(app, session, { method: 'GET', url: '/api/v1/traces/not-a-trace' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error.code).toBe('invalid-request');
   });
@@ -308,6 +327,31 @@ describeEachDatabase('observability read API on a generated data set', (database
     expect(body.storage.sizeBytes).toBeGreaterThan(0);
     expect(body.retention).toEqual({ days: 14, oldestOccurrenceAt: iso(Math.min(...data.rows.map((row) => row.started_at))) });
     expect(body.ingestion.lastReceivedAt).toBe(iso(now));
+
+    await recordIngestion(app.database.db, now - 5 * 60_000, 300, 4);
+    await recordIngestion(app.database.db, now - 5 * 60_000 + 10_000, 150, 1);
+    await recordIngestion(app.database.db, now - 2 * dayMs, 1000, 50);
+    const counted = await getJson('/api/v1/health');
+    expect(counted.ingestion).toMatchObject({ itemsPerMinute: 450 / 15, acceptedLast24h: 450, refusedLast24h: 5 });
+  });
+
+  it.each([
+    '/api/v1/services',
+    '/api/v1/summary',
+    '/api/v1/trend',
+    '/api/v1/occurrences',
+    '/api/v1/occurrences/1',
+    `/api/v1/traces/${'a'.repeat(32)}`,
+    '/api/v1/database',
+    '/api/v1/dependencies',
+    '/api/v1/usage',
+    '/api/v1/usage/trend',
+    '/api/v1/usage/export',
+    '/api/v1/health',
+  ])('refuses %s without a session (401 unauthorized)', async (url) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe('unauthorized');
   });
 
   it.each([
@@ -321,7 +365,7 @@ describeEachDatabase('observability read API on a generated data set', (database
     ['/api/v1/usage/export?format=xml', /format/],
     ['/api/v1/usage/export?interval=1m&from=2026-01-01', /buckets/],
   ])('answers %s with a 400 envelope', async (url, message) => {
-    const response = await app.inject({ method: 'GET', url });
+    const response = await asBrowser(app, session, { method: 'GET', url });
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body.error.code).toBe('invalid-request');
@@ -329,3 +373,4 @@ describeEachDatabase('observability read API on a generated data set', (database
     expect(body.error.requestId).toBe(response.headers['x-request-id']);
   });
 });
+}

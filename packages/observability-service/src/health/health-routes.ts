@@ -11,6 +11,7 @@ export interface HealthRoutesOptions {
 /** `/api/v1/health`: how ingestion, storage and the database are doing. */
 export async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
   const app = fastify as unknown as App;
+  app.addHook('onRequest', app.requireSession);
   app.get(
     '/api/v1/health',
     {

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import { aggregateRollups, columnEquals } from './rollup-aggregate.js';
+import { aggregateRollups } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { rangeEcho, type ReadQuery } from './read-query.js';
 import type { DatabaseResponse } from './query-schemas.js';
@@ -10,11 +9,11 @@ export async function databaseView(query: ReadQuery, limit: number): Promise<Dat
   const groups = await aggregateRollups(db, dialect, {
     table: 'statement_rollups',
     range,
-    where: [...columnEquals('service', filters.service), ...columnEquals('environment', filters.environment)],
+    equals: { service: filters.service, environment: filters.environment },
     groupBy: ['db_system', 'statement_hash'],
     withHistogram: true,
     // The hash identifies the statement, so any row's text and operation are the group's.
-    extraSelect: [sql`max(statement) as statement`, sql`max(db_operation) as db_operation`],
+    extraColumns: ['statement', 'db_operation'],
   });
   const statements = groups
     .sort((a, b) => b.durationSumMs - a.durationSumMs || b.count - a.count || String(a.keys.statement_hash).localeCompare(String(b.keys.statement_hash)))
@@ -23,8 +22,8 @@ export async function databaseView(query: ReadQuery, limit: number): Promise<Dat
       const { p50Ms, p95Ms } = new MergedHistogram().add(group.histogram).percentiles();
       return {
         system: group.keys.db_system!,
-        statement: String(group.extra.statement),
-        operation: group.extra.db_operation === null ? null : String(group.extra.db_operation),
+        statement: group.extra.statement ?? '',
+        operation: group.extra.db_operation ?? null,
         count: group.count,
         errorCount: group.errorCount,
         totalMs: group.durationSumMs,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { aggregateRollups, columnEquals } from './rollup-aggregate.js';
+import { aggregateRollups } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { rangeEcho, type ReadQuery } from './read-query.js';
 import type { DependenciesResponse } from './query-schemas.js';
@@ -15,7 +15,8 @@ export async function dependenciesView(query: ReadQuery): Promise<DependenciesRe
   const groups = await aggregateRollups(db, dialect, {
     table: 'dependency_rollups',
     range,
-    where: [...touching, ...columnEquals('environment', filters.environment)],
+    equals: { environment: filters.environment },
+    where: touching,
     groupBy: ['source_service', 'target', 'target_kind'],
     withHistogram: true,
   });

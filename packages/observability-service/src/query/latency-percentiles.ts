@@ -64,6 +64,16 @@ export class MergedHistogram {
     return bucketValueMs(maxBucketIndex);
   }
 
+  /** The stored form: `index:count` pairs in ascending index order (see LatencyHistogram). */
+  encode(): string {
+    const pairs: string[] = [];
+    for (let index = 0; index <= maxBucketIndex; index += 1) {
+      const count = this.#counts[index]!;
+      if (count > 0) pairs.push(`${index}:${count}`);
+    }
+    return pairs.join(',');
+  }
+
   percentiles(): LatencyPercentiles {
     return { p50Ms: roundMs(this.quantile(0.5)), p95Ms: roundMs(this.quantile(0.95)), p99Ms: roundMs(this.quantile(0.99)) };
   }

@@ -1,8 +1,8 @@
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { ApiError } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
-import { rollupMinuteBounds } from './rollup-aggregate.js';
+import { aggregateRollups } from './rollup-aggregate.js';
 import type { QueryRange } from './query-range.js';
 import { occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
@@ -41,33 +41,46 @@ async function countRaw(query: ReadQuery, options: OccurrenceListOptions, fromMs
   return Number(row.n);
 }
 
+/** Occurrences of whole minutes per the operation rollups; the operation filter needs their own key. */
+async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOptions, whole: QueryRange): Promise<number> {
+  const pick = (figures: { count: number; errorCount: number }) =>
+    options.status === 'ok' ? figures.count - figures.errorCount : options.status === 'error' ? figures.errorCount : figures.count;
+  if (options.operation === undefined) {
+    const [all] = await aggregateRollups(query.db, query.dialect, {
+      table: 'operation_rollups',
+      range: whole,
+      equals: { service: query.filters.service, environment: query.filters.environment },
+    });
+    return all ? pick(all) : 0;
+  }
+  let rollups = query.db
+    .selectFrom('operation_rollups')
+    .select((eb) => [eb.fn.sum<number>('count').as('count'), eb.fn.sum<number>('error_count').as('errorCount')])
+    .where('minute', '>=', whole.fromMs)
+    .where('minute', '<', whole.toMs)
+    .where('operation', '=', options.operation);
+  if (query.filters.service !== undefined) rollups = rollups.where('service', '=', query.filters.service);
+  if (query.filters.environment !== undefined) rollups = rollups.where('environment', '=', query.filters.environment);
+  const row = await rollups.executeTakeFirst();
+  return pick({ count: Number(row?.count ?? 0), errorCount: Number(row?.errorCount ?? 0) });
+}
+
 /**
  * The exact number of matching occurrences without counting millions of raw rows: whole minutes
- * come from the operation rollups (written in the same transaction as the raw rows, so they
- * agree), the partial minutes at either end from the raw rows.
+ * come from the rollups (written in the same transaction as the raw rows, so they agree), the
+ * partial minutes at either end from the raw rows.
  */
 async function countOccurrences(query: ReadQuery, options: OccurrenceListOptions): Promise<number> {
   const { range } = query;
   const wholeFromMs = Math.ceil(range.fromMs / minuteMs) * minuteMs;
   const wholeToMs = Math.floor(range.toMs / minuteMs) * minuteMs;
   if (wholeToMs <= wholeFromMs) return countRaw(query, options, range.fromMs, range.toMs);
-  const whole: QueryRange = { fromMs: wholeFromMs, toMs: wholeToMs };
-  const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(whole);
-  const counted = options.status === 'ok' ? sql<number>`sum(count - error_count)` : options.status === 'error' ? sql<number>`sum(error_count)` : sql<number>`sum(count)`;
-  let rollups = query.db
-    .selectFrom('operation_rollups')
-    .select(counted.as('n'))
-    .where('minute', '>=', firstMinuteMs)
-    .where('minute', '<', endMinuteMs);
-  if (query.filters.service !== undefined) rollups = rollups.where('service', '=', query.filters.service);
-  if (query.filters.environment !== undefined) rollups = rollups.where('environment', '=', query.filters.environment);
-  if (options.operation !== undefined) rollups = rollups.where('operation', '=', options.operation);
   const [wholeMinutes, head, tail] = await Promise.all([
-    rollups.executeTakeFirst(),
+    countWholeMinutes(query, options, { fromMs: wholeFromMs, toMs: wholeToMs }),
     countRaw(query, options, range.fromMs, wholeFromMs),
     countRaw(query, options, wholeToMs, range.toMs),
   ]);
-  return Number(wholeMinutes?.n ?? 0) + head + tail;
+  return wholeMinutes + head + tail;
 }
 
 /** A page of occurrences, newest first, with the total matching the query. */

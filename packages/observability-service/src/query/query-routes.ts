@@ -35,6 +35,7 @@ const security = [{ session: [] }];
 /** The dashboards' read endpoints: services, summary, trend, occurrences, traces, database, dependencies. */
 export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify as unknown as App;
+  app.addHook('onRequest', app.requireSession);
   app.addSchema(Occurrence);
   const readQuery = (query: RangeFilterQuery) => readQueryOf(app.database, app.clock.now(), query);
 

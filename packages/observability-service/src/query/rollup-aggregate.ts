@@ -2,22 +2,24 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import type { QueryRange } from './query-range.js';
+import { allKey, largestTierWithin, minuteMs, planTiers, tierDimensions, type TierDimension } from './rollup-tiers.js';
+import { dirtyMinutesNow } from './tier-watermark.js';
 
-const minuteMs = 60_000;
+/** Dirty stretches a query reads from the per-minute rollups one by one before it reads them all. */
+const sourceSpansMax = 64;
 
 export type RollupTable = 'operation_rollups' | 'tenant_rollups' | 'statement_rollups' | 'dependency_rollups';
 
-/** A condition on a rollup table's columns; the conditions of one query are ANDed. */
+/** A condition on key columns that every row of the source and its tiers can answer. */
 export type RollupCondition = RawBuilder<unknown>;
 
-/** `column = value`, or no condition when the filter was not given. */
-export function columnEquals(column: string, value: string | undefined): RollupCondition[] {
-  return value === undefined ? [] : [sql`${sql.ref(column)} = ${value}`];
-}
-
 export interface RollupAggregateQuery {
+  /** The per-minute rollup table whose figures are wanted (its tiers are used where they can be). */
   table: RollupTable;
   range: QueryRange;
+  /** Key columns that must equal a value; undefined values are not filters. */
+  equals?: Readonly<Record<string, string | undefined>>;
+  /** Further conditions on columns that are never "all" in the tiers (not the cube columns). */
   where?: RollupCondition[];
   /** Key columns to group by, returned under their own names. */
   groupBy?: readonly string[];
@@ -25,14 +27,14 @@ export interface RollupAggregateQuery {
   bucketMs?: number;
   /** Fetch the merged histogram text (costs a string per group; leave off for counts only). */
   withHistogram?: boolean;
-  /** Extra aggregate columns, e.g. `max(statement) as statement`. */
-  extraSelect?: RawBuilder<unknown>[];
+  /** Descriptive columns of the dimension to return too, as `max(column)`. */
+  extraColumns?: readonly string[];
 }
 
 /** One group of rollup rows, summed. */
 export interface RollupAggregate {
-  keys: Record<string, string | null>;
-  /** Start of the time bucket, when the query asked for buckets. */
+  keys: Record<string, string>;
+  /** Start of the time bucket, when the query asked for buckets (0 otherwise). */
   bucketStartMs: number;
   count: number;
   errorCount: number;
@@ -40,7 +42,7 @@ export interface RollupAggregate {
   durationMaxMs: number;
   /** The group's histograms joined with commas; feed to `MergedHistogram.add`. */
   histogram: string | null;
-  extra: Record<string, unknown>;
+  extra: Record<string, string | null>;
 }
 
 /**
@@ -51,49 +53,128 @@ export function rollupMinuteBounds(range: QueryRange): { firstMinuteMs: number; 
   return { firstMinuteMs: Math.floor(range.fromMs / minuteMs) * minuteMs, endMinuteMs: Math.ceil(range.toMs / minuteMs) * minuteMs };
 }
 
-/**
- * Sums a rollup table's rows over a range, grouped by key columns and optionally time buckets,
- * in one SQL statement. Histograms are concatenated by the database and merged by the caller.
- */
-export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dialect, query: RollupAggregateQuery): Promise<RollupAggregate[]> {
+function histogramAggregate(dialect: Dialect): RawBuilder<unknown> {
+  return dialect === 'postgres' ? sql`string_agg(nullif(histogram, ''), ',')` : sql`group_concat(nullif(histogram, ''), ',')`;
+}
+
+function spansCondition(column: string, spans: ReadonlyArray<{ fromMs: number; toMs: number }>): RawBuilder<unknown> {
+  return sql`(${sql.join(
+    spans.map((span) => sql`(${sql.ref(column)} >= ${span.fromMs} and ${sql.ref(column)} < ${span.toMs})`),
+    sql` or `,
+  )})`;
+}
+
+interface Part {
+  from: RawBuilder<unknown>;
+  timeColumn: string;
+  conditions: RollupCondition[];
+}
+
+async function aggregatePart(db: Kysely<IngestionTables>, dialect: Dialect, query: RollupAggregateQuery, part: Part): Promise<Array<Record<string, unknown>>> {
   const groupBy = query.groupBy ?? [];
-  const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(query.range);
-  if (endMinuteMs <= firstMinuteMs) return [];
-  const bucket = query.bucketMs === undefined ? sql`0` : sql`(minute - (minute % ${sql.lit(query.bucketMs)}))`;
-  const histogram = !query.withHistogram
-    ? sql`null`
-    : dialect === 'postgres'
-      ? sql`string_agg(nullif(histogram, ''), ',')`
-      : sql`group_concat(nullif(histogram, ''), ',')`;
-  const conditions = [sql`minute >= ${firstMinuteMs}`, sql`minute < ${endMinuteMs}`, ...(query.where ?? [])];
-  const groupColumns = [...groupBy.map((column) => sql.ref(column)), ...(query.bucketMs === undefined ? [] : [sql.ref('bucket_start')])];
-  const selectKeys = groupBy.map((column) => sql`${sql.ref(column)}`);
+  const time = sql.ref(part.timeColumn);
+  const bucket = query.bucketMs === undefined ? sql`0` : sql`(${time} - (${time} % ${sql.lit(query.bucketMs)}))`;
+  const groupColumns = [...groupBy.map((column) => sql.ref(column)), ...(query.bucketMs === undefined ? [] : [bucket])];
   const result = await sql<Record<string, unknown>>`
     select ${sql.join([
-      ...selectKeys,
+      ...groupBy.map((column) => sql.ref(column)),
       sql`${bucket} as bucket_start`,
       sql`sum(count) as count`,
       sql`sum(error_count) as error_count`,
       sql`sum(duration_sum_ms) as duration_sum_ms`,
       sql`max(duration_max_ms) as duration_max_ms`,
-      sql`${histogram} as histogram`,
-      ...(query.extraSelect ?? []),
+      sql`${query.withHistogram ? histogramAggregate(dialect) : sql`null`} as histogram`,
+      ...(query.extraColumns ?? []).map((column) => sql`max(${sql.ref(column)}) as ${sql.ref(column)}`),
     ])}
-    from ${sql.table(query.table)}
-    where ${sql.join(conditions, sql` and `)}
+    from ${part.from}
+    where ${sql.join(part.conditions, sql` and `)}
     ${groupColumns.length > 0 ? sql`group by ${sql.join(groupColumns)}` : sql``}
   `.execute(db);
-  const reserved = new Set([...groupBy, 'bucket_start', 'count', 'error_count', 'duration_sum_ms', 'duration_max_ms', 'histogram']);
-  return result.rows
-    .filter((row) => row.count !== null)
-    .map((row) => ({
-      keys: Object.fromEntries(groupBy.map((column) => [column, row[column] === null ? null : String(row[column])])),
-      bucketStartMs: Number(row.bucket_start),
-      count: Number(row.count),
-      errorCount: Number(row.error_count),
-      durationSumMs: Number(row.duration_sum_ms),
-      durationMaxMs: Number(row.duration_max_ms),
-      histogram: (row.histogram as string | null) ?? null,
-      extra: Object.fromEntries(Object.entries(row).filter(([name]) => !reserved.has(name))),
-    }));
+  return result.rows.filter((row) => row.count !== null);
+}
+
+/** Conditions on the tier table: filters as given, grouped columns real, the rest "all". */
+function tierKeyConditions(dimension: TierDimension, query: RollupAggregateQuery): RollupCondition[] {
+  const groupBy = query.groupBy ?? [];
+  return dimension.cubeColumns.map((column) => {
+    const value = query.equals?.[column];
+    if (value !== undefined) return sql`${sql.ref(column)} = ${value}`;
+    return groupBy.includes(column) ? sql`${sql.ref(column)} <> ${allKey}` : sql`${sql.ref(column)} = ${allKey}`;
+  });
+}
+
+function sourceKeyConditions(query: RollupAggregateQuery): RollupCondition[] {
+  return Object.entries(query.equals ?? {})
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+}
+
+/**
+ * Sums a rollup's figures over a range, grouped by key columns and optionally time buckets. Clean
+ * stretches of the range come from the tiers, the minutes the tiers have not caught up with from
+ * the per-minute rollups; histograms are concatenated by the database, merged by the caller.
+ */
+export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dialect, query: RollupAggregateQuery): Promise<RollupAggregate[]> {
+  const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(query.range);
+  if (endMinuteMs <= firstMinuteMs) return [];
+  const dimension = tierDimensions[query.table];
+  const dirty = await dirtyMinutesNow(db);
+  const planned = dirty ? planTiers(firstMinuteMs, endMinuteMs, dirty, largestTierWithin(query.bucketMs)) : undefined;
+  // Scattered dirty minutes make a long OR that no index serves: one range scan is cheaper then.
+  const plan =
+    planned && planned.sourceMinutes.length <= sourceSpansMax ? planned : { tiers: [], sourceMinutes: [{ fromMs: firstMinuteMs, toMs: endMinuteMs }] };
+  const parts: Part[] = [];
+  if (plan.tiers.length > 0) {
+    parts.push({
+      from: sql.table(dimension.table),
+      timeColumn: 'bucket',
+      conditions: [
+        sql`(${sql.join(
+          plan.tiers.map((span) => sql`(tier_ms = ${span.tierMs} and bucket >= ${span.fromMs} and bucket < ${span.toMs})`),
+          sql` or `,
+        )})`,
+        ...tierKeyConditions(dimension, query),
+        ...(query.where ?? []),
+      ],
+    });
+  }
+  if (plan.sourceMinutes.length > 0) {
+    parts.push({
+      from: sql.table(query.table),
+      timeColumn: 'minute',
+      conditions: [spansCondition('minute', plan.sourceMinutes), ...sourceKeyConditions(query), ...(query.where ?? [])],
+    });
+  }
+  const groupBy = query.groupBy ?? [];
+  const merged = new Map<string, RollupAggregate>();
+  for (const part of parts) {
+    for (const row of await aggregatePart(db, dialect, query, part)) {
+      const keys = Object.fromEntries(groupBy.map((column) => [column, String(row[column])]));
+      const bucketStartMs = Number(row.bucket_start);
+      const id = JSON.stringify([bucketStartMs, ...groupBy.map((column) => keys[column])]);
+      const histogram = (row.histogram as string | null) ?? null;
+      const extra = Object.fromEntries((query.extraColumns ?? []).map((column) => [column, row[column] === null ? null : String(row[column])]));
+      const existing = merged.get(id);
+      if (!existing) {
+        merged.set(id, {
+          keys,
+          bucketStartMs,
+          count: Number(row.count),
+          errorCount: Number(row.error_count),
+          durationSumMs: Number(row.duration_sum_ms),
+          durationMaxMs: Number(row.duration_max_ms),
+          histogram,
+          extra,
+        });
+        continue;
+      }
+      existing.count += Number(row.count);
+      existing.errorCount += Number(row.error_count);
+      existing.durationSumMs += Number(row.duration_sum_ms);
+      existing.durationMaxMs = Math.max(existing.durationMaxMs, Number(row.duration_max_ms));
+      existing.histogram = [existing.histogram, histogram].filter((text) => text).join(',') || null;
+      for (const [column, value] of Object.entries(extra)) existing.extra[column] ??= value;
+    }
+  }
+  return [...merged.values()];
 }

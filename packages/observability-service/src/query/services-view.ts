@@ -1,4 +1,4 @@
-import { aggregateRollups, columnEquals, rollupMinuteBounds } from './rollup-aggregate.js';
+import { aggregateRollups, rollupMinuteBounds } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import type { ServicesResponse } from './query-schemas.js';
@@ -9,7 +9,7 @@ export async function servicesView(query: ReadQuery): Promise<ServicesResponse> 
   const groups = await aggregateRollups(db, dialect, {
     table: 'operation_rollups',
     range,
-    where: [...columnEquals('service', filters.service), ...columnEquals('environment', filters.environment)],
+    equals: { service: filters.service, environment: filters.environment },
     groupBy: ['service', 'environment'],
     withHistogram: true,
   });

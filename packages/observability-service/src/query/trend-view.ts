@@ -1,4 +1,4 @@
-import { aggregateRollups, columnEquals } from './rollup-aggregate.js';
+import { aggregateRollups } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import { fillBuckets, trendBucketsFor, type TrendInterval } from './trend-interval.js';
@@ -11,7 +11,7 @@ export async function trendView(query: ReadQuery, interval?: TrendInterval): Pro
   const groups = await aggregateRollups(db, dialect, {
     table: 'operation_rollups',
     range,
-    where: [...columnEquals('service', filters.service), ...columnEquals('environment', filters.environment)],
+    equals: { service: filters.service, environment: filters.environment },
     bucketMs: buckets.intervalMs,
     withHistogram: true,
   });

@@ -33,6 +33,7 @@ function fileStamp(iso: string): string {
 /** Usage per tenant: totals, a trend, and an export (CSV or JSON, streamed). */
 export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify as unknown as App;
+  app.addHook('onRequest', app.requireSession);
   const readQuery = (query: UsageQuery) => readQueryOf(app.database, app.clock.now(), query);
 
   app.get(

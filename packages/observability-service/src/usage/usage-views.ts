@@ -1,4 +1,4 @@
-import { aggregateRollups, columnEquals, type RollupCondition } from '../query/rollup-aggregate.js';
+import { aggregateRollups } from '../query/rollup-aggregate.js';
 import { roundMs } from '../query/latency-percentiles.js';
 import type { QueryRange } from '../query/query-range.js';
 import { rangeEcho, type ReadQuery } from '../query/read-query.js';
@@ -7,12 +7,8 @@ import type { UsageExportRow, UsageResponse, UsageTrendResponse } from './usage-
 
 const dayMs = 86_400_000;
 
-function usageConditions(query: ReadQuery, tenantId: string | undefined): RollupCondition[] {
-  return [
-    ...columnEquals('tenant_id', tenantId),
-    ...columnEquals('service', query.filters.service),
-    ...columnEquals('environment', query.filters.environment),
-  ];
+function usageFilters(query: ReadQuery, tenantId: string | undefined): Record<string, string | undefined> {
+  return { tenant_id: tenantId, service: query.filters.service, environment: query.filters.environment };
 }
 
 /** Per tenant: occurrences, errors, total duration and the services involved. */
@@ -20,7 +16,7 @@ export async function usageView(query: ReadQuery, tenantId: string | undefined):
   const groups = await aggregateRollups(query.db, query.dialect, {
     table: 'tenant_rollups',
     range: query.range,
-    where: usageConditions(query, tenantId),
+    equals: usageFilters(query, tenantId),
     groupBy: ['tenant_id', 'service'],
   });
   const byTenant = new Map<string, { occurrences: number; errors: number; totalDurationMs: number; services: string[] }>();
@@ -45,7 +41,7 @@ export async function usageTrendView(query: ReadQuery, tenantId: string | undefi
   const groups = await aggregateRollups(query.db, query.dialect, {
     table: 'tenant_rollups',
     range: query.range,
-    where: usageConditions(query, tenantId),
+    equals: usageFilters(query, tenantId),
     bucketMs: buckets.intervalMs,
   });
   const found = new Map(
@@ -69,7 +65,7 @@ export async function usageTrendView(query: ReadQuery, tenantId: string | undefi
 export function usageExportBatches(query: ReadQuery, tenantId: string | undefined, interval: TrendInterval): AsyncIterable<UsageExportRow[]> {
   const buckets = trendBucketsFor(query.range, interval);
   const windowMs = Math.max(trendIntervalsMs[interval], dayMs);
-  const conditions = usageConditions(query, tenantId);
+  const filters = usageFilters(query, tenantId);
   const { range } = query;
   return {
     async *[Symbol.asyncIterator]() {
@@ -79,7 +75,7 @@ export function usageExportBatches(query: ReadQuery, tenantId: string | undefine
         const groups = await aggregateRollups(query.db, query.dialect, {
           table: 'tenant_rollups',
           range: window,
-          where: conditions,
+          equals: filters,
           groupBy: ['tenant_id', 'service', 'environment'],
           bucketMs: buckets.intervalMs,
         });

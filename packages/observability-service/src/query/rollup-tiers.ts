@@ -1,0 +1,125 @@
+import type { RollupTable } from './rollup-aggregate.js';
+
+/**
+ * Rollup tiers: the per-minute rollups summed into 1-minute, 15-minute and 1-hour buckets at a
+ * coarser key, each with "all" rows (key value `allKey`) for the columns a view may leave
+ * unfiltered. A 24-hour summary then reads about 60 rows per key instead of 1,440 minutes times
+ * every operation; a 7-day trend reads 168.
+ *
+ * The tiers are derived, never written by ingestion: the tier compactor recomputes the minutes
+ * new occurrences touched (tier-compactor.ts). Minutes it has not caught up with are "dirty" and
+ * read from the per-minute rollups instead, so figures are exact at any moment.
+ */
+
+/** The key value meaning "every value" (real values are never empty: the protocol requires 1+ chars). */
+export const allKey = '';
+
+export const minuteMs = 60_000;
+/** Tier sizes, finest first; each divides the next. */
+export const tierSizesMs = [minuteMs, 15 * minuteMs, 60 * minuteMs] as const;
+
+export interface TierDimension {
+  /** The per-minute rollup table the tier is derived from. */
+  source: RollupTable;
+  table: 'service_tiers' | 'tenant_tiers' | 'statement_tiers' | 'dependency_tiers';
+  keyColumns: readonly string[];
+  /** Key columns that also get "all" rows. */
+  cubeColumns: readonly string[];
+  /** Descriptive columns, functions of the key, carried along with `max()`. */
+  extraColumns: readonly string[];
+  withHistogram: boolean;
+}
+
+export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
+  operation_rollups: { source: 'operation_rollups', table: 'service_tiers', keyColumns: ['service', 'environment'], cubeColumns: ['service', 'environment'], extraColumns: [], withHistogram: true },
+  tenant_rollups: {
+    source: 'tenant_rollups',
+    table: 'tenant_tiers',
+    keyColumns: ['tenant_id', 'service', 'environment'],
+    cubeColumns: ['tenant_id', 'service', 'environment'],
+    extraColumns: [],
+    withHistogram: false,
+  },
+  statement_rollups: {
+    source: 'statement_rollups',
+    table: 'statement_tiers',
+    keyColumns: ['service', 'environment', 'db_system', 'statement_hash'],
+    cubeColumns: ['service', 'environment'],
+    extraColumns: ['statement', 'db_operation'],
+    withHistogram: true,
+  },
+  dependency_rollups: {
+    source: 'dependency_rollups',
+    table: 'dependency_tiers',
+    keyColumns: ['environment', 'source_service', 'target', 'target_kind'],
+    cubeColumns: ['environment'],
+    extraColumns: [],
+    withHistogram: true,
+  },
+};
+
+/** Every subset of the cube columns: for each, the columns replaced by `allKey`. */
+export function cubeSubsets(dimension: TierDimension): string[][] {
+  const subsets: string[][] = [];
+  const columns = dimension.cubeColumns;
+  for (let mask = 0; mask < 1 << columns.length; mask += 1) subsets.push(columns.filter((_, index) => (mask & (1 << index)) !== 0));
+  return subsets;
+}
+
+/** A run of consecutive buckets of one tier (or of raw minutes) that a query reads. */
+export interface TierSpan {
+  tierMs: number;
+  fromMs: number;
+  toMs: number;
+}
+
+/** Where a range's minutes are read from: tier spans, and the dirty minutes' spans from the source. */
+export interface TierPlan {
+  tiers: TierSpan[];
+  sourceMinutes: Array<{ fromMs: number; toMs: number }>;
+}
+
+function pushSpan<T extends { fromMs: number; toMs: number }>(spans: T[], span: T, same: (a: T, b: T) => boolean): void {
+  const last = spans[spans.length - 1];
+  if (last && last.toMs === span.fromMs && same(last, span)) last.toMs = span.toMs;
+  else spans.push(span);
+}
+
+/**
+ * Covers the minutes [firstMinuteMs, endMinuteMs) with the coarsest clean buckets: a bucket is
+ * used when it lies inside the range, contains no dirty minute and, for bucketed queries, does
+ * not straddle an output bucket (`largestTierMs` divides the output interval).
+ */
+export function planTiers(firstMinuteMs: number, endMinuteMs: number, dirtyMinutes: ReadonlySet<number>, largestTierMs: number): TierPlan {
+  const sortedDirty = [...dirtyMinutes].filter((m) => m >= firstMinuteMs && m < endMinuteMs).sort((a, b) => a - b);
+  const hasDirty = (fromMs: number, toMs: number) => {
+    let low = 0;
+    let high = sortedDirty.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (sortedDirty[mid]! < fromMs) low = mid + 1;
+      else high = mid;
+    }
+    return low < sortedDirty.length && sortedDirty[low]! < toMs;
+  };
+  const sizes = tierSizesMs.filter((size) => size <= largestTierMs).reverse();
+  const plan: TierPlan = { tiers: [], sourceMinutes: [] };
+  let at = firstMinuteMs;
+  while (at < endMinuteMs) {
+    const size = sizes.find((candidate) => at % candidate === 0 && at + candidate <= endMinuteMs && !hasDirty(at, at + candidate));
+    if (size !== undefined) {
+      pushSpan(plan.tiers, { tierMs: size, fromMs: at, toMs: at + size }, (a, b) => a.tierMs === b.tierMs);
+      at += size;
+    } else {
+      pushSpan(plan.sourceMinutes, { fromMs: at, toMs: at + minuteMs }, () => true);
+      at += minuteMs;
+    }
+  }
+  return plan;
+}
+
+/** The largest tier whose buckets never straddle output buckets of `intervalMs`. */
+export function largestTierWithin(intervalMs: number | undefined): number {
+  if (intervalMs === undefined) return tierSizesMs[tierSizesMs.length - 1]!;
+  return [...tierSizesMs].reverse().find((size) => intervalMs % size === 0) ?? minuteMs;
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { App } from '@playstack/server-kit';
+import { getRetentionDays } from '../admin/retention-store.js';
+import { compactTiers, pruneTiers, type CompactionResult } from './tier-compactor.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Keeps the rollup tiers in step with ingestion; `runOnce()` folds in everything stored so far. */
+    tierCompactor: { runOnce(): Promise<CompactionResult> };
+  }
+}
+
+export interface TierCompactorOptions {
+  intervalMs: number;
+  /** `RETENTION_DAYS`, used while no admin has set retention. */
+  fallbackRetentionDays: number;
+}
+
+const dayMs = 86_400_000;
+
+/**
+ * Runs the tier compactor every `intervalMs`, pruning tiers past retention.
+ * Queries stay exact while it lags; it only decides how much they can read from the tiers.
+ */
+export const tierCompactorPlugin = fp<TierCompactorOptions>(
+  async (fastify: FastifyInstance, options) => {
+    const app = fastify as unknown as App;
+    let running: Promise<CompactionResult> | undefined;
+    const runOnce = (): Promise<CompactionResult> => {
+      running ??= (async () => {
+        try {
+          const result = await compactTiers(app.database);
+          const days = await getRetentionDays(app.database.db, options.fallbackRetentionDays);
+          await pruneTiers(app.database.db, app.clock.now() - days * dayMs);
+          return result;
+        } finally {
+          running = undefined;
+        }
+      })();
+      return running;
+    };
+    const tick = () => {
+      runOnce().catch((error: unknown) => app.log.warn({ err: error }, 'rollup tier compaction failed; queries read the per-minute rollups meanwhile'));
+    };
+    const timer = setInterval(tick, options.intervalMs);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    });
+    app.decorate('tierCompactor', { runOnce });
+  },
+  { name: 'tier-compactor' },
+);

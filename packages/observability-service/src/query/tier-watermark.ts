@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+import { minuteMs } from './rollup-tiers.js';
+
+const watermarkName = 'occurrence-id';
+
+/** Past this many occurrences beyond the watermark, a query reads the per-minute rollups only. */
+export const dirtyRowsMax = 50_000;
+
+/** The id of the last occurrence the tiers include (0 before the first compaction). */
+export async function tierWatermark(db: Kysely<any>): Promise<number> {
+  const row = await db.selectFrom('rollup_tier_state').select('value').where('name', '=', watermarkName).executeTakeFirst();
+  return row ? Number(row.value) : 0;
+}
+
+export async function setTierWatermark(db: Kysely<any>, id: number): Promise<void> {
+  await db
+    .insertInto('rollup_tier_state')
+    .values({ name: watermarkName, value: id })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: id }))
+    .execute();
+}
+
+/**
+ * The minutes whose rollups changed since the tiers were computed: those of every span of a
+ * trace that has an occurrence with id in (afterId, throughId]. The whole trace, because a late
+ * parent adds a dependency edge in its child's minute.
+ */
+export async function minutesTouched(db: Kysely<any>, afterId: number, throughId?: number): Promise<Set<number>> {
+  const upper = throughId === undefined ? sql`` : sql` and id <= ${throughId}`;
+  const result = await sql<{ minute: number }>`
+    select distinct started_at - (started_at % ${sql.lit(minuteMs)}) as minute
+    from occurrences
+    where trace_id in (select trace_id from occurrences where id > ${afterId}${upper})
+  `.execute(db);
+  return new Set(result.rows.map((row) => Number(row.minute)));
+}
+
+/**
+ * What a query may take from the tiers: the dirty minutes to read from the per-minute rollups
+ * instead, or undefined when the tiers are too far behind to be worth using.
+ */
+export async function dirtyMinutesNow(db: Kysely<any>): Promise<Set<number> | undefined> {
+  const watermark = await tierWatermark(db);
+  const beyond = await sql<{ n: number }>`select count(*) as n from (select 1 from occurrences where id > ${watermark} limit ${dirtyRowsMax + 1}) as pending`.execute(db);
+  if (Number(beyond.rows[0]?.n ?? 0) > dirtyRowsMax) return undefined;
+  return minutesTouched(db, watermark);
+}
