@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
 import { bearer, devSignIn, type Session } from './support/identity-fixtures.js';
 import { buildTestApp } from './support/test-app.js';
 
@@ -20,94 +20,116 @@ async function everyRow(app: App): Promise<string[]> {
   return rows;
 }
 
-describeEachDatabase('DELETE /player', (database) => {
-  let app: App;
-  beforeAll(async () => {
-    app = await buildTestApp(database(), { GAME_AUTH_RATE_LIMIT_MAX: '10000', GAME_PLAYER_RATE_LIMIT_MAX: '10000' });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+for (const variant of redisVariants()) {
+  describeEachDatabase(`DELETE /player, ${variant.name}`, (database) => {
+    let app: App;
+    beforeAll(async () => {
+      app = await buildTestApp(database(), { GAME_AUTH_RATE_LIMIT_MAX: '10000', GAME_PLAYER_RATE_LIMIT_MAX: '10000', ...variant.env() });
+    });
+    afterAll(async () => {
+      await app.close();
+    });
 
-  const deletePlayer = (accessToken: string) => app.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(accessToken) });
+    const deletePlayer = (accessToken: string) => app.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(accessToken) });
 
-  it('erases every session and the platform link, counting what went; nothing of the player remains', async () => {
-    const bystander = await devSignIn(app, 'demo', 'bystander');
-    const phone = await devSignIn(app, 'demo', 'erasable-zq7');
-    const tablet = await devSignIn(app, 'demo', 'erasable-zq7');
-    const rotated = (await app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: phone.refreshToken } })).json() as Session;
-    expect((await everyRow(app)).some((row) => row.includes(phone.player.id))).toBe(true);
-
-    const response = await deletePlayer(tablet.accessToken);
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ deleted: { runs: 0, entries: 0, sessions: 2 } });
-
-    const traces = (await everyRow(app)).filter((row) => row.includes(phone.player.id) || row.includes('erasable-zq7'));
-    expect(traces).toEqual([]);
-    expect((await everyRow(app)).some((row) => row.includes(bystander.player.id))).toBe(true);
-
-    for (const session of [phone, tablet, rotated]) {
-      expect((await deletePlayer(session.accessToken)).statusCode).toBe(401);
-      const refresh = await app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } });
-      expect(refresh.statusCode).toBe(401);
-      expect(refresh.json().error.code).toBe('invalid-grant');
-    }
-  });
-
-  it('makes a new player of a later sign-in with the same platform identity', async () => {
-    const before = await devSignIn(app, 'demo', 'returning');
-    await deletePlayer(before.accessToken);
-    const after = await devSignIn(app, 'demo', 'returning');
-    expect(after.player.id).not.toBe(before.player.id);
-    expect((await deletePlayer(after.accessToken)).json()).toEqual({ deleted: { runs: 0, entries: 0, sessions: 1 } });
-  });
-
-  it('needs the access token', async () => {
-    const response = await app.inject({ method: 'DELETE', url: '/v1/games/demo/player' });
-    expect(response.statusCode).toBe(401);
-    expect(response.json().error.code).toBe('unauthorized');
-  });
-
-  it('runs registered erasers in the one transaction: a failing part leaves everything in place', async () => {
-    const failing = await buildTestApp(database(), {}, {});
-    try {
-      let seenInTransaction = 0;
-      failing.playerErasure.register('doomed', {
-        async erase(trx, player) {
-          const rows = await sql<{ n: number }>`select count(*) as n from session_families where player_id = ${player.playerId}`.execute(trx);
-          seenInTransaction = Number(rows.rows[0]?.n);
-          throw new Error('disk on fire');
-        },
+    const submitRun = (session: Session, runId: string, score: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/games/demo/runs/score',
+        headers: bearer(session.accessToken),
+        payload: { runId, payload: { score, durationMs: 60_000 } },
       });
-      const session = await devSignIn(failing, 'demo', 'survivor');
-      const response = await failing.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(session.accessToken) });
-      expect(response.statusCode).toBe(500);
-      expect(response.json().error.code).toBe('internal-error');
-      expect(seenInTransaction).toBe(0);
-      const refresh = await failing.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } });
-      expect(refresh.statusCode).toBe(200);
-    } finally {
-      await failing.close();
-    }
-  });
+    const highScores = async (session: Session) =>
+      (await app.inject({ method: 'GET', url: '/v1/games/demo/leaderboards/high-score', headers: bearer(session.accessToken) })).json() as {
+        entries: Array<{ playerId: string }>;
+      };
 
-  it('reports parts other features register, and calls their afterCommit once the deletion is durable', async () => {
-    const extended = await buildTestApp(database(), {}, {});
-    try {
-      const committed: string[] = [];
-      extended.playerErasure.register('trophies', {
-        erase: async () => 3,
-        async afterCommit(player) {
-          const left = await sql<{ n: number }>`select count(*) as n from players where id = ${player.playerId}`.execute(extended.database.db);
-          committed.push(`${player.gameId}:${Number(left.rows[0]?.n)}`);
-        },
-      });
-      const session = await devSignIn(extended, 'demo', 'collector');
-      const response = await extended.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(session.accessToken) });
-      expect(response.json()).toEqual({ deleted: { runs: 0, entries: 0, sessions: 1, trophies: 3 } });
-      expect(committed).toEqual(['demo:0']);
-    } finally {
-      await extended.close();
-    }
+    it('erases runs, entries in every period, sessions and the platform link, counting what went; nothing of the player remains', async () => {
+      const bystander = await devSignIn(app, 'demo', 'bystander');
+      const phone = await devSignIn(app, 'demo', 'erasable-zq7');
+      const tablet = await devSignIn(app, 'demo', 'erasable-zq7');
+      const rotated = (await app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: phone.refreshToken } })).json() as Session;
+      expect((await submitRun(phone, 'erasable-run-1', 500)).statusCode).toBe(200);
+      expect((await submitRun(tablet, 'erasable-run-2', 700)).statusCode).toBe(200);
+      expect((await submitRun(bystander, 'bystander-run-1', 600)).statusCode).toBe(200);
+      expect((await highScores(bystander)).entries.map((entry) => entry.playerId)).toContain(phone.player.id);
+      expect((await everyRow(app)).some((row) => row.includes(phone.player.id))).toBe(true);
+
+      const response = await deletePlayer(tablet.accessToken);
+      expect(response.statusCode).toBe(200);
+      // Demo boards: high-score keeps 4 periods, total-score and fastest 1 each.
+      expect(response.json()).toEqual({ deleted: { runs: 2, entries: 6, sessions: 2 } });
+
+      const traces = (await everyRow(app)).filter((row) => row.includes(phone.player.id) || row.includes('erasable-zq7'));
+      expect(traces).toEqual([]);
+      expect((await everyRow(app)).some((row) => row.includes(bystander.player.id))).toBe(true);
+      expect((await highScores(bystander)).entries.map((entry) => entry.playerId)).toEqual([bystander.player.id]);
+
+      for (const session of [phone, tablet, rotated]) {
+        expect((await deletePlayer(session.accessToken)).statusCode).toBe(401);
+        const refresh = await app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } });
+        expect(refresh.statusCode).toBe(401);
+        expect(refresh.json().error.code).toBe('invalid-grant');
+      }
+    });
+
+    it('makes a new player of a later sign-in with the same platform identity, with nothing of the old one', async () => {
+      const before = await devSignIn(app, 'demo', 'returning');
+      await submitRun(before, 'returning-run-1', 900);
+      await deletePlayer(before.accessToken);
+      const after = await devSignIn(app, 'demo', 'returning');
+      expect(after.player.id).not.toBe(before.player.id);
+      expect((await highScores(after)).entries.map((entry) => entry.playerId)).not.toContain(before.player.id);
+      expect((await deletePlayer(after.accessToken)).json()).toEqual({ deleted: { runs: 0, entries: 0, sessions: 1 } });
+    });
+
+    it('needs the access token', async () => {
+      const response = await app.inject({ method: 'DELETE', url: '/v1/games/demo/player' });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error.code).toBe('unauthorized');
+    });
+
+    it('runs registered erasers in the one transaction: a failing part leaves everything in place', async () => {
+      const failing = await buildTestApp(database(), variant.env());
+      try {
+        let seenInTransaction = 0;
+        failing.playerErasure.register('doomed', {
+          async erase(trx, player) {
+            const rows = await sql<{ n: number }>`select count(*) as n from session_families where player_id = ${player.playerId}`.execute(trx);
+            seenInTransaction = Number(rows.rows[0]?.n);
+            throw new Error('disk on fire');
+          },
+        });
+        const session = await devSignIn(failing, 'demo', 'survivor');
+        const response = await failing.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(session.accessToken) });
+        expect(response.statusCode).toBe(500);
+        expect(response.json().error.code).toBe('internal-error');
+        expect(seenInTransaction).toBe(0);
+        const refresh = await failing.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } });
+        expect(refresh.statusCode).toBe(200);
+      } finally {
+        await failing.close();
+      }
+    });
+
+    it('reports parts other features register, and calls their afterCommit once the deletion is durable', async () => {
+      const extended = await buildTestApp(database(), variant.env());
+      try {
+        const committed: string[] = [];
+        extended.playerErasure.register('trophies', {
+          erase: async () => 3,
+          async afterCommit(player) {
+            const left = await sql<{ n: number }>`select count(*) as n from players where id = ${player.playerId}`.execute(extended.database.db);
+            committed.push(`${player.gameId}:${Number(left.rows[0]?.n)}`);
+          },
+        });
+        const session = await devSignIn(extended, 'demo', 'collector');
+        const response = await extended.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(session.accessToken) });
+        expect(response.json()).toEqual({ deleted: { runs: 0, entries: 0, sessions: 1, trophies: 3 } });
+        expect(committed).toEqual(['demo:0']);
+      } finally {
+        await extended.close();
+      }
+    });
   });
-});
+}

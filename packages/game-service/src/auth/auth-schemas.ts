@@ -33,9 +33,12 @@ export const SessionResponse = Type.Object(
     refreshExpiresIn: Type.Integer({ description: 'refresh token lifetime in seconds' }),
     player: Type.Object({ id: Type.String(), displayName: Type.String() }),
   },
-  { $id: 'SessionResponse' },
+  { description: 'A session: the access token for game endpoints, the refresh token that renews it, and the player' },
 );
 export type SessionResponse = Static<typeof SessionResponse>;
 
-export const LogoutResponse = Type.Object({ revoked: Type.Literal(true) }, { $id: 'LogoutResponse' });
+export const LogoutResponse = Type.Object(
+  { revoked: Type.Literal(true) },
+  { description: "The token's refresh family and the access tokens issued from it are revoked" },
+);
 export type LogoutResponse = Static<typeof LogoutResponse>;

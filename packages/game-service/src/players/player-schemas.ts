@@ -11,6 +11,6 @@ export const DeletePlayerResponse = Type.Object(
       { additionalProperties: Type.Integer({ minimum: 0 }), description: 'how many items of each kind were erased' },
     ),
   },
-  { $id: 'DeletePlayerResponse' },
+  { description: "The player's data is erased; later sign-ins create a new player" },
 );
 export type DeletePlayerResponse = Static<typeof DeletePlayerResponse>;
