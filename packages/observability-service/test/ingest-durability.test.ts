@@ -58,7 +58,7 @@ describeEachDatabase('durability of acknowledged envelopes', (database) => {
               body: JSON.stringify(envelope(occurrences)),
             });
             if (response.status !== 202) throw new Error(`unexpected ${response.status}: ${await response.text()}`);
-            expect((await response.json()).accepted).toEqual({ occurrences: occurrencesPerEnvelope });
+            expect(((await response.json()) as { accepted: unknown }).accepted).toEqual({ occurrences: occurrencesPerEnvelope });
             if (killed) return;
             acknowledged.push(traceId);
             if (acknowledged.length >= killAfterAcknowledged) {

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { describeEachDatabase, redisVariants, type TestDatabase } from '@playstack/server-kit/testing';
 import { createIngestionKey, revokeIngestionKeyById } from '../src/keys/ingestion-keys.js';
 import { envelope, fullOccurrence, minimalOccurrence } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
@@ -85,6 +85,27 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
     expect(body.errors[1].message).toMatch(/must be object/);
     expect(body.errors[2].message).toMatch(/traceId/);
     expect(await stored(String(good.traceId))).toHaveLength(1);
+  });
+
+  it('accepts a charset parameter on the JSON media type', async () => {
+    const response = await post(envelope([minimalOccurrence(startedAt)]), { 'content-type': 'application/json; charset=utf-8' });
+    expect(response.json().accepted).toEqual({ occurrences: 1 });
+  });
+
+  it('answers a retryable 503 and keeps nothing when the store cannot commit', async () => {
+    const db = app.database.db;
+    const occurrence = minimalOccurrence(startedAt);
+    await db.schema.alterTable('occurrences').renameTo('occurrences_away').execute();
+    try {
+      const response = await post(envelope([occurrence]));
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error.code).toBe('storage-unavailable');
+      expect(response.headers['retry-after']).toBe('1');
+    } finally {
+      await db.schema.alterTable('occurrences_away').renameTo('occurrences').execute();
+    }
+    expect(await stored(String(occurrence.traceId))).toHaveLength(0);
+    expect((await post(envelope([occurrence]))).statusCode).toBe(202);
   });
 
   it('accepts gzip-compressed envelopes', async () => {
@@ -212,10 +233,16 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
 });
 
 describeEachDatabase('ingest rate limit', (database) => {
+  for (const variant of redisVariants()) {
+    describe(variant.name, () => rateLimitSuite(database, variant.env));
+  }
+});
+
+function rateLimitSuite(database: () => TestDatabase, redisEnv: () => Record<string, string>): void {
   const clock = new ManualClock(now);
   let app: App;
   beforeAll(async () => {
-    app = await buildTestApp(database(), { SERVICE_API_KEY: legacyKey, INGEST_RATE_LIMIT_PER_SECOND: '2' }, { clock });
+    app = await buildTestApp(database(), { ...redisEnv(), SERVICE_API_KEY: legacyKey, INGEST_RATE_LIMIT_PER_SECOND: '2' }, { clock });
   });
   afterAll(async () => {
     await app.close();
@@ -238,4 +265,4 @@ describeEachDatabase('ingest rate limit', (database) => {
     clock.advance(1000);
     expect((await send()).statusCode).toBe(202);
   });
-});
+}

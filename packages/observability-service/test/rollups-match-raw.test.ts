@@ -1,8 +1,10 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { histogramRelativeError, LatencyHistogram, minTrackedMs } from '../src/storage/latency-histogram.js';
 import { normalizeStatement, statementHash } from '../src/ingest/statement-normalizer.js';
+import type { IngestionTables, RollupFigures } from '../src/storage/storage-tables.js';
 import { buildTestApp } from './support/test-app.js';
 
 const legacyKey = 'rollup-test-key-0123456789';
@@ -113,7 +115,7 @@ function groupBy<T>(items: T[], key: (item: T) => string | undefined, duration: 
   return groups;
 }
 
-function expectRollupsEqual(rollups: Array<Record<string, any>>, keyOf: (row: Record<string, any>) => string, expected: Map<string, Group>): void {
+function expectRollupsEqual<R extends RollupFigures>(rollups: R[], keyOf: (row: R) => string, expected: Map<string, Group>): void {
   expect(rollups.length).toBe(expected.size);
   for (const row of rollups) {
     const group = expected.get(keyOf(row));
@@ -156,7 +158,7 @@ describeEachDatabase('rollups written at ingest time', (database) => {
       for (const response of responses) expect(response.json().rejected).toEqual({ occurrences: 0 });
     }
 
-    const db = app.database.db;
+    const db = app.database.db as Kysely<IngestionTables>;
     const raw = await db.selectFrom('occurrences').selectAll().execute();
     expect(raw.length).toBe(envelopes.flat().length);
     const minute = (row: { started_at: number }) => Math.floor(Number(row.started_at) / 60_000) * 60_000;

@@ -34,7 +34,10 @@ function describeError(error: ErrorObject | undefined, root: string): string {
   if (error.keyword === 'required') return `${where}.${String(error.params.missingProperty)} is required`;
   if (error.keyword === 'enum') return `${where} must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
   if (error.keyword === 'const') return `${where} must be ${JSON.stringify(error.params.allowedValue)}`;
-  if (error.keyword === 'pattern') return `${where} has the wrong format`;
+  if (error.keyword === 'pattern') {
+    const description = (error.parentSchema as { description?: string } | undefined)?.description;
+    return `${where} is malformed${description ? ` (expected ${description.replace(/\.$/, '')})` : ''}`;
+  }
   return `${where} ${error.message ?? 'is invalid'}`;
 }
 
@@ -107,7 +110,7 @@ export class EnvelopeValidator {
   readonly #occurrencePlan: TruncationPlan;
 
   constructor(schema: JsonSchema = JSON.parse(readFileSync(envelopeSchemaFile, 'utf8')) as JsonSchema) {
-    const ajv = addFormats(new Ajv2020({ allErrors: false, strict: false }));
+    const ajv = addFormats(new Ajv2020({ allErrors: false, strict: false, verbose: true }));
     const defs = schema.$defs as Record<string, JsonSchema>;
     const properties = schema.properties as Record<string, JsonSchema>;
     // The occurrence count limit is configurable and answered with 413, so the shell checks only
