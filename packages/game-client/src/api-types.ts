@@ -1,0 +1,25 @@
+// Names for the request and response shapes the client uses, all derived from the generated
+// OpenAPI types so they follow the service's schemas.
+import type { components, paths } from './generated/game-service-api.js';
+
+type GamePath<Suffix extends string> = `/v1/games/{gameId}${Suffix}`;
+type Ok<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends { responses: { 200: infer Body } }
+  ? Body
+  : never;
+type Query<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends { query: infer Q } ? Q : never;
+
+/** Exchange and refresh answer with the same session. */
+export type SessionResponse = Ok<GamePath<'/auth/exchange'>, 'post'>;
+export type PlayerSummary = SessionResponse['player'];
+export type RunAccepted = Ok<GamePath<'/runs/{adapterId}'>, 'post'>;
+export type RunSubmission = paths[GamePath<'/runs/{adapterId}'>]['post']['requestBody'];
+export type RunPayload = RunSubmission['payload'];
+export type LeaderboardPage = Ok<GamePath<'/leaderboards/{boardId}'>, 'get'>;
+export type LeaderboardPageQuery = Query<GamePath<'/leaderboards/{boardId}'>, 'get'>;
+export type LeaderboardEntry = LeaderboardPage['entries'][number];
+export type MyRank = Ok<GamePath<'/leaderboards/{boardId}/me'>, 'get'>;
+export type MyRankQuery = Query<GamePath<'/leaderboards/{boardId}/me'>, 'get'>;
+export type AroundMe = Ok<GamePath<'/leaderboards/{boardId}/around-me'>, 'get'>;
+export type AroundMeQuery = Query<GamePath<'/leaderboards/{boardId}/around-me'>, 'get'>;
+export type PlayerDeleted = Ok<GamePath<'/player'>, 'delete'>;
+export type ErrorResponse = components['schemas']['ErrorResponse'];
