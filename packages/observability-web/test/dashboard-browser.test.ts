@@ -32,7 +32,8 @@ describeEachDatabase('dashboard in a browser', (database) => {
 
   beforeAll(async () => {
     suite = database().dialect;
-    service = await startService(database(), build.dir);
+    // Last-used times are written every second here, so the key list can show them.
+    service = await startService(database(), build.dir, { INGEST_KEY_LAST_USED_FLUSH_SECONDS: '1' });
     context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
@@ -89,6 +90,20 @@ describeEachDatabase('dashboard in a browser', (database) => {
       const result = (await response.json()) as { rejected: { occurrences: number } };
       expect(result.rejected.occurrences, envelope.service).toBe(0);
     }
+  });
+
+  it('shows when a key was last used', async () => {
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    const row = page.getByRole('table', { name: 'Ingestion keys' }).getByRole('row', { name: /shop production/ });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return row.locator('td').nth(3).textContent();
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
   });
 
   it('lists the services with their figures and sparklines', async () => {
@@ -256,6 +271,21 @@ describeEachDatabase('dashboard in a browser', (database) => {
     }
   });
 
+  it('revokes a key, after which ingestion with it is refused', async () => {
+    await page.getByRole('link', { name: 'Keys', exact: true }).click();
+    const row = page.getByRole('table', { name: 'Ingestion keys' }).getByRole('row', { name: /shop production/ });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('revoked').waitFor();
+    const [envelope] = sampleEnvelopes(Date.now());
+    const response = await fetch(url('/api/v1/ingest'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ingestionKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(envelope!.body),
+    });
+    expect(response.status).toBe(401);
+  });
+
   it('sends a signed-out user to sign in and back to where they were', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login$/);
@@ -292,7 +322,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
 
   it('sent the CSRF token on every signed-in state-changing call, and made no request elsewhere', () => {
     const signedInCalls = watched.stateChanging.filter((call) => !/\/auth\/(login|setup|invitations\/accept|password-reset\/)/.test(call.url));
-    expect(signedInCalls.map((call) => call.url)).toEqual(expect.arrayContaining(['/api/v1/admin/keys', '/api/v1/admin/invitations', '/api/v1/auth/logout']));
+    expect(signedInCalls.map((call) => call.url)).toEqual(expect.arrayContaining(['/api/v1/admin/keys', expect.stringMatching(/^\/api\/v1\/admin\/keys\/.+/), '/api/v1/admin/invitations', '/api/v1/auth/logout']));
     for (const call of signedInCalls) expect(call.csrf, `${call.method} ${call.url}`).toMatch(/.{16,}/);
     expect(watched.problems).toEqual([]);
   });

@@ -18,8 +18,11 @@ const sections = [
   { path: '/settings', label: 'Settings' },
 ];
 
-/** The signed-in frame: navigation, the global time range and filters, and the page. */
-export function Layout({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+/**
+ * The signed-in frame: navigation, the global time range and filters, and the page. Pages that
+ * do not read the range (settings) leave the view controls out; health keeps only Refresh.
+ */
+export function Layout({ title, children, actions, controls = 'view' }: { title: string; children: ComponentChildren; actions?: ComponentChildren; controls?: 'view' | 'refresh' | 'none' }) {
   const { user, signOut } = useSession();
   const { pathname } = useLocation();
   const { filters, update } = useGlobalFilters();
@@ -57,11 +60,17 @@ export function Layout({ title, children, actions }: { title: string; children: 
       <div class="viewbar">
         <h1 class="page-title">{title}</h1>
         <div class="view-controls">
-          <FilterSelects service={filters.service} environment={filters.environment} apply={(change) => update(change)} />
-          <TimeRangePicker range={filters.range} onChange={(range) => update({ range })} />
-          <button type="button" class="button button-small" onClick={refreshAll} title="Reload with the range re-anchored to now">
-            Refresh
-          </button>
+          {controls === 'view' ? (
+            <>
+              <FilterSelects service={filters.service} environment={filters.environment} apply={(change) => update(change)} />
+              <TimeRangePicker range={filters.range} onChange={(range) => update({ range })} />
+            </>
+          ) : null}
+          {controls !== 'none' ? (
+            <button type="button" class="button button-small" onClick={refreshAll} title="Reload with the range re-anchored to now">
+              Refresh
+            </button>
+          ) : null}
           {actions}
         </div>
       </div>

@@ -10,7 +10,7 @@ export function HealthPage() {
   // Health is about now, not the chosen range.
   const state = useApi<HealthResponse>('/api/v1/health');
   return (
-    <Layout title="Health">
+    <Layout title="Health" controls="refresh">
       <DataState state={state}>
         {(health) => (
           <>

@@ -37,8 +37,8 @@ export interface RunningService {
 }
 
 /** The real observability service on a local port, serving the given dashboard build. */
-export async function startService(database: TestDatabase, webDir: string): Promise<RunningService> {
-  const config = loadObservabilityConfig({ LOG_LEVEL: 'silent', ...database.env, OBSERVABILITY_WEB_DIR: webDir });
+export async function startService(database: TestDatabase, webDir: string, env: Record<string, string> = {}): Promise<RunningService> {
+  const config = loadObservabilityConfig({ LOG_LEVEL: 'silent', ...database.env, OBSERVABILITY_WEB_DIR: webDir, ...env });
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -32,7 +32,7 @@ export function SettingsPage({ params }: { params: RouteParams }) {
   }, [active, sections]);
 
   return (
-    <Layout title="Settings">
+    <Layout title="Settings" controls="none">
       <Tabs active={active ?? ''} tabs={sections.map((section) => ({ key: section.key, label: section.label, href: `/settings/${section.key}` }))} />
       {active === 'keys' ? <KeysSettings /> : null}
       {active === 'users' ? <UsersSettings /> : null}
