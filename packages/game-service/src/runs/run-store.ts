@@ -130,10 +130,8 @@ export async function insertRunIfAbsent(db: Db, run: NewRun): Promise<number | u
 }
 
 /** Stores the response first sent for an accepted run, so resubmissions repeat it exactly. */
-export async function storeRunResponses(db: Db, responses: ReadonlyArray<{ id: number; body: string }>): Promise<void> {
-  for (const { id, body } of responses) {
-    await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).execute();
-  }
+export async function storeRunResponse(db: Db, id: number, body: string): Promise<void> {
+  await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).execute();
 }
 
 /** Stores a response only where none is stored yet: the first answer stays the answer. */

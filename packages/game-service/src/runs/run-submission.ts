@@ -6,7 +6,7 @@ import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { canonicalJson, contentHash } from './canonical-json.js';
 import { assertPayloadShape } from './payload-check.js';
-import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponses, type RunKey, type RunStatus, type StoredOutcome } from './run-store.js';
+import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunStatus, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
 
 /** The 200 body of an accepted run. Stored, so a resubmission gets exactly this again. */
@@ -167,7 +167,7 @@ export class RunSubmissions {
     if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
     const leaderboards = await written.recorded!.publish();
     const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards };
-    const stored = this.#writer.write((trx) => storeRunResponses(trx, [{ id: written.id, body: JSON.stringify(body) }]));
+    const stored = this.#writer.writeStatement((db) => storeRunResponse(db, written.id, JSON.stringify(body)));
     return { kind: 'accepted', body, stored };
   }
 
@@ -193,7 +193,7 @@ export class RunSubmissions {
    */
   async #answerWithoutPlacements(key: RunKey, adapterId: string, stored: StoredOutcome): Promise<RunAccepted> {
     const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: stored.result ?? {}, leaderboards: [] };
-    await this.#writer.write((trx) => storeMissingRunResponse(trx, stored.id, JSON.stringify(body)));
+    await this.#writer.writeStatement((db) => storeMissingRunResponse(db, stored.id, JSON.stringify(body)));
     const settled = await findRunOutcome(this.#db, key);
     return settled?.responseBody ? (JSON.parse(settled.responseBody) as RunAccepted) : body;
   }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 // `any` database type: a write spans tables of several features (runs, leaderboard entries),
 // each of which types its own queries.
@@ -6,6 +6,11 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 /** Where submissions write: every `work` runs inside a transaction committed before it resolves. */
 export interface RunWriter {
   write<T>(work: (trx: Transaction<any>) => Promise<T>): Promise<T>;
+  /**
+   * One statement that needs no transaction of its own (a follow-up write such as storing a
+   * response); it may share a transaction with other writes. Resolves once durable.
+   */
+  writeStatement<T>(statement: (db: Kysely<any>) => Promise<T>): Promise<T>;
   /** Resolves once every write already asked for has committed or failed. */
   drain(): Promise<void>;
 }
@@ -20,14 +25,25 @@ export class TransactionPerWrite implements RunWriter {
   }
 
   write<T>(work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
-    const done = this.#db.transaction().execute(work);
-    const tracked = done.catch(() => undefined).finally(() => this.#pending.delete(tracked));
-    this.#pending.add(tracked);
-    return done;
+    return this.#track(this.#db.transaction().execute(work));
+  }
+
+  writeStatement<T>(statement: (db: Kysely<any>) => Promise<T>): Promise<T> {
+    return this.#track(statement(this.#db));
   }
 
   async drain(): Promise<void> {
     await Promise.all(this.#pending);
+  }
+
+  #track<T>(done: Promise<T>): Promise<T> {
+    const tracked = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#pending.add(tracked);
+    void tracked.finally(() => this.#pending.delete(tracked));
+    return done;
   }
 }
 
@@ -37,14 +53,13 @@ interface QueuedWrite {
   reject(error: unknown): void;
 }
 
-type WriteOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
 /**
  * Group commit for a single-writer database (SQLite): writes that arrive while a transaction is
  * committing wait and then share the next transaction, so one commit (one WAL append) carries
- * many submissions. Each write runs in its own savepoint: a write that fails is rolled back
- * alone and rejects alone, leaving the others in its batch to commit. A failed commit rejects
- * the whole batch, so no write is ever reported done without being durable.
+ * many submissions. Writes are isolated from each other's failures: when one fails, the shared
+ * transaction is rolled back and each write of the batch runs again in a transaction of its
+ * own, so only the failing one fails. A failed commit rejects its writes, so no write is ever
+ * reported done without being durable.
  */
 export class GroupCommitWriter implements RunWriter {
   readonly #db: Kysely<any>;
@@ -65,50 +80,44 @@ export class GroupCommitWriter implements RunWriter {
     });
   }
 
+  writeStatement<T>(statement: (db: Kysely<any>) => Promise<T>): Promise<T> {
+    return this.write(statement);
+  }
+
   async drain(): Promise<void> {
     while (this.#running) await this.#running;
   }
 
   async #drainQueue(): Promise<void> {
     try {
-      while (this.#queue.length > 0) await this.#commit(this.#queue.splice(0, this.#maxBatch));
+      while (this.#queue.length > 0) await this.#commitBatch(this.#queue.splice(0, this.#maxBatch));
     } finally {
       this.#running = undefined;
     }
   }
 
-  async #commit(batch: QueuedWrite[]): Promise<void> {
-    const outcomes: WriteOutcome[] = [];
+  async #commitBatch(batch: QueuedWrite[]): Promise<void> {
+    if (batch.length === 1) return this.#commitAlone(batch[0]!);
+    let values: unknown[];
     try {
-      const trx = await this.#db.startTransaction().execute();
-      try {
-        for (const item of batch) outcomes.push(await this.#inSavepoint(trx, item));
-        await trx.commit().execute();
-      } catch (error) {
-        await trx.rollback().execute().catch(() => undefined);
-        throw error;
-      }
-    } catch (error) {
-      for (const item of batch) item.reject(error);
+      values = await this.#db.transaction().execute(async (trx) => {
+        const results: unknown[] = [];
+        for (const item of batch) results.push(await item.work(trx));
+        return results;
+      });
+    } catch {
+      // Which write failed, and whether the commit itself did, is found out one write at a time.
+      for (const item of batch) await this.#commitAlone(item);
       return;
     }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
-    });
+    batch.forEach((item, i) => item.resolve(values[i]));
   }
 
-  async #inSavepoint(trx: Transaction<any>, item: QueuedWrite): Promise<WriteOutcome> {
-    await sql`savepoint run_write`.execute(trx);
+  async #commitAlone(item: QueuedWrite): Promise<void> {
     try {
-      const value = await item.work(trx);
-      await sql`release savepoint run_write`.execute(trx);
-      return { ok: true, value };
+      item.resolve(await this.#db.transaction().execute((trx) => item.work(trx)));
     } catch (error) {
-      await sql`rollback to savepoint run_write`.execute(trx);
-      await sql`release savepoint run_write`.execute(trx);
-      return { ok: false, error };
+      item.reject(error);
     }
   }
 }
