@@ -4,8 +4,8 @@ import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
 import {
   deletePlayerEntries,
   entriesAfter,
-  findEntryForUpdate,
-  insertEntryIfAbsent,
+  entriesOfPlayer,
+  insertEntriesIfAbsent,
   updateEntry,
   type Entry,
   type LeaderboardTables,
@@ -105,20 +105,30 @@ export class Leaderboards {
       })
       .sort((a, b) => compareText(rankedSetId(a.set), rankedSetId(b.set)));
 
+    const incoming: Entry = { playerId: run.playerId, displayName: run.displayName, score: 0, achievedAt: run.achievedAt };
+    const sets = targets.map((t) => t.set);
+    const sameSet = (set: RankedSet) => (row: { boardId: string; period: string }) => row.boardId === set.boardId && row.period === set.period;
+    const existingRows = await entriesOfPlayer(db, run.game.id, run.playerId, sets, this.#dialect);
+    const firsts = targets.filter(({ set }) => !existingRows.some(sameSet(set)));
+    const inserted = await insertEntriesIfAbsent(
+      db,
+      run.game.id,
+      firsts.map(({ set, score }) => ({ boardId: set.boardId, period: set.period, entry: { ...incoming, score } })),
+      now,
+    );
+    // Entries a concurrent transaction created meanwhile: lock and combine with them like the rest.
+    const raced = firsts.filter(({ set }) => !inserted.some(sameSet(set))).map((t) => t.set);
+    if (raced.length > 0) existingRows.push(...(await entriesOfPlayer(db, run.game.id, run.playerId, raced, this.#dialect)));
+
     const outcomes: Array<{ set: RankedSet; score: number; improved: boolean }> = [];
     for (const { board, score, set } of targets) {
-      const incoming: Entry = { playerId: run.playerId, displayName: run.displayName, score, achievedAt: run.achievedAt };
-      let existing = await findEntryForUpdate(db, this.#dialect, set, run.playerId);
-      if (!existing) {
-        if (await insertEntryIfAbsent(db, set, incoming, now)) {
-          outcomes.push({ set, score, improved: true });
-          continue;
-        }
-        // A concurrent transaction created the entry first; combine with it instead.
-        existing = await findEntryForUpdate(db, this.#dialect, set, run.playerId);
-        if (!existing) throw new Error(`entry of ${run.playerId} in ${rankedSetId(set)} vanished during the write`);
+      if (inserted.some(sameSet(set))) {
+        outcomes.push({ set, score, improved: true });
+        continue;
       }
-      const { result, improved } = applyOperator(board.operator, board.order, existing, incoming);
+      const existing = existingRows.find(sameSet(set));
+      if (!existing) throw new Error(`entry of ${run.playerId} in ${rankedSetId(set)} vanished during the write`);
+      const { result, improved } = applyOperator(board.operator, board.order, existing, { ...incoming, score });
       const changed = result.score !== existing.score || result.achievedAt !== existing.achievedAt || existing.displayName !== run.displayName;
       if (changed) await updateEntry(db, set, { ...incoming, ...result }, now);
       outcomes.push({ set, score: result.score, improved });
@@ -129,8 +139,8 @@ export class Leaderboards {
         await this.ranks.syncPlayer(run.game.id, run.playerId, outcomes.map((o) => o.set));
         const placements = await Promise.all(
           outcomes.map(async ({ set, score, improved }) => {
-            const { entry } = await this.ranks.standing(set, run.playerId, 0);
-            return entry && { boardId: set.boardId, period: set.period, score, rank: entry.rank, improved };
+            const rank = await this.ranks.rankOfPlayer(set, run.playerId);
+            return rank === undefined ? undefined : { boardId: set.boardId, period: set.period, score, rank, improved };
           }),
         );
         // An entry is missing only when the player was erased between the commit and now.

@@ -68,37 +68,58 @@ function ordered<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, order: 
   return query.orderBy('score', flip(order)).orderBy('achieved_at', flip('asc')).orderBy('player_id', flip('asc'));
 }
 
-/** Reads a player's entry; on PostgreSQL also locks it until the transaction ends. */
-export async function findEntryForUpdate(db: Db, dialect: Dialect, set: RankedSet, playerId: string): Promise<Entry | undefined> {
+/**
+ * A player's entries in a game, limited to the given (board, period) pairs; on PostgreSQL the
+ * rows are also locked until the transaction ends (SQLite transactions hold its one write lock).
+ */
+export async function entriesOfPlayer(
+  db: Db,
+  gameId: string,
+  playerId: string,
+  sets: ReadonlyArray<{ boardId: string; period: string }>,
+  lock?: Dialect,
+): Promise<Array<Entry & { boardId: string; period: string }>> {
+  if (sets.length === 0) return [];
   let query = db
     .selectFrom('leaderboard_entries')
-    .select(entryColumns)
-    .where((eb) => inSet(eb, set))
-    .where('player_id', '=', playerId);
-  // SQLite transactions already hold the database's single write lock.
-  if (dialect === 'postgres') query = query.forUpdate();
-  const row = await query.executeTakeFirst();
-  return row && toEntry(row);
+    .select([...entryColumns, 'board_id', 'period'])
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .where((eb) => eb.or(sets.map((s) => eb.and([eb('board_id', '=', s.boardId), eb('period', '=', s.period)]))));
+  if (lock === 'postgres') query = query.orderBy('board_id').orderBy('period').forUpdate();
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...toEntry(row), boardId: row.board_id, period: row.period }));
 }
 
-/** Inserts a first entry; false when a concurrent transaction inserted it first. */
-export async function insertEntryIfAbsent(db: Db, set: RankedSet, entry: Entry, nowMs: number): Promise<boolean> {
+/**
+ * Inserts first entries of one player in several sets with one statement; returns the sets
+ * (`boardId`/`period`) actually inserted, leaving out those a concurrent transaction created first.
+ */
+export async function insertEntriesIfAbsent(
+  db: Db,
+  gameId: string,
+  entries: ReadonlyArray<{ boardId: string; period: string; entry: Entry }>,
+  nowMs: number,
+): Promise<Array<{ boardId: string; period: string }>> {
+  if (entries.length === 0) return [];
   const inserted = await db
     .insertInto('leaderboard_entries')
-    .values({
-      game_id: set.gameId,
-      board_id: set.boardId,
-      period: set.period,
-      player_id: entry.playerId,
-      display_name: entry.displayName,
-      score: entry.score,
-      achieved_at: entry.achievedAt,
-      updated_at: nowMs,
-    })
+    .values(
+      entries.map(({ boardId, period, entry }) => ({
+        game_id: gameId,
+        board_id: boardId,
+        period,
+        player_id: entry.playerId,
+        display_name: entry.displayName,
+        score: entry.score,
+        achieved_at: entry.achievedAt,
+        updated_at: nowMs,
+      })),
+    )
     .onConflict((oc) => oc.columns(['game_id', 'board_id', 'period', 'player_id']).doNothing())
-    .returning('player_id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .returning(['board_id', 'period'])
+    .execute();
+  return inserted.map((row) => ({ boardId: row.board_id, period: row.period }));
 }
 
 export async function updateEntry(db: Db, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
@@ -108,24 +129,6 @@ export async function updateEntry(db: Db, set: RankedSet, entry: Entry, nowMs: n
     .where((eb) => inSet(eb, set))
     .where('player_id', '=', entry.playerId)
     .execute();
-}
-
-/** A player's entries in a game, limited to the given (board, period) pairs. */
-export async function entriesOfPlayer(
-  db: Db,
-  gameId: string,
-  playerId: string,
-  sets: ReadonlyArray<{ boardId: string; period: string }>,
-): Promise<Array<Entry & { boardId: string; period: string }>> {
-  if (sets.length === 0) return [];
-  const rows = await db
-    .selectFrom('leaderboard_entries')
-    .select([...entryColumns, 'board_id', 'period'])
-    .where('game_id', '=', gameId)
-    .where('player_id', '=', playerId)
-    .where((eb) => eb.or(sets.map((s) => eb.and([eb('board_id', '=', s.boardId), eb('period', '=', s.period)]))))
-    .execute();
-  return rows.map((row) => ({ ...toEntry(row), boardId: row.board_id, period: row.period }));
 }
 
 /** One entry, or undefined. */

@@ -117,6 +117,13 @@ export class RankIndex {
     return (await countBefore(this.#db, set, position)) + 1;
   }
 
+  /** The player's 1-based rank, or undefined without an entry. */
+  async rankOfPlayer(set: RankedSet, playerId: string): Promise<number | undefined> {
+    if (await this.#hold(set)) return (await this.#engine.standing(rankedSetId(set), playerId, 0)).rank;
+    const entry = await findEntry(this.#db, set, playerId);
+    return entry && (await countBefore(this.#db, set, entry)) + 1;
+  }
+
   /** The player's standing with up to `radius` entries either side (0: none). */
   async standing(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
     if (await this.#hold(set)) {
@@ -159,8 +166,9 @@ export class RankIndex {
    * flight; operators and tests use it to prove the two agree.
    */
   async checkConsistency(): Promise<SetConsistency[]> {
+    await this.#dropEnded(this.#clock.now());
     const report: SetConsistency[] = [];
-    for (const [setId, held] of this.#held) {
+    for (const [setId, held] of [...this.#held]) {
       if (held.loading) await held.loading;
       const sqlIds = (await this.#readSet(held.set)).map((k) => k.playerId);
       const engineIds = await this.#engine.playersFrom(setId, 1, Math.max(sqlIds.length + 1, 1));
@@ -218,17 +226,17 @@ export class RankIndex {
     }
   }
 
+  /** Forgets sets whose period has ended. The bookkeeping is synchronous, so holds racing it see a consistent view. */
   async #dropEnded(now: number): Promise<void> {
+    const ended: string[] = [];
     let nextEnd = Infinity;
-    for (const [id, held] of [...this.#held]) {
+    for (const [id, held] of this.#held) {
       const endMs = parsePeriodKey(held.set.period)?.endMs ?? Infinity;
-      if (endMs <= now && !held.loading) {
-        this.#held.delete(id);
-        await this.#engine.drop(id);
-      } else {
-        nextEnd = Math.min(nextEnd, endMs);
-      }
+      if (endMs <= now && !held.loading) ended.push(id);
+      else nextEnd = Math.min(nextEnd, endMs);
     }
+    for (const id of ended) this.#held.delete(id);
     this.#nextPeriodEndMs = nextEnd;
+    for (const id of ended) await this.#engine.drop(id);
   }
 }

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
+import { insertEntriesIfAbsent } from '../../src/leaderboards/leaderboard-store.js';
+import { manifestWith, storeManifest } from '../support/identity-fixtures.js';
+import { buildTestApp } from '../support/test-app.js';
+import { arenaGame, recordResult, unthrottled } from './leaderboard-fixtures.js';
+
+const playerCount = 40;
+const operationsPerRun = 1_000;
+const runs = 2;
+/** Operations started together, so writers of the same player race each other. */
+const concurrency = 8;
+
+const operation = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      kind: fc.constant('record' as const),
+      player: fc.nat(playerCount - 1),
+      // A narrow range makes ties common.
+      score: fc.integer({ min: 0, max: 20 }),
+      durationMs: fc.integer({ min: 1, max: 5 }),
+      // Results arrive a little out of order, like queued offline runs.
+      lateByMs: fc.constantFrom(0, 0, 0, 1_000, 3_600_000),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), player: fc.nat(playerCount - 1) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1, 1_000, 3_600_000, 6 * 3_600_000) }) },
+);
+
+/** Every operator and both orders, with a daily period for rollovers; few sets keep the runs quick. */
+function consistencyGame(id: string): GameDefinition {
+  const arena = arenaGame(id);
+  const keep = (boardId: string, periods: GameDefinition['boards'][number]['periods']) => ({ ...arena.boards.find((b) => b.id === boardId)!, periods });
+  return { ...arena, boards: [keep('high', ['all', 'daily']), keep('latest', ['all']), keep('total', ['all']), keep('fastest', ['all'])] };
+}
+
+/** Long enough for PostgreSQL and Redis on a busy CI machine; typically a few seconds. */
+const propertyTimeoutMs = 120_000;
+
+describeEachDatabase('rank engine and SQL', (database) => {
+  for (const variant of redisVariants()) {
+    describe(variant.name, () => {
+      const games = Array.from({ length: runs + 1 }, (_, i) => consistencyGame(`consistency-${variant.name}-${i}`));
+      const clock = new ManualClock('2026-11-21T20:00:00.000Z');
+      let app: App;
+      let nextGame = 0;
+
+      beforeAll(async () => {
+        app = await buildTestApp(database(), { ...variant.env(), ...unthrottled }, { clock });
+        await storeManifest(app, manifestWith(...games));
+      });
+      afterAll(async () => {
+        await app.close();
+      });
+
+      it('agree after thousands of concurrent writes and erasures across period rollovers', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(operation, { minLength: operationsPerRun, maxLength: operationsPerRun }), async (operations) => {
+            const game = games[nextGame++]!;
+            clock.set('2026-11-21T20:00:00.000Z');
+            for (let start = 0; start < operations.length; start += concurrency) {
+              await Promise.all(
+                operations.slice(start, start + concurrency).map(async (op) => {
+                  if (op.kind === 'tick') {
+                    clock.advance(op.ms);
+                    return;
+                  }
+                  const playerId = `player-${op.player}`;
+                  if (op.kind === 'erase') {
+                    await app.playerErasure.erase(app.database.db, { gameId: game.id, playerId }, app.log);
+                    return;
+                  }
+                  await recordResult(app, game, { id: playerId, displayName: `Player ${op.player}` }, { score: op.score, durationMs: op.durationMs }, clock.now() - op.lateByMs);
+                }),
+              );
+            }
+            const report = (await app.leaderboards.ranks.checkConsistency()).filter((set) => set.setId.startsWith(`${game.id}:`));
+            expect(report.length).toBeGreaterThan(0);
+            expect(report.filter((set) => set.firstDifferenceAt !== undefined || set.engineTotal !== set.sqlTotal)).toEqual([]);
+            expect(report.some((set) => set.sqlTotal > 0)).toBe(true);
+          }),
+          { numRuns: runs, endOnFailure: true },
+        );
+      }, propertyTimeoutMs);
+
+      it('reports a set whose SQL rows changed behind the engine', async () => {
+        const game = games[runs]!;
+        await recordResult(app, game, { id: 'known' }, { score: 10, durationMs: 1 });
+        const unseen = { playerId: 'unseen', displayName: 'Unseen', score: 99, achievedAt: clock.now() };
+        await insertEntriesIfAbsent(app.database.db, game.id, [{ boardId: 'high', period: 'all', entry: unseen }], clock.now());
+        const report = await app.leaderboards.ranks.checkConsistency();
+        expect(report.find((s) => s.setId === `${game.id}:high:all`)).toEqual({ setId: `${game.id}:high:all`, engineTotal: 1, sqlTotal: 2, firstDifferenceAt: 1 });
+      });
+    });
+  }
+});
