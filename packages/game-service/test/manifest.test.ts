@@ -106,6 +106,16 @@ describe('manifest check', () => {
     expect(result.problems.find((problem) => problem.path === 'games[0].boards[0].order')?.reason).toBe('must be one of "asc", "desc"');
   });
 
+  it('accepts adapters switched off with enabled: false, and only booleans there', () => {
+    const switchedOff = { ...otherGame, adapters: { score: { ...otherGame.adapters.score!, enabled: false } } };
+    expect(checkManifest({ games: [switchedOff] }, adapterTypes).ok).toBe(true);
+    const wrong = { ...otherGame, adapters: { score: { ...otherGame.adapters.score!, enabled: 'no' } } };
+    expect(checkManifest({ games: [wrong] }, adapterTypes)).toEqual({
+      ok: false,
+      problems: [{ path: 'games[0].adapters.score.enabled', reason: 'must be boolean' }],
+    });
+  });
+
   it('refuses documents that are not manifests', () => {
     for (const document of [null, [], 'games', { games: [] }, {}]) {
       const result = checkManifest(document, adapterTypes);
@@ -195,6 +205,26 @@ describeEachDatabase('GAME_MANIFEST_FILE', (database) => {
     const path = file('bad.json', JSON.stringify({ games: [{ ...galaxyGame, name: '', boards: [{ ...galaxyGame.boards[0], operator: 'max' }] }] }));
     const boot = buildTestApp(database(), { GAME_MANIFEST_FILE: path });
     await expect(boot).rejects.toThrow(/games\[0\]\.name: .*games\[0\]\.boards\[0\]\.operator: must be one of "best", "latest", "sum"/);
+  });
+
+  it('replaces a stored version that no longer passes the check, which alone would stop the boot', async () => {
+    const seeded = await buildTestApp(database());
+    const stale = { games: [{ ...otherGame, adapters: { score: { type: 'retired-type', options: {} } } }] };
+    await seeded.database.db
+      .insertInto('manifest_versions')
+      .values({ version: 100, document: JSON.stringify(stale), author: 'an older release', created_at: 0 })
+      .execute();
+    await seeded.close();
+
+    await expect(buildTestApp(database())).rejects.toThrow(/stored manifest version 100 .*unknown adapter type "retired-type"/);
+    const path = file('fixed.json', JSON.stringify(manifestWith(otherGame)));
+    const app = await buildTestApp(database(), { GAME_MANIFEST_FILE: path });
+    try {
+      expect(app.games.current.version).toBe(101);
+      expect(app.games.get('other')).toEqual(otherGame);
+    } finally {
+      await app.close();
+    }
   });
 
   it('stops the boot when the file is not JSON or missing', async () => {

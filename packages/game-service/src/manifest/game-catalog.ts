@@ -114,13 +114,16 @@ export class GameCatalog {
    * newest stored one; without a file the newest stored version is served, else the bundled demo.
    */
   async load(fileDocument: { path: string; document: unknown } | undefined): Promise<void> {
+    if (fileDocument) {
+      const result = this.check(fileDocument.document);
+      if (!result.ok) throw new InvalidManifestError(`GAME_MANIFEST_FILE ${fileDocument.path}`, result.problems);
+      const latest = await latestManifest(this.#db);
+      if (latest?.document !== JSON.stringify(result.manifest)) {
+        await this.storeManifest(result.manifest, `GAME_MANIFEST_FILE ${fileDocument.path}`);
+        return;
+      }
+    }
     await this.refresh();
-    if (!fileDocument) return;
-    const result = this.check(fileDocument.document);
-    if (!result.ok) throw new InvalidManifestError(`GAME_MANIFEST_FILE ${fileDocument.path}`, result.problems);
-    const latest = await latestManifest(this.#db);
-    if (latest && latest.document === JSON.stringify(result.manifest)) return;
-    await this.storeManifest(result.manifest, `GAME_MANIFEST_FILE ${fileDocument.path}`);
   }
 
   #serve(version: number, manifest: Manifest): void {

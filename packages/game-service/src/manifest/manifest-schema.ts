@@ -39,6 +39,9 @@ export const AdapterBinding = Type.Object(
   {
     type: Type.String({ minLength: 1, maxLength: 80, description: 'adapter type id, see /admin/adapters' }),
     options: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "checked against the type's options schema" })),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'false refuses new runs (404 adapter-not-found) while its boards keep their entries; default true' }),
+    ),
   },
   { additionalProperties: false },
 );
