@@ -1,7 +1,8 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Counter } from 'prom-client';
-import { hashOpaqueToken, secretsMatch, type Clock, type Redis } from '@playstack/server-kit';
+import type { Clock, Redis } from '@playstack/server-kit';
 import { bearerCredential } from './ingestion-key-format.js';
 import { findActiveIngestionKeyByHash, recordIngestionKeysLastUsed } from './keys-store.js';
 
@@ -56,9 +57,11 @@ export class IngestionKeyVerifier {
   #legacyLogged = false;
   #flushTimer: NodeJS.Timeout | undefined;
   #subscriber: Redis | undefined;
+  readonly #legacyDigest: Buffer | undefined;
 
   constructor(options: IngestionKeyVerifierOptions) {
     this.#options = options;
+    this.#legacyDigest = options.legacyKey === undefined ? undefined : sha256(options.legacyKey);
   }
 
   /** Starts the last-used flush timer and, with Redis, listens for other instances' changes. */
@@ -89,9 +92,12 @@ export class IngestionKeyVerifier {
   async verify(authorization: string | undefined): Promise<VerifiedIngestionKey | undefined> {
     const presented = bearerCredential(authorization);
     if (!presented) return undefined;
-    const legacyKey = this.#options.legacyKey;
-    if (legacyKey !== undefined && secretsMatch(presented, legacyKey)) return this.#legacyUsed();
-    const verified = await this.#lookup(hashOpaqueToken(presented));
+    // One digest serves both checks: the constant-time legacy comparison (digests have equal
+    // lengths, so neither the legacy key's content nor its length leaks) and the stored-hash
+    // lookup (the same SHA-256 as hashOpaqueToken, in hex).
+    const digest = sha256(presented);
+    if (this.#legacyDigest && timingSafeEqual(digest, this.#legacyDigest)) return this.#legacyUsed();
+    const verified = await this.#lookup(digest.toString('hex'));
     if (verified) this.#lastUsed.set(verified.keyId, this.#options.clock.now());
     return verified;
   }
@@ -167,4 +173,8 @@ export class IngestionKeyVerifier {
     const ttl = key ? this.#options.cacheTtlMs : this.#options.negativeCacheTtlMs;
     this.#cache.set(keyHash, { key, expiresAt: now + ttl });
   }
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
 }

@@ -1,0 +1,203 @@
+// What authentication costs the observability service:
+//  1. `app.ingestionKeys.verify()` per envelope (cached named key, legacy key, unknown key), in
+//     process, next to the ceiling of the least work any hashed-key check needs (one SHA-256
+//     and one Map lookup);
+//  2. a signed-in dashboard request (GET /api/v1/auth/session with the obs_session cookie: session
+//     and user lookups) over HTTP, next to a bare Fastify route answering the same body.
+//
+//   npx tsx --conditions=source bench/dashboard-auth.ts
+//
+// The HTTP server runs in a child process so autocannon does not share its core. SQLite always;
+// PostgreSQL too with BENCH_DATABASE_URL or TEST_DATABASE_URL. BENCH_DURATION_S (default 5) and
+// BENCH_CONNECTIONS (default 16) set the load.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
+
+const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const legacyKey = 'legacy-bench-key-0123456789';
+const admin = { email: 'bench@example.com', password: 'bench password 123', name: 'Bench' };
+
+type ServeRequest = { role: 'service'; env: Record<string, string> } | { role: 'ceiling'; responseBody: string };
+
+async function serve(request: ServeRequest): Promise<void> {
+  let app: { listen(options: { port: number; host: string }): Promise<string>; server: { address(): unknown }; close(): Promise<void> };
+  if (request.role === 'service') {
+    app = await buildApp(loadObservabilityConfig({ ...request.env, LOG_LEVEL: 'silent' }));
+  } else {
+    // The same framework and response body, no work.
+    const bare = Fastify({ logger: false });
+    bare.get('/api/v1/auth/session', async (_request, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
+    app = bare;
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send!({ port: (app.server.address() as { port: number }).port });
+  process.on('message', () => void app.close().then(() => process.exit(0)));
+}
+
+if (process.argv[2] === 'serve') {
+  process.once('message', (request: ServeRequest) => void serve(request));
+} else {
+  await main();
+}
+
+async function startChild(request: ServeRequest): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
+    execArgv: ['--import', 'tsx', '--conditions=source'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+    child.send(request);
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
+  };
+}
+
+/** Calls `fn` for about `ms` milliseconds; answers calls per second. */
+async function opsPerSecond(fn: () => unknown, ms = 1_000): Promise<number> {
+  const batch = 1_000;
+  let calls = 0;
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    for (let i = 0; i < batch; i += 1) await fn();
+    calls += batch;
+  }
+  return calls / ((performance.now() - started) / 1000);
+}
+
+async function benchVerifier(dataDir: string): Promise<void> {
+  const app = await buildApp(loadObservabilityConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, SERVICE_API_KEY: legacyKey }));
+  try {
+    const setup = await app.inject({ method: 'POST', url: '/api/v1/auth/setup', payload: admin });
+    const cookie = setup.cookies.find((c) => c.name === 'obs_session')!.value;
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/keys',
+      cookies: { obs_session: cookie },
+      headers: { 'x-csrf-token': setup.json().csrfToken },
+      payload: { name: 'bench' },
+    });
+    const namedHeader = `Bearer ${created.json().key as string}`;
+    const unknownHeader = `Bearer obsk_00000000_${randomBytes(32).toString('base64url')}`;
+    if (!(await app.ingestionKeys.verify(namedHeader))) throw new Error('the created key does not verify');
+    const map = new Map([[createHash('sha256').update(created.json().key).digest('hex'), { keyId: 'x', name: 'bench', legacy: false }]]);
+    const ceiling = await opsPerSecond(() => map.get(createHash('sha256').update(created.json().key).digest('hex')));
+    const rows = [
+      ['ceiling: sha256 + Map.get', ceiling],
+      ['verify(named key, cached)', await opsPerSecond(() => app.ingestionKeys.verify(namedHeader))],
+      ['verify(legacy SERVICE_API_KEY)', await opsPerSecond(() => app.ingestionKeys.verify(`Bearer ${legacyKey}`))],
+      ['verify(unknown key, cached miss)', await opsPerSecond(() => app.ingestionKeys.verify(unknownHeader))],
+    ] as const;
+    console.log('\ningestion key verification (in process, one core)');
+    console.log('| case | calls/s | of ceiling |\n|---|---:|---:|');
+    for (const [name, rate] of rows) console.log(`| ${name} | ${Math.round(rate).toLocaleString('en')} | ${(rate / ceiling).toFixed(2)} |`);
+  } finally {
+    await app.close();
+  }
+}
+
+interface Figures {
+  name: string;
+  ok: number;
+  other: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(name: string, baseUrl: string, cookie: string): Promise<Figures> {
+  const result = await autocannon({
+    url: baseUrl,
+    connections,
+    duration: durationSeconds,
+    requests: [{ method: 'GET', path: '/api/v1/auth/session', headers: { cookie: `obs_session=${cookie}` } }],
+  });
+  return {
+    name,
+    ok: result['2xx'],
+    other: result.non2xx + result.errors + result.timeouts,
+    perSecond: result['2xx'] / (result.duration || durationSeconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+async function benchSessions(label: string, env: Record<string, string>): Promise<{ row: Figures; sampleBody: string }> {
+  const server = await startChild({ role: 'service', env });
+  try {
+    const setup = await fetch(`${server.baseUrl}/api/v1/auth/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+    const cookie = /obs_session=([^;]+)/.exec(setup.headers.get('set-cookie') ?? '')?.[1];
+    if (setup.status !== 200 || !cookie) throw new Error(`setup failed: ${setup.status}`);
+    const sampleBody = await setup.text();
+    return { row: await load(`session lookup, ${label}`, server.baseUrl, cookie), sampleBody };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function withTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-dashboard-auth-'));
+  try {
+    return await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function withPostgresSchema<T>(url: string, body: (schema: string) => Promise<T>): Promise<T> {
+  const schema = `bench_auth_${randomBytes(4).toString('hex')}`;
+  try {
+    return await body(schema);
+  } finally {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  await withTempDir((dir) => benchVerifier(dir));
+
+  const rows: Figures[] = [];
+  const sqlite = await withTempDir((dir) => benchSessions('SQLite', { DATA_DIR: dir }));
+  rows.push(sqlite.row);
+  if (postgresUrl) {
+    const postgres = await withTempDir((dir) =>
+      withPostgresSchema(postgresUrl, (schema) => benchSessions('PostgreSQL', { DATA_DIR: dir, DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema })),
+    );
+    rows.push(postgres.row);
+  } else {
+    console.log('(set BENCH_DATABASE_URL=postgres://... to include PostgreSQL)');
+  }
+  const ceilingServer = await startChild({ role: 'ceiling', responseBody: sqlite.sampleBody });
+  let ceiling: Figures;
+  try {
+    ceiling = await load('ceiling: bare Fastify route, same body', ceilingServer.baseUrl, 'x');
+  } finally {
+    await ceilingServer.stop();
+  }
+
+  console.log(`\nsigned-in dashboard request over HTTP (${connections} connections, ${durationSeconds} s each)`);
+  console.log('| case | req/s | p50 ms | p99 ms | non-2xx | of ceiling |\n|---|---:|---:|---:|---:|---:|');
+  for (const row of [ceiling, ...rows]) {
+    console.log(`| ${row.name} | ${Math.round(row.perSecond).toLocaleString('en')} | ${row.p50} | ${row.p99} | ${row.other} | ${(row.perSecond / ceiling.perSecond).toFixed(2)} |`);
+  }
+}
