@@ -32,6 +32,8 @@ export function parseRetryAfterMs(header: string | null, nowMs: number): number 
   if (header === null) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // HTTP dates name the day or month; without a letter, Date.parse would read "-5" as a year.
+  if (!/[A-Za-z]/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);

@@ -40,6 +40,8 @@ type Outcome =
 
 // setTimeout's ceiling; longer waits are re-armed when they fire.
 const maxTimerDelayMs = 2_147_483_647;
+// Where no `online` event tells us the network is back, background sending looks again this often.
+const offlineRecheckMs = 30_000;
 
 /**
  * Sends queued runs, oldest first, under the signed-in player's session. Network errors, 408,
@@ -151,7 +153,7 @@ export class RunFlusher {
     if (mine.length > 0 && current) {
       const due = Math.max(this.#pausedUntil, Math.min(...mine.map((run) => run.notBefore)));
       report.nextAttemptInMs = Math.max(0, due - this.#options.now());
-      if (report.stoppedBy !== 'offline') this.#schedule(report.nextAttemptInMs);
+      this.#schedule(report.stoppedBy === 'offline' ? Math.max(offlineRecheckMs, report.nextAttemptInMs) : report.nextAttemptInMs);
     }
     return report;
   }
