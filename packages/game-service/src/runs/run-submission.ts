@@ -34,7 +34,7 @@ export interface Submission {
  * just after the ranks are published) before answering without placements: only a crash between
  * the run's commit and that write leaves it missing for longer.
  */
-const responseWaitMs = 2_000;
+const defaultResponseWaitMs = 2_000;
 const responsePollMs = 20;
 
 type WriteOutcome =
@@ -63,6 +63,7 @@ export class RunSubmissions {
   readonly #clock: Clock;
   readonly #scores: ScoreRecorder;
   readonly #adapterTypes: ReadonlyMap<string, AdapterType>;
+  readonly #responseWaitMs: number;
   readonly #onRecorded: (run: { gameId: string; adapterId: string; status: RunStatus }) => void;
   /** Submissions of this process not yet answerable from the store, by run key. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
@@ -73,6 +74,8 @@ export class RunSubmissions {
     clock: Clock;
     scores: ScoreRecorder;
     adapterTypes: ReadonlyMap<string, AdapterType>;
+    /** How long a resubmission waits for the first response to be stored; default 2 s. */
+    responseWaitMs?: number;
     /** Called once per newly recorded run, after its commit. */
     onRecorded?: (run: { gameId: string; adapterId: string; status: RunStatus }) => void;
   }) {
@@ -82,6 +85,7 @@ export class RunSubmissions {
     this.#scores = deps.scores;
     this.#adapterTypes = deps.adapterTypes;
     this.#onRecorded = deps.onRecorded ?? (() => undefined);
+    this.#responseWaitMs = deps.responseWaitMs ?? defaultResponseWaitMs;
   }
 
   /** Judges and records a run; the accepted body, or ApiError 404/400/409/422. */
@@ -174,7 +178,7 @@ export class RunSubmissions {
   /** The answer for a runId already recorded: the original response, or 409 for other content. */
   async #answerFromStore(key: RunKey, adapterId: string, hash: string): Promise<RunAccepted> {
     // Real elapsed time, not the app's clock: this bounds a wait, it is not a moment of the game.
-    const deadline = performance.now() + responseWaitMs;
+    const deadline = performance.now() + this.#responseWaitMs;
     for (;;) {
       const stored = await findRunOutcome(this.#db, key);
       if (!stored) throw new Error(`run ${key.runId} was recorded but cannot be read back`);
