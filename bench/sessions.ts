@@ -12,13 +12,38 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
+
+// autocannon ships no types; these are the parts used here, kept local to this file.
+type Context = { refreshToken?: string };
+interface LoadRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: LoadRequest, context: Context) => LoadRequest;
+  onResponse?: (status: number, body: string, context: Context) => void;
+}
+interface LoadResult {
+  duration: number;
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: LoadRequest[];
+}) => Promise<LoadResult>;
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -28,15 +53,16 @@ const rotationsPerSignIn = 50;
 type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; responseBody: string };
 
 async function serve(request: ServeRequest): Promise<void> {
-  const app =
-    request.role === 'game'
-      ? await buildApp(
-          loadGameConfig({ ...request.env, LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' }),
-        )
-      : Fastify({ logger: false });
-  if (request.role === 'ceiling') {
+  let app: Pick<FastifyInstance, 'listen' | 'server' | 'close'>;
+  if (request.role === 'game') {
+    app = await buildApp(
+      loadGameConfig({ ...request.env, LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' }),
+    );
+  } else {
     // The same framework, body parsing and response size, no work.
-    app.post('/v1/games/:gameId/auth/:operation', async (_req, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
+    const ceiling = Fastify({ logger: false });
+    ceiling.post('/v1/games/:gameId/auth/:operation', async (_req, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
+    app = ceiling;
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ port: (app.server.address() as { port: number }).port });
@@ -92,7 +118,7 @@ interface Figures {
   p99: number;
 }
 
-function figures(name: string, result: autocannon.Result): Figures {
+function figures(name: string, result: LoadResult): Figures {
   return {
     name,
     ok: result['2xx'],
@@ -131,14 +157,13 @@ async function loadExchange(name: string, baseUrl: string): Promise<Figures> {
  * so the list is one sign-in followed by the rotations.)
  */
 async function loadRefresh(name: string, baseUrl: string): Promise<Figures & { rotations: number }> {
-  type Context = { refreshToken?: string };
   let sequence = 0;
   let rotations = 0;
   const prefix = randomBytes(3).toString('hex');
   const keepToken = (status: number, body: string, context: Context) => {
     context.refreshToken = status === 200 ? (JSON.parse(body) as { refreshToken: string }).refreshToken : undefined;
   };
-  const signIn: autocannon.Request = {
+  const signIn: LoadRequest = {
     method: 'POST',
     path: '/v1/games/demo/auth/exchange',
     setupRequest: (request) => {
@@ -147,15 +172,15 @@ async function loadRefresh(name: string, baseUrl: string): Promise<Figures & { r
     },
     onResponse: keepToken,
   };
-  const rotate: autocannon.Request = {
+  const rotate: LoadRequest = {
     method: 'POST',
     path: '/v1/games/demo/auth/refresh',
-    setupRequest: (request, context: Context) => ({
+    setupRequest: (request, context) => ({
       ...request,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ refreshToken: context.refreshToken ?? 'missing-refresh-token' }),
     }),
-    onResponse: (status, body, context: Context) => {
+    onResponse: (status, body, context) => {
       if (status === 200) rotations += 1;
       keepToken(status, body, context);
     },
