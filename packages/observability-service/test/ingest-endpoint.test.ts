@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase, redisVariants, type TestDatabase } from '@playstack/server-kit/testing';
+import { ingestionTotals } from '../src/health/ingestion-counters.js';
 import { createIngestionKey, revokeIngestionKeyById } from '../src/keys/ingestion-keys.js';
 import { envelope, fullOccurrence, minimalOccurrence } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
@@ -87,6 +88,13 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
     expect(await stored(String(good.traceId))).toHaveLength(1);
   });
 
+  it('counts accepted and refused items per receipt minute for the health view', async () => {
+    const totals = () => ingestionTotals(app.database.db, clock.now() - 60_000, clock.now() + 60_000);
+    const before = await totals();
+    await post(envelope([minimalOccurrence(startedAt), { ...minimalOccurrence(startedAt), status: 'maybe' }, minimalOccurrence(startedAt)]));
+    expect(await totals()).toEqual({ accepted: before.accepted + 2, refused: before.refused + 1 });
+  });
+
   it('accepts a charset parameter on the JSON media type', async () => {
     const response = await post(envelope([minimalOccurrence(startedAt)]), { 'content-type': 'application/json; charset=utf-8' });
     expect(response.json().accepted).toEqual({ occurrences: 1 });
@@ -106,6 +114,18 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
     }
     expect(await stored(String(occurrence.traceId))).toHaveLength(0);
     expect((await post(envelope([occurrence]))).statusCode).toBe(202);
+  });
+
+  it('commits envelopes that arrive together in shared transactions (group commit)', async () => {
+    const counter = async (name: string) => {
+      const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    };
+    const [transactions, envelopes] = [await counter('observability_ingest_transactions_total'), await counter('observability_ingest_envelopes_committed_total')];
+    const responses = await Promise.all(Array.from({ length: 8 }, () => post(envelope([minimalOccurrence(startedAt), minimalOccurrence(startedAt)]))));
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(8).fill(202));
+    expect((await counter('observability_ingest_envelopes_committed_total')) - envelopes).toBe(8);
+    expect((await counter('observability_ingest_transactions_total')) - transactions).toBeLessThan(8);
   });
 
   it('accepts gzip-compressed envelopes', async () => {

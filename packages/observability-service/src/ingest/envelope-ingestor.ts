@@ -69,9 +69,12 @@ export class EnvelopeIngestor {
     return this.store([valid], result);
   }
 
-  /** Refuses envelopes with more occurrences than configured. */
+  /** Refuses envelopes with more occurrences than configured (counted as refused for the health view). */
   #checkCount(count: number): void {
     if (count > this.#options.maxOccurrences) {
+      // Best effort, not awaited: the 413 does not wait for the health counter, and a storage
+      // failure there is already answered by the envelopes that do wait.
+      this.#options.writer.write([], count).catch(() => undefined);
       throw new ApiError('payload-too-large', `An envelope holds at most ${this.#options.maxOccurrences} occurrences; this one has ${count}.`);
     }
   }
@@ -92,7 +95,8 @@ export class EnvelopeIngestor {
         else result.errors.push({ index, message: mapped.message });
       }
     }
-    await this.#options.writer.write(rows);
+    const refused = result.errors.length;
+    await this.#options.writer.write(rows, refused);
     result.errors.sort((a, b) => a.index - b.index);
     result.accepted.occurrences = rows.length;
     result.rejected.occurrences = result.errors.length;

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { Counter, Histogram } from 'prom-client';
 import { ApiError, errorResponses, type App } from '@playstack/server-kit';
 import { OccurrenceWriter } from '../storage/occurrence-writer.js';
 import { installIngestAuth, type IngestionKeyCheck } from './ingest-auth.js';
@@ -34,11 +35,38 @@ export interface IngestionPluginOptions {
   maxRowsPerTransaction: number;
 }
 
+/** Counters an operator watches: throughput, and how well group commit batches envelopes. */
+function ingestMetrics(app: App) {
+  const registers = [app.metrics];
+  return {
+    transactions: new Counter({ name: 'observability_ingest_transactions_total', help: 'Ingest transactions committed', registers }),
+    envelopes: new Counter({ name: 'observability_ingest_envelopes_committed_total', help: 'Envelopes (or OTLP requests) whose occurrences were committed', registers }),
+    occurrences: new Counter({ name: 'observability_ingest_occurrences_committed_total', help: 'Occurrences committed', registers }),
+    commitSeconds: new Histogram({
+      name: 'observability_ingest_commit_seconds',
+      help: 'Duration of ingest transactions (insert, edges, rollups, commit)',
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+  };
+}
+
 /** Decorates `app.ingestion` and serves `POST /api/v1/ingest`. */
 export const ingestionPlugin = fp<IngestionPluginOptions>(
   async (fastify, options) => {
     const app = fastify as unknown as App;
-    const writer = new OccurrenceWriter({ database: app.database, clock: app.clock, maxRowsPerTransaction: options.maxRowsPerTransaction });
+    const metrics = ingestMetrics(app);
+    const writer = new OccurrenceWriter({
+      database: app.database,
+      clock: app.clock,
+      maxRowsPerTransaction: options.maxRowsPerTransaction,
+      onCommit: ({ envelopes, rows, durationMs }) => {
+        metrics.transactions.inc();
+        metrics.envelopes.inc(envelopes);
+        metrics.occurrences.inc(rows);
+        metrics.commitSeconds.observe(durationMs / 1000);
+      },
+    });
     const validator = new EnvelopeValidator();
     const ingestor = new EnvelopeIngestor({
       validator,

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock, Database } from '@playstack/server-kit';
+import { recordIngestion } from '../health/ingestion-counters.js';
 import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
 import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
@@ -24,10 +25,13 @@ export interface OccurrenceWriterOptions {
   clock: Clock;
   /** Envelopes waiting together are committed together, up to this many rows per transaction. */
   maxRowsPerTransaction: number;
+  /** Called after each committed transaction (metrics). */
+  onCommit?: (commit: { envelopes: number; rows: number; durationMs: number }) => void;
 }
 
 interface PendingWrite {
   rows: readonly NewOccurrence[];
+  refused: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -49,11 +53,14 @@ export class OccurrenceWriter {
     this.#options = options;
   }
 
-  /** Stores the rows; resolves once they are committed. */
-  write(rows: readonly NewOccurrence[]): Promise<void> {
-    if (rows.length === 0) return Promise.resolve();
+  /**
+   * Stores the rows, and counts them and `refused` items of the same envelope for the health
+   * view in the same transaction; resolves once they are committed.
+   */
+  write(rows: readonly NewOccurrence[], refused = 0): Promise<void> {
+    if (rows.length === 0 && refused === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.#queue.push({ rows, resolve, reject });
+      this.#queue.push({ rows, refused, resolve, reject });
       // Starting on the next turn lets envelopes parsed in the same I/O phase join this commit.
       this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
     });
@@ -83,7 +90,8 @@ export class OccurrenceWriter {
 
   async #commitGroup(group: PendingWrite[]): Promise<void> {
     try {
-      await this.#commit(group.flatMap((pending) => pending.rows));
+      const refused = group.reduce((sum, pending) => sum + pending.refused, 0);
+      await this.#commit(group.flatMap((pending) => pending.rows), refused, group.length);
       for (const pending of group) pending.resolve();
     } catch (error) {
       if (group.length === 1) {
@@ -92,7 +100,7 @@ export class OccurrenceWriter {
       }
       for (const pending of group) {
         try {
-          await this.#commit(pending.rows);
+          await this.#commit(pending.rows, pending.refused, 1);
           pending.resolve();
         } catch (alone) {
           pending.reject(alone);
@@ -101,15 +109,19 @@ export class OccurrenceWriter {
     }
   }
 
-  async #commit(rows: readonly NewOccurrence[]): Promise<void> {
-    const { database, clock } = this.#options;
+  async #commit(rows: readonly NewOccurrence[], refused: number, envelopes: number): Promise<void> {
+    const { database, clock, onCommit } = this.#options;
+    const started = performance.now();
     await database.db.transaction().execute(async (trx) => {
       if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLockKey})`.execute(trx);
       // Looked up before this batch is inserted: the stored spans are exactly the earlier ones.
       const parentChildEdges = await crossServiceEdges(trx, rows);
-      await this.#insertRows(trx, rows, clock.now());
+      const now = clock.now();
+      await this.#insertRows(trx, rows, now);
       await this.#mergeRollups(trx, rows, parentChildEdges);
+      await recordIngestion(trx, now, rows.length, refused);
     });
+    onCommit?.({ envelopes, rows: rows.length, durationMs: performance.now() - started });
   }
 
   async #insertRows(trx: Transaction<IngestionTables>, rows: readonly NewOccurrence[], receivedAt: number): Promise<void> {

@@ -43,9 +43,14 @@ interface Cell {
 }
 
 const minuteMs = 60_000;
-/** Identifies a cell; JSON keeps distinct tuples distinct whatever characters the names hold. */
+/** Identifies a cell; length prefixes keep distinct tuples distinct whatever characters the names hold. */
 function cellId(minute: number, key: readonly unknown[]): string {
-  return JSON.stringify([minute, ...key]);
+  let id = String(minute);
+  for (const part of key) {
+    const text = String(part);
+    id += `|${text.length}:${text}`;
+  }
+  return id;
 }
 
 /** Start of the UTC minute a timestamp falls in. */
