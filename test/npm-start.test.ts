@@ -1,20 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { freePort } from '@playstack/server-kit/testing';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitForHealthy(url: string, deadline: number): Promise<Response> {
   for (;;) {
@@ -66,7 +58,7 @@ it(
       const observability = await waitForHealthy(`http://127.0.0.1:${observabilityPort}/healthz`, deadline);
       expect(await observability.json()).toEqual({ status: 'ok' });
       const version = await fetch(`http://127.0.0.1:${gamePort}/version`);
-      expect((await version.json()).name).toBe('@playstack/game-service');
+      expect(((await version.json()) as { name: string }).name).toBe('@playstack/game-service');
       // Ctrl-C in a terminal signals the whole process group: npm, the launcher and both services.
       process.kill(-child.pid!, 'SIGTERM');
       const { code, signal } = await exited;

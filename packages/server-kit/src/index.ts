@@ -1,3 +1,5 @@
+// Route schemas of every service may use @fastify/swagger's members (hide, tags...).
+/// <reference types="@fastify/swagger" preserve="true" />
 export { errorStatusByCode, isErrorCode, type ErrorCode } from './errors/error-codes.js';
 export { ApiError, type ErrorBody } from './errors/api-error.js';
 export { installErrorHandling, sendApiError } from './errors/error-handler.js';

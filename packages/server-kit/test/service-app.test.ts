@@ -13,7 +13,7 @@ import {
   type App,
   type ServiceMigration,
 } from '../src/index.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../src/testing/index.js';
+import { createTestDatabase, describeEachDatabase, freePort, type TestDatabase } from '../src/testing/index.js';
 
 const schema = configSchema({ ...commonConfigProperties });
 
@@ -108,7 +108,7 @@ describe('/metrics with METRICS_TOKEN set', () => {
 
 describe('readiness when PostgreSQL is unreachable', () => {
   it('answers /readyz 503 naming the database check when PostgreSQL is pointed at a closed port', async () => {
-    const closedPort = await findClosedPort();
+    const closedPort = await freePort();
     const database = await openDatabase({
       url: `postgres://nobody@127.0.0.1:${closedPort}/none`,
       schema: 'public',
@@ -160,14 +160,6 @@ describe('readiness when PostgreSQL is unreachable', () => {
     }
   });
 });
-
-async function findClosedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A TCP proxy the test can cut: every open connection is destroyed, new ones refused. */
 async function startTcpProxy(host: string, port: number) {

@@ -1,4 +1,5 @@
 export { createTestDatabase, describeEachDatabase, testDialects, type TestDatabase } from './test-database.js';
 export { redisVariants, testRedisEnv } from './test-redis.js';
-export { servedAndCommittedOpenApi } from './openapi-drift.js';
+export { describeOpenApiDocument } from './openapi-drift.js';
+export { freePort } from './free-port.js';
 export { chromiumPath, launchChromium } from './chromium.js';

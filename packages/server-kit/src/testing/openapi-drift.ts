@@ -1,11 +1,32 @@
 import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../http/create-server.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /**
- * The served OpenAPI document and the committed copy, both parsed, for a drift assertion.
- * Regenerate the copy with `npm run openapi:write`.
+ * The tests every service's OpenAPI document must pass: it is OpenAPI 3.1 declaring version
+ * 0.1.0, and it equals the committed copy (regenerate that with `npm run openapi:write`).
  */
-export async function servedAndCommittedOpenApi(app: App, committedFile: URL): Promise<{ served: unknown; committed: unknown }> {
-  const response = await app.inject({ method: 'GET', url: '/openapi.json' });
-  return { served: response.json(), committed: JSON.parse(readFileSync(committedFile, 'utf8')) };
+export function describeOpenApiDocument(build: (database: TestDatabase) => Promise<App>, committedFile: URL): void {
+  let database: TestDatabase;
+  let app: App;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    app = await build(database);
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.dispose();
+  });
+
+  it('serves an OpenAPI 3.1 document declaring version 0.1.0', async () => {
+    const response = await app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ openapi: '3.1.0', info: { version: '0.1.0' } });
+  });
+
+  it('serves the same document as the committed copy (run `npm run openapi:write` after changing routes)', async () => {
+    const response = await app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.json()).toEqual(JSON.parse(readFileSync(committedFile, 'utf8')));
+  });
 }
