@@ -3,6 +3,7 @@ import { usersSessionsKeys } from './2026-11-21-01-users-sessions-keys.js';
 import { occurrencesAndRollups } from './2026-11-21-02-occurrences-and-rollups.js';
 import { ingestionMinutes } from './2026-11-21-03-ingestion-minutes.js';
 import { rollupTiers } from './2026-11-21-03-rollup-tiers.js';
+import { rollupTierGrains } from './2026-11-21-03-rollup-tiers-grain.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -13,4 +14,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-21-02-occurrences-and-rollups': occurrencesAndRollups,
   '2026-11-21-03-ingestion-minutes': ingestionMinutes,
   '2026-11-21-03-rollup-tiers': rollupTiers,
+  '2026-11-21-03-rollup-tiers-grain': rollupTierGrains,
 };

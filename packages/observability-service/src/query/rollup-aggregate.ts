@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import type { QueryRange } from './query-range.js';
-import { allKey, largestTierWithin, minuteMs, planTiers, tierDimensions, type TierDimension } from './rollup-tiers.js';
+import { grainFor, largestTierWithin, minuteMs, planTiers, tierDimensions, type TierDimension } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
 
 /** Dirty stretches a query reads from the per-minute rollups one by one before it reads them all. */
@@ -93,14 +93,10 @@ async function aggregatePart(db: Kysely<IngestionTables>, dialect: Dialect, quer
   return result.rows.filter((row) => row.count !== null);
 }
 
-/** Conditions on the tier table: filters as given, grouped columns real, the rest "all". */
-function tierKeyConditions(dimension: TierDimension, query: RollupAggregateQuery): RollupCondition[] {
+/** The tier grain a query reads: real values for filtered and grouped columns, "all" for the rest. */
+function grainOfQuery(dimension: TierDimension, query: RollupAggregateQuery): number {
   const groupBy = query.groupBy ?? [];
-  return dimension.cubeColumns.map((column) => {
-    const value = query.equals?.[column];
-    if (value !== undefined) return sql`${sql.ref(column)} = ${value}`;
-    return groupBy.includes(column) ? sql`${sql.ref(column)} <> ${allKey}` : sql`${sql.ref(column)} = ${allKey}`;
-  });
+  return grainFor(dimension, dimension.cubeColumns.filter((column) => query.equals?.[column] === undefined && !groupBy.includes(column)));
 }
 
 function sourceKeyConditions(query: RollupAggregateQuery): RollupCondition[] {
@@ -125,15 +121,16 @@ export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dia
     planned && planned.sourceMinutes.length <= sourceSpansMax ? planned : { tiers: [], sourceMinutes: [{ fromMs: firstMinuteMs, toMs: endMinuteMs }] };
   const parts: Part[] = [];
   if (plan.tiers.length > 0) {
+    const grain = grainOfQuery(dimension, query);
     parts.push({
       from: sql.table(dimension.table),
       timeColumn: 'bucket',
       conditions: [
         sql`(${sql.join(
-          plan.tiers.map((span) => sql`(tier_ms = ${span.tierMs} and bucket >= ${span.fromMs} and bucket < ${span.toMs})`),
+          plan.tiers.map((span) => sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket >= ${span.fromMs} and bucket < ${span.toMs})`),
           sql` or `,
         )})`,
-        ...tierKeyConditions(dimension, query),
+        ...sourceKeyConditions(query),
         ...(query.where ?? []),
       ],
     });

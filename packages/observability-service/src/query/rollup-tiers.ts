@@ -58,12 +58,15 @@ export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
   },
 };
 
-/** Every subset of the cube columns: for each, the columns replaced by `allKey`. */
-export function cubeSubsets(dimension: TierDimension): string[][] {
-  const subsets: string[][] = [];
+/** Every grain of a dimension: which cube columns hold `allKey` (bit i: cube column i). */
+export function grainsOf(dimension: TierDimension): Array<{ grain: number; allColumns: string[] }> {
   const columns = dimension.cubeColumns;
-  for (let mask = 0; mask < 1 << columns.length; mask += 1) subsets.push(columns.filter((_, index) => (mask & (1 << index)) !== 0));
-  return subsets;
+  return Array.from({ length: 1 << columns.length }, (_, grain) => ({ grain, allColumns: columns.filter((_, index) => (grain & (1 << index)) !== 0) }));
+}
+
+/** The grain whose rows hold exactly the given cube columns as "all". */
+export function grainFor(dimension: TierDimension, allColumns: readonly string[]): number {
+  return dimension.cubeColumns.reduce((grain, column, index) => (allColumns.includes(column) ? grain | (1 << index) : grain), 0);
 }
 
 /** A run of consecutive buckets of one tier (or of raw minutes) that a query reads. */

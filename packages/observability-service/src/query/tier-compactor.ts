@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import { MergedHistogram } from './latency-percentiles.js';
-import { allKey, cubeSubsets, minuteMs, tierDimensions, tierSizesMs, type TierDimension } from './rollup-tiers.js';
+import { allKey, grainsOf, minuteMs, tierDimensions, tierSizesMs, type TierDimension } from './rollup-tiers.js';
 import { minutesTouched, setTierWatermark, tierWatermark } from './tier-watermark.js';
 
 /** Occurrences (by id) folded into the tiers per transaction: bounds how long a run holds the write lock. */
@@ -27,7 +27,7 @@ async function insertTierRows(db: Kysely<any>, table: string, rows: Array<Record
 /** Turns grouped SQL rows into tier rows: one encoded histogram each, numbers as numbers. */
 function tierRowsFrom(dimension: TierDimension, tierMs: number, rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
   return rows.map((row) => {
-    const out: Record<string, unknown> = { tier_ms: tierMs, bucket: Number(row.bucket) };
+    const out: Record<string, unknown> = { tier_ms: tierMs, grain: Number(row.grain), bucket: Number(row.bucket) };
     for (const column of dimension.keyColumns) out[column] = row[column];
     for (const column of dimension.extraColumns) out[column] = row[column] ?? null;
     out.count = Number(row.count);
@@ -58,11 +58,11 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
     const batch = buckets.slice(offset, offset + step);
     await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(inList('bucket', batch) as never).execute();
     if (finer === undefined) {
-      for (const allColumns of cubeSubsets(dimension)) {
+      for (const { grain, allColumns } of grainsOf(dimension)) {
         const kept = dimension.keyColumns.filter((column) => !allColumns.includes(column));
         const keys = dimension.keyColumns.map((column) => (allColumns.includes(column) ? sql`${allKey} as ${sql.ref(column)}` : sql.ref(column)));
         const result = await sql<Record<string, unknown>>`
-          select minute as bucket, ${sql.join([...keys, ...figures])}
+          select minute as bucket, ${sql.lit(grain)} as grain, ${sql.join([...keys, ...figures])}
           from ${sql.table(dimension.source)}
           where ${inList('minute', batch)}
           group by ${sql.join([sql.ref('minute'), ...kept.map((column) => sql.ref(column))])}
@@ -72,10 +72,10 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
     } else {
       const finerBuckets = batch.flatMap((bucket) => Array.from({ length: tierMs / finer }, (_, i) => bucket + i * finer));
       const result = await sql<Record<string, unknown>>`
-        select bucket - (bucket % ${sql.lit(tierMs)}) as bucket, ${sql.join([...dimension.keyColumns.map((column) => sql.ref(column)), ...figures])}
+        select bucket - (bucket % ${sql.lit(tierMs)}) as bucket, grain, ${sql.join([...dimension.keyColumns.map((column) => sql.ref(column)), ...figures])}
         from ${sql.table(dimension.table)}
         where tier_ms = ${finer} and ${inList('bucket', finerBuckets)}
-        group by ${sql.join([sql`bucket - (bucket % ${sql.lit(tierMs)})`, ...dimension.keyColumns.map((column) => sql.ref(column))])}
+        group by ${sql.join([sql`bucket - (bucket % ${sql.lit(tierMs)})`, sql.ref('grain'), ...dimension.keyColumns.map((column) => sql.ref(column))])}
       `.execute(db);
       await insertTierRows(db, dimension.table, tierRowsFrom(dimension, tierMs, result.rows));
     }

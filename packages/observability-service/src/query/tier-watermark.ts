@@ -3,6 +3,8 @@ import { minuteMs } from './rollup-tiers.js';
 
 const watermarkName = 'occurrence-id';
 
+const traceChunk = 500;
+
 /** Past this many occurrences beyond the watermark, a query reads the per-minute rollups only. */
 export const dirtyRowsMax = 50_000;
 
@@ -26,13 +28,21 @@ export async function setTierWatermark(db: Kysely<any>, id: number): Promise<voi
  * parent adds a dependency edge in its child's minute.
  */
 export async function minutesTouched(db: Kysely<any>, afterId: number, throughId?: number): Promise<Set<number>> {
-  const upper = throughId === undefined ? sql`` : sql` and id <= ${throughId}`;
-  const result = await sql<{ minute: number }>`
-    select distinct started_at - (started_at % ${sql.lit(minuteMs)}) as minute
-    from occurrences
-    where trace_id in (select trace_id from occurrences where id > ${afterId}${upper})
-  `.execute(db);
-  return new Set(result.rows.map((row) => Number(row.minute)));
+  // No DISTINCT: with it SQLite walks the trace index over the whole table instead of the id range.
+  let traces = db.selectFrom('occurrences').select('trace_id').where('id', '>', afterId);
+  if (throughId !== undefined) traces = traces.where('id', '<=', throughId);
+  const traceIds = [...new Set((await traces.execute()).map((row: { trace_id: string }) => row.trace_id))];
+  const minutes = new Set<number>();
+  // Looked up by trace (indexed) in chunks: an IN over a subquery can become a full scan.
+  for (let offset = 0; offset < traceIds.length; offset += traceChunk) {
+    const result = await sql<{ minute: number }>`
+      select distinct started_at - (started_at % ${sql.lit(minuteMs)}) as minute
+      from occurrences
+      where trace_id in (${sql.join(traceIds.slice(offset, offset + traceChunk))})
+    `.execute(db);
+    for (const row of result.rows) minutes.add(Number(row.minute));
+  }
+  return minutes;
 }
 
 /**

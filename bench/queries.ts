@@ -1,0 +1,260 @@
+// The observability read API over a large data set: p50/p95 latency of each dashboard query,
+// next to the ceiling of a bare Fastify route answering the same body.
+//
+//   npx tsx --conditions=source bench/queries.ts
+//
+// BENCH_OCCURRENCES (default 10,000,000) sets the size; BENCH_DATA_DIR keeps the generated
+// SQLite database between runs (generation takes minutes at full size); BENCH_ITERATIONS sets
+// the requests per endpoint (default 60). DATABASE_URL=postgres://... runs it on PostgreSQL.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
+import { normalizeStatement, statementHash, statementVerb } from '../packages/observability-service/src/ingest/statement-normalizer.js';
+import type { NewOccurrence } from '../packages/observability-service/src/storage/occurrence-writer.js';
+import type { IngestionTables } from '../packages/observability-service/src/storage/storage-tables.js';
+import { declaredEdge } from '../packages/observability-service/src/storage/dependency-edges.js';
+import { RollupAccumulator, rollupSpecs } from '../packages/observability-service/src/storage/rollup-accumulator.js';
+import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
+import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
+
+const occurrencesTotal = Number(process.env.BENCH_OCCURRENCES ?? 10_000_000);
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 60);
+const serviceCount = 20;
+const tenantCount = 50;
+const operationsPerService = 6;
+const spansPerTrace = 5;
+const dayMs = 86_400_000;
+const days = 7;
+const end = Date.parse('2026-11-21T12:00:00.000Z');
+const start = end - days * dayMs;
+const batchTraces = 10_000;
+const rowsPerInsert = 500;
+
+const keepDir = process.env.BENCH_DATA_DIR;
+const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), 'bench-queries-'));
+const reuse = keepDir !== undefined && existsSync(join(keepDir, 'observability.sqlite')) && !process.env.DATABASE_URL;
+mkdirSync(dataDir, { recursive: true });
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seededRandom(42);
+const pickIndex = (n: number) => Math.floor(random() * n);
+const hexOf = (value: number, length: number) => value.toString(16).padStart(length, '0');
+const services = Array.from({ length: serviceCount }, (_, i) => `service-${String(i).padStart(2, '0')}`);
+const tenants = Array.from({ length: tenantCount }, (_, i) => `tenant-${String(i).padStart(2, '0')}`);
+const statementShapes = Array.from({ length: 30 }, (_, i) => `SELECT id, total FROM table_${i} WHERE owner = `);
+const statements = statementShapes.map((shape) => {
+  const normalized = normalizeStatement(`${shape}1`);
+  return { shape, normalized, hash: statementHash(normalized), verb: statementVerb(normalized) ?? null };
+});
+// Latency: mostly fast, with a slow tail.
+const duration = () => Math.round((0.5 + 200 * random() ** 4 + (random() < 0.01 ? 2000 * random() : 0)) * 1000) / 1000;
+
+function row(trace: number, span: number, parent: number | null, service: string, environment: string, startedAt: number, tenant: string, extra: Partial<NewOccurrence>): NewOccurrence {
+  return {
+    client_id: null,
+    trace_id: hexOf(trace, 32),
+    span_id: hexOf(trace * 8 + span, 16),
+    parent_span_id: parent === null ? null : hexOf(trace * 8 + parent, 16),
+    service,
+    environment,
+    service_version: '1.4.2',
+    instance: `${service}-1`,
+    operation: 'handle',
+    kind: 'server',
+    started_at: startedAt,
+    duration_ms: duration(),
+    status: random() < 0.03 ? 'error' : 'ok',
+    tenant_id: tenant,
+    http_method: null,
+    http_route: null,
+    http_status_code: null,
+    db_system: null,
+    db_statement: null,
+    db_statement_hash: null,
+    db_operation: null,
+    peer_service: null,
+    peer_address: null,
+    error_type: null,
+    error_message: null,
+    error_stack: null,
+    attributes: null,
+    normalized_statement: null,
+    ...extra,
+  };
+}
+
+/** One request: a server span, a call to another service, its server span and query, and internal work. */
+function traceRows(trace: number, startedAt: number): NewOccurrence[] {
+  const a = services[pickIndex(serviceCount)]!;
+  const b = services[(services.indexOf(a) + 1 + pickIndex(serviceCount - 1)) % serviceCount]!;
+  const environment = random() < 0.9 ? 'production' : 'staging';
+  const tenant = tenants[pickIndex(tenantCount)]!;
+  const operation = `GET /api/resource-${pickIndex(operationsPerService)}`;
+  const statement = statements[pickIndex(statements.length)]!;
+  return [
+    row(trace, 0, null, a, environment, startedAt, tenant, { operation, http_method: 'GET', http_route: operation.slice(4), http_status_code: 200 }),
+    row(trace, 1, 0, a, environment, startedAt + 1, tenant, { operation: `call ${b}`, kind: 'client', peer_service: b }),
+    row(trace, 2, 1, b, environment, startedAt + 2, tenant, { operation: `rpc op-${pickIndex(operationsPerService)}` }),
+    row(trace, 3, 2, b, environment, startedAt + 3, tenant, {
+      operation: 'query',
+      kind: 'client',
+      db_system: 'postgresql',
+      db_statement: `${statement.shape}${pickIndex(100_000)}`,
+      db_statement_hash: statement.hash,
+      db_operation: statement.verb,
+      normalized_statement: statement.normalized,
+    }),
+    row(trace, 4, 0, a, environment, startedAt + 4, tenant, { operation: 'render', kind: 'internal' }),
+  ];
+}
+
+const columns = [
+  'client_id', 'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'service_version', 'instance',
+  'operation', 'kind', 'started_at', 'duration_ms', 'status', 'tenant_id', 'http_method', 'http_route',
+  'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'peer_service',
+  'peer_address', 'error_type', 'error_message', 'error_stack', 'attributes',
+] as const;
+
+/**
+ * Stores a batch the way ingestion does (raw rows plus the four per-minute rollups, in one
+ * transaction), minus the envelope handling and the parent/child edge search: every call in this
+ * data set names its peer, so that search would find nothing.
+ */
+async function store(app: App, rows: readonly NewOccurrence[]): Promise<void> {
+  const postgres = app.database.dialect === 'postgres';
+  const receivedAt = app.clock.now();
+  await (app.database.db as Kysely<IngestionTables>).transaction().execute(async (trx) => {
+    for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
+      const chunk = rows.slice(offset, offset + rowsPerInsert);
+      const parameters: unknown[] = [];
+      let placeholder = 0;
+      const tuples = chunk.map((row) => {
+        for (const column of columns) parameters.push(row[column]);
+        parameters.push(receivedAt);
+        return `(${Array.from({ length: columns.length + 1 }, () => (postgres ? `$${++placeholder}` : '?')).join(',')})`;
+      });
+      await trx.executeQuery(CompiledQuery.raw(`insert into occurrences (${columns.join(',')},received_at) values ${tuples.join(',')}`, parameters));
+    }
+    const operations = new RollupAccumulator(rollupSpecs.operation);
+    const tenantsRollup = new RollupAccumulator(rollupSpecs.tenant);
+    const statementsRollup = new RollupAccumulator(rollupSpecs.statement);
+    const dependencies = new RollupAccumulator(rollupSpecs.dependency);
+    for (const row of rows) {
+      const isError = row.status === 'error';
+      operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind], [], row.duration_ms, isError);
+      if (row.tenant_id !== null) tenantsRollup.add(row.started_at, [row.tenant_id, row.service, row.environment], [], row.duration_ms, isError);
+      if (row.db_system !== null && row.db_statement_hash !== null && row.normalized_statement !== null) {
+        statementsRollup.add(row.started_at, [row.service, row.environment, row.db_system, row.db_statement_hash], [row.normalized_statement, row.db_operation], row.duration_ms, isError);
+      }
+      const edge = declaredEdge(row);
+      if (edge) dependencies.add(edge.startedAt, [edge.environment, edge.sourceService, edge.target, edge.targetKind], [], edge.durationMs, edge.isError);
+    }
+    for (const accumulator of [operations, tenantsRollup, statementsRollup, dependencies]) await accumulator.mergeInto(trx);
+  });
+}
+
+async function generate(app: App): Promise<void> {
+  const traces = Math.ceil(occurrencesTotal / spansPerTrace);
+  const stepMs = (end - start) / traces;
+  const began = performance.now();
+  for (let first = 0; first < traces; first += batchTraces) {
+    const rows: NewOccurrence[] = [];
+    for (let trace = first; trace < Math.min(traces, first + batchTraces); trace += 1) rows.push(...traceRows(trace + 1, Math.floor(start + trace * stepMs)));
+    await store(app, rows);
+    if ((first / batchTraces) % 50 === 0) {
+      const done = (first + batchTraces) * spansPerTrace;
+      console.log(`  generated ${done.toLocaleString('en')} occurrences (${Math.round(done / ((performance.now() - began) / 1000)).toLocaleString('en')}/s)`);
+    }
+  }
+  console.log(`generated ${occurrencesTotal.toLocaleString('en')} occurrences in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+async function measure(send: () => Promise<{ statusCode: number; body: string }>): Promise<{ p50: number; p95: number; body: string }> {
+  let body = '';
+  for (let i = 0; i < 3; i += 1) body = (await send()).body;
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i += 1) {
+    const began = performance.now();
+    const response = await send();
+    times.push(performance.now() - began);
+    if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}: ${response.body.slice(0, 200)}`);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), body };
+}
+
+const clock = new ManualClock(end);
+const app = await buildApp(
+  loadObservabilityConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ROLLUP_TIER_INTERVAL_SECONDS: '3600', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) }),
+  { clock },
+);
+try {
+  if (reuse) console.log(`reusing the data set in ${dataDir}`);
+  else await generate(app);
+  const compacting = performance.now();
+  await compactTiers(app.database);
+  console.log(`brought the rollup tiers up to date in ${((performance.now() - compacting) / 1000).toFixed(1)} s`);
+  const session = await setUpFirstAdmin(app).catch(async () => {
+    // A kept data set already has its admin: sign in as them.
+    const { signIn, firstAdmin } = await import('../packages/observability-service/test/support/browser-session.js');
+    return signIn(app, firstAdmin.email, firstAdmin.password);
+  });
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const traceId = hexOf(Math.ceil(occurrencesTotal / spansPerTrace) - 1000, 32);
+  const cases: Array<[string, string]> = [
+    ['services (24 h)', '/api/v1/services'],
+    ['summary (24 h)', '/api/v1/summary'],
+    ['trend (24 h)', '/api/v1/trend'],
+    ['trend (7 d)', `/api/v1/trend?from=${iso(start)}`],
+    ['database (24 h)', '/api/v1/database'],
+    ['dependencies (24 h)', '/api/v1/dependencies'],
+    ['usage (24 h)', '/api/v1/usage'],
+    ['trace by id', `/api/v1/traces/${traceId}`],
+    ['occurrence page (24 h, 50)', '/api/v1/occurrences'],
+  ];
+  const ceilingApp = Fastify();
+  const bodies = new Map<string, string>();
+  ceilingApp.get('/ceiling/:name', async (request, reply) => reply.type('application/json').send(bodies.get((request.params as { name: string }).name)));
+  await ceilingApp.ready();
+
+  console.log(`\n${occurrencesTotal.toLocaleString('en')} occurrences, ${days} days, ${serviceCount} services, ${tenantCount} tenants, ${app.database.dialect}; ${iterations} requests each (in-process inject)`);
+  console.log('endpoint                      p50 ms   p95 ms   ceiling p95 ms   ratio p95');
+  const results = new Map<string, { p50: number; p95: number }>();
+  for (const [name, url] of cases) {
+    const result = await measure(() => asBrowser(app, session, { method: 'GET', url }));
+    bodies.set(String(results.size), result.body);
+    const ceiling = await measure(() => ceilingApp.inject({ method: 'GET', url: `/ceiling/${results.size}` }));
+    results.set(name, result);
+    console.log(
+      `${name.padEnd(28)} ${result.p50.toFixed(2).padStart(7)} ${result.p95.toFixed(2).padStart(8)} ${ceiling.p95.toFixed(3).padStart(16)} ${(result.p95 / ceiling.p95).toFixed(0).padStart(11)}x`,
+    );
+  }
+  const day = results.get('trend (24 h)')!;
+  const week = results.get('trend (7 d)')!;
+  const slowest = Math.max(...[...results.values()].map((r) => r.p95));
+  console.log(`\n7-day trend / 24-hour trend (p95): ${(week.p95 / day.p95).toFixed(2)} (target <= 2)`);
+  console.log(`slowest p95: ${slowest.toFixed(2)} ms (target < 50 ms)`);
+  await ceilingApp.close();
+} finally {
+  await app.close();
+  if (!keepDir) rmSync(dataDir, { recursive: true, force: true });
+}
