@@ -10,6 +10,10 @@ describe('statement normalization', () => {
     ['select $$ body 1 $$, col2 from t where a = :name and b = @p1 and c = ?', 'select ?, col2 from t where a = ? and b = ? and c = ?'],
     ['SELECT "column 1", `col2` FROM [table 3]', 'SELECT "column 1", `col2` FROM [table 3]'],
     ['  SELECT\n\t1  ', 'SELECT ?'],
+    ["SELECT a::int, b::text FROM t WHERE c = 'x'::varchar", 'SELECT a::int, b::text FROM t WHERE c = ?::varchar'],
+    ['SELECT t1.c2, x3 FROM t1 WHERE y = -7 AND z = 1e-3', 'SELECT t1.c2, x3 FROM t1 WHERE y = -? AND z = ?'],
+    ["SELECT 'it''s', 'unclosed", 'SELECT ?, ?'],
+    ['SELECT $tag$ a $tag$, $1, $$x$$ FROM t # mysql comment', 'SELECT ?, ?, ? FROM t'],
   ])('%j becomes %j', (statement, shape) => {
     expect(normalizeStatement(statement)).toBe(shape);
   });
