@@ -1,3 +1,4 @@
+import argon2 from 'argon2';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
@@ -56,6 +57,26 @@ describeEachDatabase('dashboard sign-in and sessions', (database) => {
     expect(second.cookie).not.toBe(first.cookie);
     expect(second.csrfToken).not.toBe(first.csrfToken);
     expect(second.cookie).not.toBe(admin.cookie);
+  });
+
+  it('ends the old session when signing in over it', async () => {
+    const old = await signIn(app, firstAdmin.email, firstAdmin.password);
+    const response = await asBrowser(app, old, {
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: firstAdmin.email, password: firstAdmin.password },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(sessionCookieFrom(response)).not.toBe(old.cookie);
+    expect((await asBrowser(app, old, { method: 'GET', url: '/api/v1/auth/session' })).statusCode).toBe(401);
+  });
+
+  it('upgrades a password hash made with weaker parameters at sign-in', async () => {
+    const weak = await argon2.hash(firstAdmin.password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
+    await app.database.db.updateTable('users').set({ password_hash: weak }).where('email', '=', firstAdmin.email).execute();
+    await signIn(app, firstAdmin.email, firstAdmin.password);
+    const stored = await app.database.db.selectFrom('users').select('password_hash').where('email', '=', firstAdmin.email).executeTakeFirstOrThrow();
+    expect(stored.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,/);
   });
 
   it('answers the same for an unknown email and a wrong password', async () => {

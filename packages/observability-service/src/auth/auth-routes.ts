@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponses } from '@playstack/server-kit';
 import type { SignedIn } from './auth-service.js';
 import {
@@ -19,7 +20,9 @@ const session = [{ session: [] }];
 
 /** The dashboard's authentication endpoints under `/api/v1/auth` (an application API, not a stable one). */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const signIn = (signedIn: SignedIn, reply: Parameters<typeof app.setSessionCookie>[0]) => {
+  const signIn = async (signedIn: SignedIn, request: FastifyRequest, reply: FastifyReply) => {
+    // Signing in over an existing session replaces it rather than leaving it alive beside the new one.
+    if (request.signedIn) await app.authService.logout(request.signedIn.sessionId);
     app.setSessionCookie(reply, signedIn.session);
     return { user: signedIn.user, csrfToken: signedIn.session.csrfToken };
   };
@@ -43,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SignedInResponse, ...errorResponses(400, 403, 409) },
       },
     },
-    async (request, reply) => signIn(await app.authService.setup(request.body), reply),
+    async (request, reply) => signIn(await app.authService.setup(request.body), request, reply),
   );
 
   app.post(
@@ -56,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SignedInResponse, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request, reply) => signIn(await app.authService.login(request.body, request.ip), reply),
+    async (request, reply) => signIn(await app.authService.login(request.body, request.ip), request, reply),
   );
 
   app.post(
@@ -133,6 +136,6 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SignedInResponse, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => signIn(await app.authService.acceptInvitation(request.body), reply),
+    async (request, reply) => signIn(await app.authService.acceptInvitation(request.body), request, reply),
   );
 };

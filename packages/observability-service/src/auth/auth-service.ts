@@ -6,6 +6,7 @@ import {
   hashOpaqueToken,
   hashPassword,
   newOpaqueToken,
+  passwordNeedsRehash,
   verifyPassword,
   verifyPasswordAgainstNothing,
   type AttemptCounter,
@@ -84,6 +85,10 @@ export class AuthService {
       throw invalidCredentials();
     }
     await loginThrottle.recordSuccess(email, address);
+    // Hashes made under older, weaker parameters are upgraded while the password is at hand.
+    if (passwordNeedsRehash(user.password_hash)) {
+      await updateUser(this.#o.db, user.id, { password_hash: await hashPassword(input.password) }, this.#o.clock.now());
+    }
     return this.#signIn(user);
   }
 
