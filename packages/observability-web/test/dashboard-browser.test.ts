@@ -107,12 +107,17 @@ describeEachDatabase('dashboard in a browser', (database) => {
   });
 
   it('lists the services with their figures and sparklines', async () => {
+    watched.apiGets.length = 0;
     await page.getByRole('link', { name: 'Services', exact: true }).click();
     const table = page.getByRole('table', { name: 'Services' });
     for (const name of sample.services) await table.getByRole('link', { name, exact: true }).waitFor();
     const checkoutRow = table.getByRole('row', { name: /checkout/ });
     await checkoutRow.getByText('production').waitFor();
-    await checkoutRow.locator('.sparkline polyline').first().waitFor();
+    await checkoutRow.getByRole('cell', { name: String(sample.traces * 3), exact: true }).waitFor();
+    for (const name of sample.services) await table.getByRole('img', { name: `${name} requests over time` }).locator('polyline').first().waitFor();
+    // The filter bar and the table need the same list: one request serves both.
+    expect(watched.apiGets.filter((path) => path === '/api/v1/services')).toHaveLength(1);
+    expect(watched.apiGets.filter((path) => path === '/api/v1/trend')).toHaveLength(sample.services.length);
     await shot('services');
   });
 

@@ -90,7 +90,28 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return (type.includes('json') ? await response.json() : await response.text()) as T;
 }
 
-export const apiGet = <T>(path: string, query?: Query, signal?: AbortSignal) => apiRequest<T>(path, { query, signal });
+const inFlightGets = new Map<string, Promise<unknown>>();
+
+/**
+ * GETs `path`. Panels that need the same data at the same time (the filter bar and the services
+ * table both read the service list) share one request; a caller's abort only stops its own wait.
+ */
+export function apiGet<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+  const url = apiUrl(path, query);
+  let shared = inFlightGets.get(url) as Promise<T> | undefined;
+  if (!shared) {
+    shared = apiRequest<T>(url).finally(() => inFlightGets.delete(url));
+    inFlightGets.set(url, shared);
+  }
+  if (!signal) return shared;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new DOMException('The request was aborted.', 'AbortError'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    shared.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 export const apiPost = <T>(path: string, body: unknown = {}, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
   apiRequest<T>(path, { ...options, method: 'POST', body });
 export const apiPut = <T>(path: string, body: unknown) => apiRequest<T>(path, { method: 'PUT', body });

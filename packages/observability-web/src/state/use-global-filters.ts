@@ -10,15 +10,26 @@ export interface GlobalFiltersHandle {
   update: (change: Partial<GlobalFilters>) => void;
 }
 
+let anchor: { view: string; nowMs: number } | undefined;
+
+/**
+ * "Now" for relative ranges ("last hour"): taken afresh when the view (path, query, refresh)
+ * changes and shared by every panel of it, so they all ask for exactly the same range (and
+ * identical requests can be shared).
+ */
+function anchoredNow(view: string): number {
+  if (anchor?.view !== view) anchor = { view, nowMs: Date.now() };
+  return anchor.nowMs;
+}
+
 /** The URL-held time range and filters, and a way to change them (which updates the URL). */
 export function useGlobalFilters(): GlobalFiltersHandle {
   const location = useLocation();
   const searchText = location.search.toString();
   const tick = useRefreshTick();
   const filters = useMemo(() => readGlobalFilters(new URLSearchParams(searchText)), [searchText]);
-  // A preset ("last hour") is re-anchored to now whenever the view changes or is refreshed,
-  // and stays fixed in between so every panel of a page asks for the same range.
-  const apiQuery = useMemo(() => apiQueryFor(filters, Date.now()), [filters, tick]);
+  const view = `${location.pathname}?${searchText}#${tick}`;
+  const apiQuery = useMemo(() => apiQueryFor(filters, anchoredNow(view)), [filters, view]);
   const update = useCallback(
     (change: Partial<GlobalFilters>) => {
       const search = new URLSearchParams(window.location.search);

@@ -63,13 +63,15 @@ export async function screenshot(page: Page, suite: string, name: string): Promi
  * Watches a page for what the dashboard must never do: requests to any other origin, CSP
  * violations, uncaught errors. `problems` lists them; tests assert it stays empty.
  */
-export function watchPage(page: Page, baseUrl: string): { problems: string[]; stateChanging: Array<{ method: string; url: string; csrf: string | undefined }> } {
+export function watchPage(page: Page, baseUrl: string): { problems: string[]; apiGets: string[]; stateChanging: Array<{ method: string; url: string; csrf: string | undefined }> } {
   const problems: string[] = [];
+  const apiGets: string[] = [];
   const stateChanging: Array<{ method: string; url: string; csrf: string | undefined }> = [];
   const origin = new URL(baseUrl).origin;
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin) problems.push(`external request: ${url}`);
+    if (request.method() === 'GET' && new URL(url).pathname.startsWith('/api/')) apiGets.push(new URL(url).pathname);
     if (request.method() !== 'GET' && request.method() !== 'HEAD' && new URL(url).pathname.startsWith('/api/')) {
       stateChanging.push({ method: request.method(), url: new URL(url).pathname, csrf: request.headers()['x-csrf-token'] });
     }
@@ -78,5 +80,5 @@ export function watchPage(page: Page, baseUrl: string): { problems: string[]; st
     if (message.text().includes('Content Security Policy')) problems.push(`CSP: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  return { problems, stateChanging };
+  return { problems, apiGets, stateChanging };
 }
