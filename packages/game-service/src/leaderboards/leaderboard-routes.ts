@@ -2,12 +2,14 @@ import { errorResponses } from '@playstack/server-kit';
 import type { GameFeature } from '../games/game-scope.js';
 import type { RankedEntry } from './rank-index.js';
 import {
+  aroundMeRadiusDefault,
   AroundMeQuery,
   LeaderboardAroundMeResponse,
   LeaderboardMeResponse,
   LeaderboardPageResponse,
   LeaderboardParams,
   MeQuery,
+  pageLimitDefault,
   PageQuery,
   type LeaderboardEntry,
 } from './leaderboard-schemas.js';
@@ -41,7 +43,8 @@ export const leaderboardRoutes: GameFeature = async (app) => {
       },
     },
     async (request) => {
-      const page = await app.leaderboards.page(request.game, request.params.boardId, request.query);
+      const { period, cursor, limit = pageLimitDefault } = request.query;
+      const page = await app.leaderboards.page(request.game, request.params.boardId, { period, cursor, limit });
       return { ...page, entries: page.entries.map(toResponseEntry) };
     },
   );
@@ -84,7 +87,8 @@ export const leaderboardRoutes: GameFeature = async (app) => {
     },
     async (request) => {
       const { boardId } = request.params;
-      const standing = await app.leaderboards.standing(request.game, boardId, request.player.id, request.query);
+      const { period, radius = aroundMeRadiusDefault } = request.query;
+      const standing = await app.leaderboards.standing(request.game, boardId, request.player.id, { period, radius });
       return { boardId, period: standing.period, total: standing.total, entries: standing.window.map(toResponseEntry) };
     },
   );

@@ -19,12 +19,13 @@ export const LeaderboardParams = Type.Object({
 });
 export type LeaderboardParams = Static<typeof LeaderboardParams>;
 
-const Period = Type.String({ maxLength: periodMaxLength, default: 'all', description: periodDescription });
+// Optional with defaults: validation fills them in, and OpenAPI shows them as not required.
+const Period = Type.Optional(Type.String({ maxLength: periodMaxLength, default: 'all', description: periodDescription }));
 
 export const PageQuery = Type.Object({
   period: Period,
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: cursorMaxLength, description: 'nextCursor of the previous page' })),
-  limit: Type.Integer({ minimum: 1, maximum: pageLimitMax, default: pageLimitDefault }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: pageLimitMax, default: pageLimitDefault })),
 });
 export type PageQuery = Static<typeof PageQuery>;
 
@@ -36,7 +37,7 @@ export type MeQuery = Static<typeof MeQuery>;
 
 export const AroundMeQuery = Type.Object({
   period: Period,
-  radius: Type.Integer({ minimum: 1, maximum: radiusMax, default: aroundMeRadiusDefault, description: 'entries above and below the caller' }),
+  radius: Type.Optional(Type.Integer({ minimum: 1, maximum: radiusMax, default: aroundMeRadiusDefault, description: 'entries above and below the caller' })),
 });
 export type AroundMeQuery = Static<typeof AroundMeQuery>;
 
