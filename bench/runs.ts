@@ -6,7 +6,9 @@
 //   npx tsx --conditions=source bench/runs.ts
 //
 // The server under test runs in a child process, so it has a core of its own while autocannon
-// drives it from this one. BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS (default 64) set
+// drives it from this one. The child's own CPU time per accepted run is printed too: on a shared
+// machine it is the figure that does not depend on what else is running (runs per CPU-second
+// is what one core gives when it is the server's alone). BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS (default 64) set
 // the load; BENCH_DATABASE_URL (or TEST_DATABASE_URL) adds the PostgreSQL run, in a schema of its
 // own that is dropped afterwards.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -68,7 +70,7 @@ async function serve(request: ServeRequest): Promise<void> {
     const app = await buildApp(config);
     await app.listen({ port: 0, host: '127.0.0.1' });
     process.send!({ port: (app.server.address() as { port: number }).port });
-    process.on('message', () => void app.close().then(() => process.exit(0)));
+    answerControlMessages(() => app.close());
     return;
   }
   // The ceiling: the same framework, body parsing and response size, no work.
@@ -76,7 +78,19 @@ async function serve(request: ServeRequest): Promise<void> {
   app.post('/v1/games/:gameId/runs/:adapterId', async (_req, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ port: (app.server.address() as { port: number }).port });
-  process.on('message', () => void app.close().then(() => process.exit(0)));
+  answerControlMessages(() => app.close());
+}
+
+/** `cpu`: reply with this process's CPU time so far (µs); `stop`: close and exit. */
+function answerControlMessages(close: () => Promise<void>): void {
+  process.on('message', (message: string) => {
+    if (message === 'cpu') {
+      const usage = process.cpuUsage();
+      process.send!({ cpuMicros: usage.user + usage.system });
+    } else {
+      void close().then(() => process.exit(0));
+    }
+  });
 }
 
 if (process.argv[2] === 'serve') {
@@ -90,6 +104,8 @@ if (process.argv[2] === 'serve') {
 
 interface Server {
   baseUrl: string;
+  /** The server process's CPU time so far, in µs. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -105,6 +121,11 @@ async function startChild(request: ServeRequest): Promise<Server> {
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    cpuMicros: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message: { cpuMicros: number }) => resolve(message.cpuMicros));
+        child.send('cpu');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -134,14 +155,17 @@ interface Figures {
   perSecond: number;
   p50: number;
   p99: number;
+  /** Server CPU time per successful request, in µs. */
+  cpuMicrosPerRequest: number;
 }
 
 /** Drives POST runPath with a fresh runId (and a rotating player) per request. */
-async function load(name: string, baseUrl: string, tokens: readonly string[]): Promise<Figures> {
+async function load(name: string, server: Server, tokens: readonly string[]): Promise<Figures> {
   let sequence = 0;
+  const cpuBefore = await server.cpuMicros();
   const prefix = randomBytes(4).toString('hex');
   const result = await autocannon({
-    url: baseUrl,
+    url: server.baseUrl,
     connections,
     duration: durationSeconds,
     requests: [
@@ -161,7 +185,9 @@ async function load(name: string, baseUrl: string, tokens: readonly string[]): P
     ],
   });
   const accepted = result['2xx'];
+  const cpuMicros = (await server.cpuMicros()) - cpuBefore;
   return {
+    cpuMicrosPerRequest: cpuMicros / Math.max(1, accepted),
     name,
     accepted,
     other: result.non2xx + result.errors + result.timeouts,
@@ -183,7 +209,7 @@ async function benchGame(name: string, env: Record<string, string>): Promise<{ f
     });
     const sampleBody = await sample.text();
     if (sample.status !== 200) throw new Error(`warm-up run failed: ${sample.status} ${sampleBody}`);
-    return { figures: await load(name, server.baseUrl, tokens), sampleBody };
+    return { figures: await load(name, server, tokens), sampleBody };
   } finally {
     await server.stop();
   }
@@ -192,7 +218,7 @@ async function benchGame(name: string, env: Record<string, string>): Promise<{ f
 async function benchCeiling(responseBody: string): Promise<Figures> {
   const server = await startChild({ role: 'ceiling', responseBody });
   try {
-    return await load('ceiling: bare Fastify route, same body and response', server.baseUrl, ['no-token']);
+    return await load('ceiling: bare Fastify route, same body and response', server, ['no-token']);
   } finally {
     await server.stop();
   }
@@ -223,10 +249,14 @@ function print(rows: Figures[], ceiling: Figures): void {
   const pad = (text: string, width: number) => text.padEnd(width);
   const num = (value: number, width: number) => String(Math.round(value)).padStart(width);
   console.log(`\n${connections} connections, ${durationSeconds} s each, ${playerCount} players, body ~80 bytes, one new runId per request\n`);
-  console.log(`${pad('scenario', 58)} ${'runs/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)} ${'of ceiling'.padStart(11)}`);
+  console.log(
+    `${pad('scenario', 58)} ${'runs/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'of ceiling'.padStart(11)} ${'cpu µs/run'.padStart(11)} ${'runs/cpu-s'.padStart(11)}`,
+  );
   for (const row of [...rows, ceiling]) {
     const ratio = row === ceiling ? '' : `${((row.perSecond / ceiling.perSecond) * 100).toFixed(1)} %`;
-    console.log(`${pad(row.name, 58)} ${num(row.perSecond, 8)} ${num(row.p50, 7)} ${num(row.p99, 7)} ${num(row.other, 8)} ${ratio.padStart(11)}`);
+    console.log(
+      `${pad(row.name, 58)} ${num(row.perSecond, 8)} ${num(row.p50, 7)} ${num(row.p99, 7)} ${num(row.other, 7)} ${ratio.padStart(11)} ${num(row.cpuMicrosPerRequest, 11)} ${num(1e6 / row.cpuMicrosPerRequest, 11)}`,
+    );
   }
 }
 

@@ -3,6 +3,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { ApiError } from '@playstack/server-kit';
 import type { AdapterType } from './adapters/adapter-type.js';
 
+/** Deepest nesting of arrays and objects a payload may have; evidence needs little, and deep
+ * nesting would only cost stack and time in the canonical serialization. */
+export const maxPayloadDepth = 32;
+
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
 function checkerFor(schema: TSchema): TypeCheck<TSchema> {
@@ -25,4 +29,17 @@ export function assertPayloadShape(type: AdapterType, payload: unknown): void {
   const field = `body.payload${first ? first.path.replaceAll('/', '.') : ''}`;
   const reason = first ? first.message.charAt(0).toLowerCase() + first.message.slice(1) : 'is invalid';
   throw new ApiError('invalid-request', `${field} is invalid for adapter type ${type.id}: ${reason}`);
+}
+
+/** Refuses payloads nested deeper than `maxPayloadDepth` (400), without recursing itself. */
+export function assertPayloadDepth(payload: unknown): void {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: payload, depth: 1 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > maxPayloadDepth) {
+      throw new ApiError('invalid-request', `body.payload is nested more than ${maxPayloadDepth} levels deep`);
+    }
+    for (const child of Array.isArray(value) ? value : Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+  }
 }

@@ -5,7 +5,7 @@ import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboa
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { canonicalJson, contentHash } from './canonical-json.js';
-import { assertPayloadShape } from './payload-check.js';
+import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunStatus, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
 
@@ -95,6 +95,7 @@ export class RunSubmissions {
     const type = binding ? this.#adapterTypes.get(binding.type) : undefined;
     if (!binding || !type) throw new ApiError('adapter-not-found', `Game "${game.id}" has no adapter "${adapterId}".`);
 
+    assertPayloadDepth(submission.payload);
     const key: RunKey = { gameId: game.id, playerId: submission.player.id, runId: submission.runId };
     const hash = contentHash({ adapterId, payload: submission.payload });
     const runKey = runKeyOf(key);

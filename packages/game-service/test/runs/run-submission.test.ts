@@ -271,6 +271,18 @@ describeEachDatabase('run submission', (database) => {
       }
     });
 
+    it('a payload nested deeper than 32 levels is 400, however deep', async () => {
+      const player = await devSignIn(app, 'demo', 'deep-payload');
+      for (const depth of [40, 100_000]) {
+        const body = `{"runId":"${newRunId()}","payload":{"score":1,"durationMs":5000,"hints":{"x":${'['.repeat(depth)}${']'.repeat(depth)}}}}`;
+        const response = await app.inject({ method: 'POST', url: '/v1/games/demo/runs/score', headers: { ...bearer(player.accessToken), 'content-type': 'application/json' }, payload: body });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error.message).toBe('body.payload is nested more than 32 levels deep');
+      }
+      const shallow = await submit('demo', 'score', player, { runId: newRunId(), payload: { score: 1, durationMs: 5_000, hints: { x: [[[1]]] } } });
+      expect(shallow.statusCode).toBe(200);
+    });
+
     it('without a valid access token it is 401', async () => {
       const none = await app.inject({ method: 'POST', url: '/v1/games/demo/runs/score', payload: { runId: newRunId(), payload: { score: 1, durationMs: 1 } } });
       expect(none.statusCode).toBe(401);
