@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { buildDashboard, launchBrowser, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
+import { buildDashboard, clearScreenshots, launchBrowser, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
@@ -32,9 +32,11 @@ describeEachDatabase('dashboard in a browser', (database) => {
 
   beforeAll(async () => {
     suite = database().dialect;
+    clearScreenshots(suite);
     // Last-used times are written every second here, so the key list can show them.
     service = await startService(database(), build.dir, { INGEST_KEY_LAST_USED_FLUSH_SECONDS: '1' });
     context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     watched = watchPage(page, service.baseUrl);
@@ -71,7 +73,9 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await secret.waitFor();
     ingestionKey = (await secret.textContent())!.trim();
     expect(ingestionKey.length).toBeGreaterThanOrEqual(32);
-    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ingestionKey);
     const row = page.getByRole('table', { name: 'Ingestion keys' }).getByRole('row', { name: /shop production/ });
     await row.getByText('Never').waitFor();
     await shot('settings-keys');
@@ -146,7 +150,14 @@ describeEachDatabase('dashboard in a browser', (database) => {
   it('filters occurrences by status=error, in the URL', async () => {
     await page.getByRole('link', { name: 'Occurrences', exact: true }).click();
     await page.getByRole('table', { name: 'Occurrences' }).waitFor();
-    await page.getByText(`of ${sample.traces * sample.spansPerTrace}`).waitFor();
+    const total = sample.traces * sample.spansPerTrace;
+    await page.getByText(`1–50 of ${total}`).waitFor();
+    await page.getByRole('button', { name: 'Older' }).click();
+    await page.waitForURL(/offset=50/);
+    await page.getByText(`51–${total} of ${total}`).waitFor();
+    expect(await page.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Newer' }).click();
+    await page.getByText(`1–50 of ${total}`).waitFor();
     await page.getByLabel('Status').selectOption('error');
     await page.waitForURL(/status=error/);
     await page.getByText(`1–${sample.errorOccurrences} of ${sample.errorOccurrences}`).waitFor();
@@ -212,7 +223,18 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.waitForURL(/\/occurrences\?range=1h&service=payments/);
     await page.getByText(`of ${sample.traces}`).waitFor();
     await page.getByLabel('Service filter').selectOption('');
+    // A custom range, in UTC, also lives in the URL.
+    await page.getByLabel('Time range').selectOption('custom');
+    const from = new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 16);
+    const to = new Date(Date.now() + 60_000).toISOString().slice(0, 16);
+    await page.getByLabel('From (UTC)').fill(from);
+    await page.getByLabel('To (UTC)').fill(to);
+    await page.getByRole('form', { name: 'Custom range' }).getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL((current) => current.searchParams.get('from') === `${from}:00.000Z` && current.searchParams.get('to') === `${to}:00.000Z`);
+    await page.getByText(`of ${sample.traces * sample.spansPerTrace}`).waitFor();
+    await shot('custom-range');
     await page.getByLabel('Time range').selectOption('24h');
+    await page.waitForURL((current) => !current.searchParams.has('from'));
   });
 
   it('exports usage as CSV with a row per tenant, service and period', async () => {
@@ -227,6 +249,9 @@ describeEachDatabase('dashboard in a browser', (database) => {
     for (const tenant of sample.tenants) {
       for (const name of sample.services) expect(lines.some((line) => line.includes(tenant) && line.includes(name)), `${tenant} ${name}`).toBe(true);
     }
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export JSON' }).click()]);
+    const exported = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8')) as { rows: Array<{ tenantId: string; occurrences: number }> };
+    expect(exported.rows.reduce((sum, row) => sum + row.occurrences, 0)).toBe(sample.traces * sample.spansPerTrace);
   });
 
   it('invites a member, who signs up through the link and cannot see Settings > Users', async () => {
@@ -242,7 +267,11 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.getByRole('table', { name: 'Users' }).getByText(admin.email).waitFor();
     await shot('settings-users');
     await page.getByRole('link', { name: 'Retention', exact: true }).click();
-    await page.getByLabel('Keep data for (days)').waitFor();
+    await page.getByLabel('Keep data for (days)').fill('30');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Keep data for (days)').inputValue()).toBe('30');
     await shot('settings-retention');
     await page.getByRole('link', { name: 'Password', exact: true }).click();
     await page.getByLabel('Current password').waitFor();
@@ -270,6 +299,16 @@ describeEachDatabase('dashboard in a browser', (database) => {
       await memberPage.goto(url('/settings/users'));
       await memberPage.waitForURL(/\/settings\/password$/);
       await screenshot(memberPage, suite, 'member-settings');
+      await memberPage.getByLabel('Current password').fill(member.password);
+      await memberPage.getByLabel('New password').fill(`${member.password} changed`);
+      await memberPage.getByRole('button', { name: 'Change password' }).click();
+      await memberPage.getByText('Password changed.').waitFor();
+      // A narrow screen still shows the whole page, wrapped rather than cut off.
+      await memberPage.setViewportSize({ width: 390, height: 844 });
+      await memberPage.getByRole('link', { name: 'Services', exact: true }).click();
+      await memberPage.getByRole('table', { name: 'Services' }).waitFor();
+      expect(await memberPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await screenshot(memberPage, suite, 'services-narrow');
       expect(memberWatch.problems).toEqual([]);
     } finally {
       await memberContext.close();

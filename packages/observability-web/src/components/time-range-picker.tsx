@@ -49,6 +49,7 @@ export function TimeRangePicker({ range, onChange }: { range: TimeRange; onChang
       {custom ? (
         <form
           class="range-custom"
+          aria-label="Custom range"
           onSubmit={(event) => {
             event.preventDefault();
             const fromMs = fromInputValue(fromText);

@@ -52,6 +52,11 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Empties a suite's screenshot folder, so a failure shot of an earlier run cannot mislead. */
+export function clearScreenshots(suite: string): void {
+  rmSync(join(screenshotsDir, suite), { recursive: true, force: true });
+}
+
 /** Saves a full-page screenshot as `<suite>/<name>.png` under test-output/dashboard/. */
 export async function screenshot(page: Page, suite: string, name: string): Promise<void> {
   const dir = join(screenshotsDir, suite);
