@@ -1,0 +1,245 @@
+// Leaderboard reads at 1,000,000 entries over HTTP (loopback, keep-alive): requests per second
+// and p50/p99 latency of a page (keyset cursor at a random depth), /me and /around-me, each beside
+// a bare Fastify route answering a same-sized JSON body (the ceiling). Also the rank engine's
+// rebuild time at boot and its memory per million entries.
+//
+//   npx tsx --conditions=source bench/leaderboards.ts
+//
+// BENCH_ENTRIES (default 1000000), BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS
+// (default 16) set the size and load. BENCH_REDIS_URL adds a run with the Redis rank engine.
+// The server runs in a child process so it has a core of its own while autocannon drives it.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import type { Kysely } from 'kysely';
+import { buildApp, loadGameConfig } from '@playstack/game-service';
+import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
+import type { LeaderboardTables } from '../packages/game-service/src/leaderboards/leaderboard-store.js';
+import { measure, printTable, startChildServer, type LoadFigures } from './support/http-load.js';
+
+const entryCount = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
+const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const redisUrl = process.env.BENCH_REDIS_URL;
+const signedInPlayers = 1_000;
+const rowsPerInsert = 1_000;
+const rowsPerTransaction = 100_000;
+const gameId = 'bench';
+const boardId = 'high';
+const board = { id: boardId, name: 'High score', order: 'desc', operator: 'best', periods: ['all'], source: { adapter: 'score', value: 'score' } } as const;
+const benchEnv = { LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' } as const;
+const dayMs = 86_400_000;
+
+type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; bodies: Record<'page' | 'me' | 'aroundMe', string> };
+interface BootFigures {
+  rebuildMs: number;
+  heapBytesBefore: number;
+  heapBytesAfter: number;
+  rssBytesBefore: number;
+  rssBytesAfter: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child process: the game service (timing its rebuild), or the ceiling.
+
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+async function serve(request: ServeRequest): Promise<void> {
+  if (request.role === 'game') {
+    const app = await buildApp(loadGameConfig({ ...benchEnv, ...request.env }));
+    collectGarbage();
+    const before = process.memoryUsage();
+    const started = performance.now();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    // Listening starts the load behind readiness; this joins it.
+    await app.leaderboards.loadRankEngine();
+    const rebuildMs = performance.now() - started;
+    collectGarbage();
+    const after = process.memoryUsage();
+    const figures: BootFigures = { rebuildMs, heapBytesBefore: before.heapUsed, heapBytesAfter: after.heapUsed, rssBytesBefore: before.rss, rssBytesAfter: after.rss };
+    process.send!({ port: (app.server.address() as { port: number }).port, ...figures });
+    process.on('message', () => void app.close().then(() => process.exit(0)));
+    return;
+  }
+  // The ceiling: the same framework and paths answering the same bytes, no work.
+  const app = Fastify({ logger: false });
+  const answer = (body: string) => async (_request: unknown, reply: { type(t: string): { send(b: string): unknown } }) => reply.type('application/json; charset=utf-8').send(body);
+  app.get('/v1/games/:gameId/leaderboards/:boardId', answer(request.bodies.page));
+  app.get('/v1/games/:gameId/leaderboards/:boardId/me', answer(request.bodies.me));
+  app.get('/v1/games/:gameId/leaderboards/:boardId/around-me', answer(request.bodies.aroundMe));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send!({ port: (app.server.address() as { port: number }).port });
+  process.on('message', () => void app.close().then(() => process.exit(0)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent: seeds, starts servers, drives load, prints figures.
+
+interface SeededPlayer {
+  token: string;
+  cursor: string;
+}
+
+/** Seeds `entryCount` entries (signed-in players among them) with batched multi-row inserts. */
+async function seed(env: Record<string, string>): Promise<{ players: SeededPlayer[]; seedMs: number }> {
+  const started = performance.now();
+  const app = await buildApp(loadGameConfig({ ...benchEnv, ...env }));
+  try {
+    const now = app.clock.now();
+    const players: Array<{ id: string; token: string }> = [];
+    for (let i = 0; i < signedInPlayers; i++) {
+      const response = await app.inject({ method: 'POST', url: `/v1/games/${gameId}/auth/exchange`, payload: { authorizationCode: `dev:bench-${i}` } });
+      const session = response.json() as { accessToken: string; player: { id: string } };
+      players.push({ id: session.player.id, token: session.accessToken });
+    }
+    const db = app.database.db as Kysely<LeaderboardTables>;
+    // Deterministic spread: scores with many ties, times over the last 30 days.
+    const rowAt = (i: number, playerId: string) => ({
+      game_id: gameId,
+      board_id: boardId,
+      period: 'all',
+      player_id: playerId,
+      display_name: `Player ${i}`,
+      score: (i * 7_919) % 5_000_000,
+      achieved_at: now - ((i * 104_729) % (30 * dayMs)),
+      updated_at: now,
+    });
+    const cursors: string[] = [];
+    for (let start = 0; start < entryCount; start += rowsPerTransaction) {
+      await db.transaction().execute(async (trx) => {
+        for (let chunk = start; chunk < Math.min(start + rowsPerTransaction, entryCount); chunk += rowsPerInsert) {
+          const rows = [];
+          for (let i = chunk; i < Math.min(chunk + rowsPerInsert, entryCount); i++) {
+            const signedIn = i % Math.floor(entryCount / signedInPlayers) === 0 ? players[cursors.length] : undefined;
+            const row = rowAt(i, signedIn?.id ?? `seed-${String(i).padStart(7, '0')}`);
+            if (signedIn) {
+              cursors.push(encodeCursor({ gameId, boardId, order: 'desc', period: 'all' }, { score: row.score, achievedAt: row.achieved_at, playerId: row.player_id }));
+            }
+            rows.push(row);
+          }
+          await trx.insertInto('leaderboard_entries').values(rows).execute();
+        }
+      });
+    }
+    return { players: players.slice(0, cursors.length).map((p, i) => ({ token: p.token, cursor: cursors[i]! })), seedMs: performance.now() - started };
+  } finally {
+    await app.close();
+  }
+}
+
+const script = fileURLToPath(import.meta.url);
+const leaderboardPath = `/v1/games/${gameId}/leaderboards/${boardId}`;
+
+function endpointRequests(players: readonly SeededPlayer[]) {
+  let next = 0;
+  const pick = () => players[next++ % players.length]!;
+  const authorized = (path: (player: SeededPlayer) => string) => ({
+    method: 'GET',
+    path: leaderboardPath,
+    setupRequest: (request: { method: string; path: string }) => {
+      const player = pick();
+      return { ...request, path: path(player), headers: { authorization: `Bearer ${player.token}` } };
+    },
+  });
+  return {
+    page: authorized((p) => `${leaderboardPath}?limit=25&cursor=${p.cursor}`),
+    me: authorized(() => `${leaderboardPath}/me`),
+    aroundMe: authorized(() => `${leaderboardPath}/around-me?radius=5`),
+  };
+}
+
+async function sampleBodies(baseUrl: string, player: SeededPlayer): Promise<Record<'page' | 'me' | 'aroundMe', string>> {
+  const get = async (path: string) => {
+    const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${player.token}` } });
+    const body = await response.text();
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${body}`);
+    return body;
+  };
+  return {
+    page: await get(`${leaderboardPath}?limit=25&cursor=${player.cursor}`),
+    me: await get(`${leaderboardPath}/me`),
+    aroundMe: await get(`${leaderboardPath}/around-me?radius=5`),
+  };
+}
+
+async function benchEngine(label: string, env: Record<string, string>, players: readonly SeededPlayer[]) {
+  const server = await startChildServer<BootFigures>(script, { role: 'game', env } satisfies ServeRequest, ['--expose-gc', '--max-old-space-size=4096']);
+  try {
+    // A player in the middle of the board: a full page after it, neighbours on both sides.
+    const bodies = await sampleBodies(server.baseUrl, players[Math.floor(players.length / 2)]!);
+    const requests = endpointRequests(players);
+    const load = { connections, durationSeconds };
+    const figures: Record<'page' | 'me' | 'aroundMe', LoadFigures> = {
+      page: await measure(`${label}: page (limit 25, cursor at random depth)`, server.baseUrl, { ...load, requests: [requests.page] }),
+      me: await measure(`${label}: /me`, server.baseUrl, { ...load, requests: [requests.me] }),
+      aroundMe: await measure(`${label}: /around-me (radius 5)`, server.baseUrl, { ...load, requests: [requests.aroundMe] }),
+    };
+    return { figures, bodies, boot: server.info };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function benchCeiling(bodies: Record<'page' | 'me' | 'aroundMe', string>, players: readonly SeededPlayer[]) {
+  const server = await startChildServer<object>(script, { role: 'ceiling', bodies } satisfies ServeRequest);
+  try {
+    const requests = endpointRequests(players);
+    const load = { connections, durationSeconds };
+    return {
+      page: await measure('ceiling: bare route, same page body', server.baseUrl, { ...load, requests: [requests.page] }),
+      me: await measure('ceiling: bare route, same /me body', server.baseUrl, { ...load, requests: [requests.me] }),
+      aroundMe: await measure('ceiling: bare route, same /around-me body', server.baseUrl, { ...load, requests: [requests.aroundMe] }),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+function printBoot(label: string, boot: BootFigures): void {
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  const perMillion = (bytes: number) => ((bytes / entryCount) * 1_000_000) / 1024 / 1024;
+  console.log(
+    `${label}: rebuild of ${entryCount.toLocaleString('en')} entries at boot ${(boot.rebuildMs / 1000).toFixed(2)} s; ` +
+      `heap ${mb(boot.heapBytesBefore)} -> ${mb(boot.heapBytesAfter)} MiB (${perMillion(boot.heapBytesAfter - boot.heapBytesBefore).toFixed(0)} MiB per million), ` +
+      `RSS ${mb(boot.rssBytesBefore)} -> ${mb(boot.rssBytesAfter)} MiB (${perMillion(boot.rssBytesAfter - boot.rssBytesBefore).toFixed(0)} MiB per million)`,
+  );
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-leaderboards-'));
+  try {
+    const manifestFile = join(dir, 'manifest.json');
+    const game = { id: gameId, name: 'Bench', auth: { provider: 'dev' }, adapters: { score: { type: 'bounded-score', options: {} } }, boards: [board] };
+    writeFileSync(manifestFile, JSON.stringify({ games: [game] }));
+    const env = { DATA_DIR: dir, GAME_MANIFEST_FILE: manifestFile };
+    const { players, seedMs } = await seed(env);
+    console.log(`seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seedMs / 1000).toFixed(1)} s; ${connections} connections, ${durationSeconds} s per run\n`);
+
+    const inProcess = await benchEngine('in-process skip list', env, players);
+    const runs = [inProcess];
+    if (redisUrl) runs.push(await benchEngine('Redis sorted sets', { ...env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }, players));
+    else console.log('(set BENCH_REDIS_URL=redis://... to include the Redis rank engine)\n');
+    const ceiling = await benchCeiling(inProcess.bodies, players);
+
+    printBoot('in-process skip list', inProcess.boot);
+    if (runs[1]) printBoot('Redis sorted sets (memory is Redis\'s, not this process\'s)', runs[1].boot);
+    console.log(`body sizes: page ${inProcess.bodies.page.length} B, /me ${inProcess.bodies.me.length} B, /around-me ${inProcess.bodies.aroundMe.length} B\n`);
+    printTable([
+      ...runs.flatMap((run) => (['page', 'me', 'aroundMe'] as const).map((k) => ({ figures: run.figures[k], ceiling: ceiling[k] }))),
+      ...(['page', 'me', 'aroundMe'] as const).map((k) => ({ figures: ceiling[k] })),
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === 'serve') {
+  process.once('message', (request: ServeRequest) => void serve(request));
+} else {
+  await main();
+}

@@ -1,0 +1,93 @@
+// Shared by HTTP benchmarks: a server in a child process (so it has a core of its own while
+// autocannon drives it from the parent), loopback keep-alive load, and the figures printed.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+// autocannon ships no types; these are the parts used here.
+export interface LoadRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: LoadRequest) => LoadRequest;
+}
+interface LoadResult {
+  duration: number;
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: LoadRequest[];
+}) => Promise<LoadResult>;
+
+/** One load run's figures: successful requests per second and latency percentiles in ms. */
+export interface LoadFigures {
+  readonly name: string;
+  readonly ok: number;
+  readonly failed: number;
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** Drives `requests` against `baseUrl` over keep-alive connections for `durationSeconds`. */
+export async function measure(name: string, baseUrl: string, options: { connections: number; durationSeconds: number; requests: LoadRequest[] }): Promise<LoadFigures> {
+  const result = await autocannon({ url: baseUrl, connections: options.connections, duration: options.durationSeconds, requests: options.requests });
+  const ok = result['2xx'];
+  return {
+    name,
+    ok,
+    failed: result.non2xx + result.errors + result.timeouts,
+    perSecond: ok / (result.duration || options.durationSeconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+/** A server running in a child process of `script` (started with `serve` as its argument). */
+export interface ChildServer<Info> {
+  readonly baseUrl: string;
+  /** What the child reported besides its port. */
+  readonly info: Info;
+  stop(): Promise<void>;
+}
+
+/** Forks `script serve`, sends it `request`, and waits for `{ port, ...info }`. */
+export async function startChildServer<Info>(script: string, request: unknown, execArgv: string[] = []): Promise<ChildServer<Info>> {
+  const child: ChildProcess = fork(script, ['serve'], {
+    execArgv: ['--import', 'tsx', '--conditions=source', ...execArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const message = await new Promise<{ port: number } & Info>((resolve, reject) => {
+    child.once('message', (reply: { port: number } & Info) => resolve(reply));
+    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+    child.send(request as object);
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${message.port}`,
+    info: message,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
+  };
+}
+
+/** Prints figures as a table, each row beside its ceiling's throughput. */
+export function printTable(rows: ReadonlyArray<{ figures: LoadFigures; ceiling?: LoadFigures }>): void {
+  const num = (value: number, width: number, digits = 0) => value.toFixed(digits).padStart(width);
+  console.log(`${'scenario'.padEnd(56)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'of ceiling'.padStart(11)}`);
+  for (const { figures, ceiling } of rows) {
+    const ratio = ceiling ? `${((figures.perSecond / ceiling.perSecond) * 100).toFixed(1)} %` : '';
+    console.log(
+      `${figures.name.padEnd(56)} ${num(figures.perSecond, 8)} ${num(figures.p50, 7, 1)} ${num(figures.p99, 7, 1)} ${num(figures.failed, 7)} ${ratio.padStart(11)}`,
+    );
+  }
+}
