@@ -13,6 +13,8 @@ export interface StoredSession {
   player: PlayerSummary;
   accessToken: string;
   accessTokenExpiresAt: number;
+  /** When to renew ahead of expiry: `refreshMarginMs` early, or halfway for short-lived tokens. */
+  accessTokenRefreshAt: number;
   refreshToken: string;
   refreshTokenExpiresAt: number;
 }
@@ -146,7 +148,7 @@ export class SessionManager {
     if (!session) throw new SignedOutError();
     this.#requirePlayer(session, playerId);
     const now = this.#options.transport.now();
-    if (session.accessTokenExpiresAt - now > this.#options.refreshMarginMs) return session;
+    if (now < session.accessTokenRefreshAt) return session;
     try {
       const renewed = await this.#refresh(session.accessToken);
       this.#requirePlayer(renewed, playerId);
@@ -213,12 +215,15 @@ export class SessionManager {
 
   #fromResponse(body: SessionResponse): StoredSession {
     const now = this.#options.transport.now();
+    const lifetimeMs = body.expiresIn * 1000;
     return {
       format: 1,
       gameId: this.#options.gameId,
       player: { id: body.player.id, displayName: body.player.displayName },
       accessToken: body.accessToken,
-      accessTokenExpiresAt: now + body.expiresIn * 1000,
+      accessTokenExpiresAt: now + lifetimeMs,
+      // A margin as long as the lifetime would refresh before every call.
+      accessTokenRefreshAt: now + Math.max(lifetimeMs - this.#options.refreshMarginMs, lifetimeMs / 2),
       refreshToken: body.refreshToken,
       refreshTokenExpiresAt: now + body.refreshExpiresIn * 1000,
     };

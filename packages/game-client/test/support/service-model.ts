@@ -17,7 +17,6 @@ export interface AcceptedRun {
   content: string;
 }
 
-const accessLifetimeSeconds = 15 * 60;
 const refreshLifetimeSeconds = 30 * 24 * 60 * 60;
 
 export class ServiceModel {
@@ -30,7 +29,10 @@ export class ServiceModel {
   readonly #access = new Map<string, { playerId: string; expiresAt: number }>();
   readonly #refresh = new Map<string, string>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly accessLifetimeSeconds = 15 * 60,
+  ) {}
 
   readonly fetch = async (input: string, init: RequestInit): Promise<Response> => {
     const fault = this.faults.shift();
@@ -79,12 +81,12 @@ export class ServiceModel {
   #issue(playerId: string) {
     const accessToken = `access-${++this.#tokens}-${playerId}`;
     const refreshToken = `refresh-${this.#tokens}-${playerId}-padding-padding`;
-    this.#access.set(accessToken, { playerId, expiresAt: this.now() + accessLifetimeSeconds * 1000 });
+    this.#access.set(accessToken, { playerId, expiresAt: this.now() + this.accessLifetimeSeconds * 1000 });
     this.#refresh.set(refreshToken, playerId);
     return {
       accessToken,
       tokenType: 'Bearer',
-      expiresIn: accessLifetimeSeconds,
+      expiresIn: this.accessLifetimeSeconds,
       refreshToken,
       refreshExpiresIn: refreshLifetimeSeconds,
       player: { id: playerId, displayName: playerId },
