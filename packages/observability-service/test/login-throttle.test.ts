@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import { createTestDatabase, redisVariants, type TestDatabase } from '@playstack/server-kit/testing';
 import { firstAdmin, setUpFirstAdmin } from './support/browser-session.js';
 import { captureLoggedMail } from './support/captured-mail.js';
 import { buildTestApp } from './support/test-app.js';
@@ -8,16 +8,21 @@ import { buildTestApp } from './support/test-app.js';
 const attacker = '203.0.113.7';
 const owner = '198.51.100.20';
 
+// Throttle counters live in process memory or Redis, never in the SQL database, so these suites
+// vary the counter store and use SQLite; the sign-in path itself runs on both databases elsewhere.
 for (const variant of redisVariants()) {
-  describeEachDatabase(`login throttling (${variant.name})`, (database) => {
+  describe(`login throttling (${variant.name})`, () => {
     const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+    let database: TestDatabase;
     let app: App;
     beforeAll(async () => {
-      app = await buildTestApp(database(), variant.env(), { clock });
+      database = await createTestDatabase('sqlite');
+      app = await buildTestApp(database, variant.env(), { clock });
       await setUpFirstAdmin(app);
     });
     afterAll(async () => {
       await app.close();
+      await database.dispose();
     });
 
     const login = (password: string, remoteAddress: string, email = firstAdmin.email) =>
@@ -43,15 +48,18 @@ for (const variant of redisVariants()) {
   });
 }
 
-describeEachDatabase('login throttling window', (database) => {
+describe('login throttling window', () => {
   const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+  let database: TestDatabase;
   let app: App;
   beforeAll(async () => {
-    app = await buildTestApp(database(), {}, { clock });
+    database = await createTestDatabase('sqlite');
+    app = await buildTestApp(database, {}, { clock });
     await setUpFirstAdmin(app);
   });
   afterAll(async () => {
     await app.close();
+    await database.dispose();
   });
 
   it('ends the block when its window ends', async () => {
