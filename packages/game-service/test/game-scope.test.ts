@@ -39,6 +39,8 @@ describeEachDatabase('game paths: gameId and request bodies', (database) => {
           expectInvalidRequest(await post(`/v1/games/${gameId}/${path}`, { authorizationCode: 'dev:x' }), 'gameId');
         }
         expectInvalidRequest(await app.inject({ method: 'DELETE', url: `/v1/games/${gameId}/player` }), 'gameId');
+        expectInvalidRequest(await app.inject({ method: 'GET', url: `/v1/games/${gameId}/leaderboards/high-score` }), 'gameId');
+        expectInvalidRequest(await post(`/v1/games/${gameId}/runs/score`, { runId: 'run-00001', payload: {} }), 'gameId');
       }
     });
 
@@ -50,6 +52,10 @@ describeEachDatabase('game paths: gameId and request bodies', (database) => {
         post('/v1/games/unknown/auth/logout'),
         app.inject({ method: 'DELETE', url: '/v1/games/unknown/player' }),
         app.inject({ method: 'DELETE', url: '/v1/games/unknown/player', headers: bearer(session.accessToken) }),
+        app.inject({ method: 'GET', url: '/v1/games/unknown/leaderboards/high-score', headers: bearer(session.accessToken) }),
+        app.inject({ method: 'GET', url: '/v1/games/unknown/leaderboards/high-score/me?radius=99' }),
+        app.inject({ method: 'GET', url: '/v1/games/unknown/leaderboards/high-score/around-me' }),
+        post('/v1/games/unknown/runs/score', { runId: 'x' }, bearer(session.accessToken)),
       ];
       for (const response of await Promise.all(requests)) {
         expect(response.statusCode).toBe(404);

@@ -116,6 +116,21 @@ describeEachDatabase('google-play-games sign-in, provider misconfigured or down'
     }
   });
 
+  it('answers 502 provider-error when Google refuses the client credentials', async () => {
+    const google = await FakeGoogle.start();
+    google.addPlayer({ code: 'code-ada', playerId: 'g-ada-1', displayName: 'Ada', applicationId: '123456789012' });
+    const app = await buildTestApp(database(), google.env, { secrets: { GALAXY_GOOGLE_CLIENT_SECRET: 'rotated-elsewhere' } });
+    try {
+      await storeManifest(app, manifestWith(galaxyGame));
+      const response = await app.inject({ method: 'POST', url: '/v1/games/galaxy/auth/exchange', payload: { authorizationCode: 'code-ada' } });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().error.code).toBe('provider-error');
+    } finally {
+      await app.close();
+      await google.stop();
+    }
+  });
+
   it('answers 502 provider-error, without calling Google, when the client secret variable is not set', async () => {
     const google = await FakeGoogle.start();
     const app = await buildTestApp(database(), google.env, { secrets: {} });
