@@ -66,6 +66,14 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.getByText(admin.name).waitFor();
   });
 
+  it('points a fresh install to creating a key', async () => {
+    await page.getByRole('link', { name: 'Services', exact: true }).click();
+    await page.getByText('No service reported in this range').waitFor();
+    await shot('services-empty');
+    await page.getByRole('link', { name: 'Settings › Keys' }).click();
+    await page.waitForURL(/\/settings\/keys$/);
+  });
+
   it('creates an ingestion key, showing the secret once with a copy button', async () => {
     await page.getByLabel('New key name').fill('shop production');
     await page.getByRole('button', { name: 'Create key' }).click();

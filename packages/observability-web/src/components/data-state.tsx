@@ -3,10 +3,20 @@ import { ApiRequestError } from '../api/api-client.js';
 import type { ApiState } from '../api/use-api.js';
 
 /** Renders `children(data)` once loaded, with a visible loading state and a readable error. */
-export function DataState<T>({ state, children, empty }: { state: ApiState<T>; children: (data: T) => ComponentChildren; empty?: (data: T) => boolean }) {
+export function DataState<T>({
+  state,
+  children,
+  empty,
+  emptyMessage,
+}: {
+  state: ApiState<T>;
+  children: (data: T) => ComponentChildren;
+  empty?: (data: T) => boolean;
+  emptyMessage?: ComponentChildren;
+}) {
   if (state.error) return <ErrorNotice error={state.error} onRetry={state.reload} />;
   if (state.data === undefined) return <div class="loading" role="status" aria-live="polite">Loading…</div>;
-  if (empty?.(state.data)) return <div class="empty">No data in this range. Widen the time range or clear the filters.</div>;
+  if (empty?.(state.data)) return <div class="empty">{emptyMessage ?? 'No data in this range. Widen the time range or clear the filters.'}</div>;
   return <div class={state.loading ? 'stale' : undefined} aria-busy={state.loading}>{children(state.data)}</div>;
 }
 

@@ -5,6 +5,14 @@ import { Layout } from '../components/layout.js';
 import { Tiles } from '../components/tiles.js';
 import { formatBytes, formatCount, formatDurationMs, formatRate, formatTimestamp } from '../format.js';
 
+const tableLabels: Record<string, string> = {
+  occurrences: 'Occurrences',
+  operationRollups: 'Operation rollups',
+  tenantRollups: 'Tenant rollups',
+  statementRollups: 'Statement rollups',
+  dependencyRollups: 'Dependency rollups',
+};
+
 /** The service's own state: ingestion flow, storage, retention and the database. */
 export function HealthPage() {
   // Health is about now, not the chosen range.
@@ -43,7 +51,7 @@ export function HealthPage() {
               <dt>Oldest stored occurrence (UTC)</dt>
               <dd>{health.retention?.oldestOccurrenceAt ? formatTimestamp(health.retention.oldestOccurrenceAt) : '–'}</dd>
               {health.storage
-                ? Object.entries(health.storage.rows).map(([table, rows]) => [<dt key={`${table}-t`}>Rows: {table}</dt>, <dd key={`${table}-v`}>{formatCount(rows)}</dd>])
+                ? Object.entries(health.storage.rows).map(([table, rows]) => [<dt key={`${table}-t`}>Rows: {tableLabels[table] ?? table}</dt>, <dd key={`${table}-v`}>{formatCount(rows)}</dd>])
                 : null}
             </dl>
           </>

@@ -16,7 +16,16 @@ export function ServicesPage() {
   const state = useApi<ServicesResponse>('/api/v1/services', apiQuery);
   return (
     <Layout title="Services">
-      <DataState state={state} empty={(data) => data.services.length === 0}>
+      <DataState
+        state={state}
+        empty={(data) => data.services.length === 0}
+        emptyMessage={
+          <>
+            No service reported in this range. Widen the time range, or send data: create an ingestion key in{' '}
+            <Link href="/settings/keys">Settings › Keys</Link> and post protocol v1 envelopes to <code>/api/v1/ingest</code>.
+          </>
+        }
+      >
         {(data) => (
           <div class="table-wrap">
             <table class="table" aria-label="Services">
