@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,19 @@ describe('file storage', () => {
     writeFileSync(path, '[1,2,3]');
     await expect(createFileStorage(path).get('a')).rejects.toThrow('not a game client storage file');
     expect(readFileSync(path, 'utf8')).toBe('[1,2,3]');
+  });
+
+  it('removes temporary files a killed writer left behind, but not one being written now', async () => {
+    const nested = join(directory, 'leftovers');
+    mkdirSync(nested);
+    const path = join(nested, 'client.json');
+    writeFileSync(`${path}.stale.tmp`, 'half a queue');
+    const longAgo = new Date(Date.now() - 10 * 60_000);
+    utimesSync(`${path}.stale.tmp`, longAgo, longAgo);
+    writeFileSync(`${path}.fresh.tmp`, 'being written');
+    writeFileSync(join(nested, 'unrelated.tmp'), 'not ours');
+    await createFileStorage(path).set('a', '1');
+    expect(readdirSync(nested).sort()).toEqual(['client.json', 'client.json.fresh.tmp', 'unrelated.tmp']);
   });
 
   it('holds a complete old or new value after a process is killed in the middle of writing', async () => {

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ClientStorage } from '../storage/client-storage.js';
 
 // Writes to one file are serialised per process, across every storage object opened on it, so
 // a client restarted while the old one is still finishing cannot interleave read-modify-writes.
 const writeChains = new Map<string, Promise<unknown>>();
+
+// A temporary file this old is left over from a process killed mid-write, not one in progress.
+const staleTemporaryMs = 60_000;
 
 /**
  * Keeps state in one JSON file. Every change writes a temporary file beside it, flushes it to
@@ -15,6 +18,7 @@ const writeChains = new Map<string, Promise<unknown>>();
  */
 export function createFileStorage(filePath: string): ClientStorage {
   const path = resolve(filePath);
+  let leftoversRemoved = false;
 
   async function readAll(): Promise<Record<string, string>> {
     let text: string;
@@ -33,6 +37,10 @@ export function createFileStorage(filePath: string): ClientStorage {
 
   async function writeAll(values: Record<string, string>): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
+    if (!leftoversRemoved) {
+      leftoversRemoved = true;
+      await removeStaleTemporaries(path);
+    }
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       const handle = await open(temporary, 'w', 0o600);
@@ -86,6 +94,18 @@ export function createFileStorage(filePath: string): ClientStorage {
       });
     },
   };
+}
+
+/** Deletes temporary files that crashed writers left beside the storage file. */
+async function removeStaleTemporaries(path: string): Promise<void> {
+  const directory = dirname(path);
+  const prefix = `${basename(path)}.`;
+  for (const name of await readdir(directory)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const candidate = join(directory, name);
+    const { mtimeMs } = await stat(candidate).catch(() => ({ mtimeMs: Date.now() }));
+    if (Date.now() - mtimeMs > staleTemporaryMs) await rm(candidate, { force: true });
+  }
 }
 
 /** Makes the rename itself durable; directories cannot be opened for sync on Windows. */
