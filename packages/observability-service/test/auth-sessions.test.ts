@@ -153,10 +153,10 @@ describeEachDatabase('dashboard sign-in and sessions', (database) => {
   });
 });
 
-describeEachDatabase('session cookie behind an HTTPS proxy', (database) => {
+describeEachDatabase('session cookie and origins behind an HTTPS proxy', (database) => {
   let app: App;
   beforeAll(async () => {
-    app = await buildTestApp(database(), { TRUST_PROXY: 'true' });
+    app = await buildTestApp(database(), { TRUST_PROXY: 'true', PUBLIC_URL: 'https://dash.example.com/' });
     await setUpFirstAdmin(app);
   });
   afterAll(async () => {
@@ -171,5 +171,18 @@ describeEachDatabase('session cookie behind an HTTPS proxy', (database) => {
       payload: { email: firstAdmin.email, password: firstAdmin.password },
     });
     expect(response.cookies.find((c) => c.name === 'obs_session')).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
+  });
+
+  it("accepts state changes from PUBLIC_URL's origin and the proxied request's own origin", async () => {
+    const session = await signIn(app, firstAdmin.email, firstAdmin.password);
+    const fromPublicUrl = await asBrowser(app, session, { method: 'POST', url: '/api/v1/auth/logout', headers: { origin: 'https://dash.example.com' } });
+    expect(fromPublicUrl.statusCode).toBe(200);
+    const again = await signIn(app, firstAdmin.email, firstAdmin.password);
+    const proxied = await asBrowser(app, again, {
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: { origin: 'https://obs.internal.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'obs.internal.example' },
+    });
+    expect(proxied.statusCode).toBe(200);
   });
 });
