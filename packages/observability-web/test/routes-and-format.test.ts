@@ -3,6 +3,7 @@ import { layoutServiceMap } from '../src/charts/service-map-layout.js';
 import { serviceColors, servicePalette } from '../src/charts/service-colors.js';
 import { formatBytes, formatDurationMs, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
 import { matchRoute, safeNextPath } from '../src/state/routes.js';
+import { sparklineInterval } from '../src/state/sparkline-interval.js';
 
 describe('client routes', () => {
   it('matches patterns and decodes parameters', () => {
@@ -81,5 +82,18 @@ describe('service colours', () => {
     expect(new Set(names.slice(0, servicePalette.length).map((name) => colors.get(name))).size).toBe(servicePalette.length);
     expect(colors.get('service-0')).toBe(servicePalette[0]);
     expect(colors.get(`service-${servicePalette.length}`)).toBe(servicePalette[0]);
+  });
+});
+
+describe('sparkline interval', () => {
+  const to = '2026-11-21T12:00:00.000Z';
+  const before = (ms: number) => new Date(Date.parse(to) - ms).toISOString();
+  it('picks the finest interval giving at most 48 points', () => {
+    expect(sparklineInterval(before(15 * 60_000), to)).toBe('1m');
+    expect(sparklineInterval(before(3_600_000), to)).toBe('5m');
+    expect(sparklineInterval(before(24 * 3_600_000), to)).toBe('1h');
+    expect(sparklineInterval(before(7 * 24 * 3_600_000), to)).toBe('6h');
+    expect(sparklineInterval(before(30 * 24 * 3_600_000), to)).toBe('1d');
+    expect(sparklineInterval(before(400 * 24 * 3_600_000), to)).toBe('1d');
   });
 });

@@ -8,6 +8,7 @@ import { Sparkline } from '../components/sparkline.js';
 import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
 import { hrefWithView } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
+import { sparklineInterval } from '../state/sparkline-interval.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
 /** Every service that reported in the range: volume, errors, latency, and a request-rate sparkline. */
@@ -72,7 +73,7 @@ export function ServicesPage() {
 }
 
 function ServiceSparkline({ service, query }: { service: string; query: Record<string, string> }) {
-  const trend = useApi<TrendResponse>('/api/v1/trend', { ...query, service });
+  const trend = useApi<TrendResponse>('/api/v1/trend', { ...query, service, interval: sparklineInterval(query.from!, query.to!) });
   const values = useMemo(() => trend.data?.buckets.map((bucket) => bucket.count) ?? [], [trend.data]);
   return <Sparkline values={values} label={`${service} requests over time`} />;
 }
