@@ -207,4 +207,15 @@ describeEachDatabase('setup, invitation, sign-in, password change and reset', (d
       expect(leaks, `a stored value contains the secret ${secret.slice(0, 6)}…`).toEqual([]);
     }
   });
+
+  it('sweeps expired sessions and reset tokens', async () => {
+    const count = async (table: 'user_sessions' | 'password_reset_tokens') =>
+      Number((await app.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(await count('user_sessions')).toBeGreaterThan(0);
+    expect(await count('password_reset_tokens')).toBeGreaterThan(0);
+    clock.advance(8 * 24 * 3_600_000);
+    await app.authService.sweepExpired();
+    expect(await count('user_sessions')).toBe(0);
+    expect(await count('password_reset_tokens')).toBe(0);
+  });
 });

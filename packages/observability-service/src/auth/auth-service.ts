@@ -20,7 +20,7 @@ import { claimSetting } from '../admin/settings-store.js';
 import { findInvitationByTokenHash, spendInvitation } from '../users/invitations-store.js';
 import { normalizeEmail, publicUser, type PublicUser } from '../users/user.js';
 import { countUsers, findUserByEmail, findUserById, insertUser, updateUser, type Role, type UserRow } from '../users/users-store.js';
-import { findPasswordResetByTokenHash, insertPasswordReset, spendAllPasswordResets, spendPasswordReset } from './password-reset-store.js';
+import { deleteExpiredPasswordResets, findPasswordResetByTokenHash, insertPasswordReset, spendAllPasswordResets, spendPasswordReset } from './password-reset-store.js';
 
 export interface AuthServiceOptions {
   db: Kysely<any>;
@@ -172,6 +172,12 @@ export class AuthService {
       await insertUser(trx, user);
     });
     return this.#signIn(user);
+  }
+
+  /** Deletes expired sessions and reset tokens; run periodically. */
+  async sweepExpired(): Promise<void> {
+    await this.#o.sessions.deleteExpired();
+    await deleteExpiredPasswordResets(this.#o.db, this.#o.clock.now());
   }
 
   async #signIn(user: UserRow): Promise<SignedIn> {

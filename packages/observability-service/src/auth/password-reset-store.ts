@@ -41,3 +41,9 @@ export async function spendPasswordReset(db: Kysely<any>, id: string, now: numbe
 export async function spendAllPasswordResets(db: Kysely<any>, userId: string, now: number): Promise<void> {
   await typed(db).updateTable('password_reset_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }
+
+/** Deletes tokens that expired before `before` (used or not: neither can do anything any more). */
+export async function deleteExpiredPasswordResets(db: Kysely<any>, before: number): Promise<number> {
+  const result = await typed(db).deleteFrom('password_reset_tokens').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

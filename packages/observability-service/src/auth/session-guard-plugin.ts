@@ -63,7 +63,7 @@ export interface SessionGuardOptions {
 /** Routes browsers call without a session (sign-in, setup, reset): origin-checked all the same. */
 const browserOnlyPrefixes = ['/api/v1/auth/', '/api/v1/admin/'];
 const sessionTouchIntervalMs = 60_000;
-const expiredSessionSweepIntervalMs = 10 * 60_000;
+const expiredSweepIntervalMs = 10 * 60_000;
 
 /**
  * Browser sessions for the dashboard: reads the `obs_session` cookie on every request, enforces
@@ -127,8 +127,8 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
     });
 
     const sweep = setInterval(() => {
-      sessions.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete expired sessions'));
-    }, expiredSessionSweepIntervalMs);
+      authService.sweepExpired().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete expired sessions and reset tokens'));
+    }, expiredSweepIntervalMs);
     sweep.unref();
     app.addHook('onClose', async () => {
       clearInterval(sweep);
