@@ -34,6 +34,8 @@ export interface LoadFigures {
   readonly perSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /** The server process's CPU time per successful request (µs), when measured with `measureWithCpu`. */
+  readonly cpuMicrosPerRequest?: number;
 }
 
 /** Drives `requests` against `baseUrl` over keep-alive connections for `durationSeconds`. */
@@ -50,11 +52,41 @@ export async function measure(name: string, baseUrl: string, options: { connecti
   };
 }
 
+/**
+ * `measure`, plus the server's own CPU time per successful request: on a machine shared with
+ * other work, the figure that does not depend on what else runs. The child must answer with
+ * `answerControlMessages`.
+ */
+export async function measureWithCpu<Info>(
+  name: string,
+  server: ChildServer<Info>,
+  options: { connections: number; durationSeconds: number; requests: LoadRequest[] },
+): Promise<LoadFigures> {
+  const before = await server.cpuMicros();
+  const figures = await measure(name, server.baseUrl, options);
+  const used = (await server.cpuMicros()) - before;
+  return { ...figures, cpuMicrosPerRequest: used / Math.max(1, figures.ok) };
+}
+
+/** In a child server: `cpu` is answered with this process's CPU time so far (µs); any other message closes it. */
+export function answerControlMessages(close: () => Promise<void>): void {
+  process.on('message', (message: unknown) => {
+    if (message === 'cpu') {
+      const usage = process.cpuUsage();
+      process.send!({ cpuMicros: usage.user + usage.system });
+      return;
+    }
+    void close().then(() => process.exit(0));
+  });
+}
+
 /** A server running in a child process of `script` (started with `serve` as its argument). */
 export interface ChildServer<Info> {
   readonly baseUrl: string;
   /** What the child reported besides its port. */
   readonly info: Info;
+  /** The child's CPU time so far (µs); the child must answer with `answerControlMessages`. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +104,11 @@ export async function startChildServer<Info>(script: string, request: unknown, e
   return {
     baseUrl: `http://127.0.0.1:${message.port}`,
     info: message,
+    cpuMicros: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (reply: { cpuMicros: number }) => resolve(reply.cpuMicros));
+        child.send('cpu');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -83,11 +120,16 @@ export async function startChildServer<Info>(script: string, request: unknown, e
 /** Prints figures as a table, each row beside its ceiling's throughput. */
 export function printTable(rows: ReadonlyArray<{ figures: LoadFigures; ceiling?: LoadFigures }>): void {
   const num = (value: number, width: number, digits = 0) => value.toFixed(digits).padStart(width);
-  console.log(`${'scenario'.padEnd(56)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'of ceiling'.padStart(11)}`);
+  // Server CPU columns appear when the figures were taken with `measureWithCpu`.
+  const withCpu = rows.some(({ figures }) => figures.cpuMicrosPerRequest !== undefined);
+  const cpuHeader = withCpu ? ` ${'cpu µs/req'.padStart(11)} ${'req/cpu-s'.padStart(10)}` : '';
+  console.log(`${'scenario'.padEnd(56)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'of ceiling'.padStart(11)}${cpuHeader}`);
   for (const { figures, ceiling } of rows) {
     const ratio = ceiling ? `${((figures.perSecond / ceiling.perSecond) * 100).toFixed(1)} %` : '';
+    const cpu = figures.cpuMicrosPerRequest;
+    const cpuColumns = withCpu ? (cpu === undefined ? ' '.repeat(23) : ` ${num(cpu, 11)} ${num(1e6 / cpu, 10)}`) : '';
     console.log(
-      `${figures.name.padEnd(56)} ${num(figures.perSecond, 8)} ${num(figures.p50, 7, 1)} ${num(figures.p99, 7, 1)} ${num(figures.failed, 7)} ${ratio.padStart(11)}`,
+      `${figures.name.padEnd(56)} ${num(figures.perSecond, 8)} ${num(figures.p50, 7, 1)} ${num(figures.p99, 7, 1)} ${num(figures.failed, 7)} ${ratio.padStart(11)}${cpuColumns}`,
     );
   }
 }
