@@ -130,6 +130,11 @@ describeEachDatabase('dashboard in a browser', (database) => {
     // The filter bar and the table need the same list: one request serves both.
     expect(watched.apiGets.filter((path) => path === '/api/v1/services')).toHaveLength(1);
     expect(watched.apiGets.filter((path) => path === '/api/v1/trend')).toHaveLength(sample.services.length);
+    const order = () => table.locator('tbody tr td:first-child').allTextContents();
+    expect(await order()).toEqual(['checkout', 'web', 'payments']);
+    await table.getByRole('button', { name: 'p95' }).click();
+    await page.waitForURL(/sort=-p95Ms/);
+    expect(await order()).toEqual(['web', 'checkout', 'payments']);
     await shot('services');
   });
 

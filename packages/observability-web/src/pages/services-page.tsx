@@ -8,13 +8,37 @@ import { Sparkline } from '../components/sparkline.js';
 import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
 import { hrefWithView } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
+import { nextServiceSort, readServiceSort, sortServices, writeServiceSort, type ServiceSortKey } from '../state/service-sort.js';
 import { sparklineInterval } from '../state/sparkline-interval.js';
+import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
 /** Every service that reported in the range: volume, errors, latency, and a request-rate sparkline. */
 export function ServicesPage() {
   const { apiQuery } = useGlobalFilters();
+  const { search } = useLocation();
+  const sort = readServiceSort(search.get('sort'));
   const state = useApi<ServicesResponse>('/api/v1/services', apiQuery);
+  const rows = useMemo(() => (state.data ? sortServices(state.data.services, sort) : []), [state.data, sort.key, sort.descending]);
+  const header = (key: ServiceSortKey, label: string, numeric = true) => {
+    const active = sort.key === key;
+    return (
+      <th class={numeric ? 'num' : undefined} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+        <button
+          type="button"
+          class="sort-button"
+          onClick={() => {
+            const next = new URLSearchParams(search);
+            next.set('sort', writeServiceSort(nextServiceSort(sort, key)));
+            navigate(`/services?${next.toString()}`, { replace: true });
+          }}
+        >
+          {label}
+          <span aria-hidden="true">{active ? (sort.descending ? ' ↓' : ' ↑') : ''}</span>
+        </button>
+      </th>
+    );
+  };
   return (
     <Layout title="Services">
       <DataState
@@ -32,19 +56,19 @@ export function ServicesPage() {
             <table class="table" aria-label="Services">
               <thead>
                 <tr>
-                  <th>Service</th>
+                  {header('service', 'Service', false)}
                   <th>Environments</th>
-                  <th class="num">Requests</th>
+                  {header('count', 'Requests')}
                   <th class="num">Request rate</th>
-                  <th class="num">Error rate</th>
-                  <th class="num">p50</th>
-                  <th class="num">p95</th>
-                  <th class="num">p99</th>
+                  {header('errorRate', 'Error rate')}
+                  {header('p50Ms', 'p50')}
+                  {header('p95Ms', 'p95')}
+                  {header('p99Ms', 'p99')}
                   <th>Requests over time</th>
                 </tr>
               </thead>
               <tbody>
-                {data.services.map((row) => (
+                {rows.map((row) => (
                   <tr key={row.service}>
                     <td>
                       <Link href={hrefWithView(`/services/${encodeURIComponent(row.service)}`)} class="strong">
