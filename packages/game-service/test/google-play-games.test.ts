@@ -5,7 +5,8 @@ import { FakeGoogle } from './support/fake-google.js';
 import { bearer, galaxyGame, manifestWith, storeManifest } from './support/identity-fixtures.js';
 import { buildTestApp } from './support/test-app.js';
 
-const providerTimeoutMs = 300;
+// Long enough for a loaded CI machine to answer the fake in time, short enough for a quick timeout test.
+const providerTimeoutMs = 1_000;
 
 describeEachDatabase('google-play-games sign-in', (database) => {
   let google: FakeGoogle;

@@ -25,7 +25,7 @@ export type FakeMode = 'ok' | 'token-500' | 'games-500' | 'slow';
 export class FakeGoogle {
   readonly tokenRequests: RecordedTokenRequest[] = [];
   mode: FakeMode = 'ok';
-  slowMs = 2_000;
+  slowMs = 5_000;
   readonly #players = new Map<string, FakePlayer>();
   readonly #accessTokens = new Map<string, FakePlayer>();
   readonly #server: Server;
