@@ -170,4 +170,32 @@ describeEachDatabase('game client run queue against the game service', (database
     expect(await client.flush()).toMatchObject({ accepted: 1 });
     expect(await client.myRank('high-score')).toMatchObject({ entry: { score: 77 } });
   });
+  it('reads pages with cursors, the own rank with neighbours, and the entries around the player', async () => {
+    const board = 'fastest';
+    const players = [];
+    for (const durationMs of [61_000, 62_000, 63_000, 64_000]) {
+      const client = openClient(harness);
+      await client.signIn(newPlayerCode('reader'));
+      await client.submitRun('score', { score: 1, durationMs });
+      expect(await client.flush()).toMatchObject({ accepted: 1 });
+      players.push({ client, id: (await client.player())!.id, durationMs });
+    }
+    const third = players[2]!;
+    const me = await third.client.myRank(board, { radius: 1 });
+    expect(me.entry).toMatchObject({ playerId: third.id, score: 63_000 });
+    expect(me.neighbors?.map((entry) => entry.playerId)).toEqual(expect.arrayContaining([players[1]!.id, players[3]!.id]));
+    const around = await third.client.aroundMe(board, { radius: 1 });
+    expect(around.entries.map((entry) => entry.playerId)).toEqual([players[1]!.id, third.id, players[3]!.id]);
+
+    const seen: string[] = [];
+    let page = await third.client.leaderboard(board, { limit: 2 });
+    seen.push(...page.entries.map((entry) => entry.playerId));
+    while (page.nextCursor) {
+      page = await third.client.leaderboard(board, { limit: 2, cursor: page.nextCursor });
+      seen.push(...page.entries.map((entry) => entry.playerId));
+    }
+    const ours = seen.filter((id) => players.some((player) => player.id === id));
+    expect(ours).toEqual(players.map((player) => player.id));
+    await expect(third.client.leaderboard(board, { cursor: 'not-a-cursor' })).rejects.toMatchObject({ status: 400, code: 'invalid-cursor' });
+  });
 });
