@@ -5,7 +5,7 @@
 //
 //   npx tsx --conditions=source bench/leaderboards.ts
 //
-// BENCH_ENTRIES (default 1000000), BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS
+// BENCH_ENTRIES (default 1000000, a multiple of 500), BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS
 // (default 16) set the size and load. BENCH_REDIS_URL adds a run with the Redis rank engine.
 // The server runs in a child process so it has a core of its own while autocannon drives it.
 import { randomBytes } from 'node:crypto';
@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import type { Kysely } from 'kysely';
+import SqliteDatabase from 'better-sqlite3';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
-import type { LeaderboardTables } from '../packages/game-service/src/leaderboards/leaderboard-store.js';
 import { measure, printTable, startChildServer, type LoadFigures } from './support/http-load.js';
 
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -25,7 +24,7 @@ const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const redisUrl = process.env.BENCH_REDIS_URL;
 const signedInPlayers = 1_000;
-const rowsPerInsert = 1_000;
+const rowsPerInsert = 500;
 const rowsPerTransaction = 100_000;
 const gameId = 'bench';
 const boardId = 'high';
@@ -85,50 +84,51 @@ interface SeededPlayer {
   cursor: string;
 }
 
-/** Seeds `entryCount` entries (signed-in players among them) with batched multi-row inserts. */
-async function seed(env: Record<string, string>): Promise<{ players: SeededPlayer[]; seedMs: number }> {
+/**
+ * Seeds `entryCount` entries (signed-in players among them): batched multi-row inserts, one
+ * prepared statement, in transactions of `rowsPerTransaction` rows, straight into the SQLite file.
+ */
+async function seed(env: Record<string, string>, dataDir: string): Promise<{ players: SeededPlayer[]; seedMs: number }> {
   const started = performance.now();
   const app = await buildApp(loadGameConfig({ ...benchEnv, ...env }));
+  const now = app.clock.now();
+  const signedIn: Array<{ id: string; token: string }> = [];
   try {
-    const now = app.clock.now();
-    const players: Array<{ id: string; token: string }> = [];
     for (let i = 0; i < signedInPlayers; i++) {
       const response = await app.inject({ method: 'POST', url: `/v1/games/${gameId}/auth/exchange`, payload: { authorizationCode: `dev:bench-${i}` } });
       const session = response.json() as { accessToken: string; player: { id: string } };
-      players.push({ id: session.player.id, token: session.accessToken });
+      signedIn.push({ id: session.player.id, token: session.accessToken });
     }
-    const db = app.database.db as Kysely<LeaderboardTables>;
-    // Deterministic spread: scores with many ties, times over the last 30 days.
-    const rowAt = (i: number, playerId: string) => ({
-      game_id: gameId,
-      board_id: boardId,
-      period: 'all',
-      player_id: playerId,
-      display_name: `Player ${i}`,
-      score: (i * 7_919) % 5_000_000,
-      achieved_at: now - ((i * 104_729) % (30 * dayMs)),
-      updated_at: now,
-    });
-    const cursors: string[] = [];
-    for (let start = 0; start < entryCount; start += rowsPerTransaction) {
-      await db.transaction().execute(async (trx) => {
-        for (let chunk = start; chunk < Math.min(start + rowsPerTransaction, entryCount); chunk += rowsPerInsert) {
-          const rows = [];
-          for (let i = chunk; i < Math.min(chunk + rowsPerInsert, entryCount); i++) {
-            const signedIn = i % Math.floor(entryCount / signedInPlayers) === 0 ? players[cursors.length] : undefined;
-            const row = rowAt(i, signedIn?.id ?? `seed-${String(i).padStart(7, '0')}`);
-            if (signedIn) {
-              cursors.push(encodeCursor({ gameId, boardId, order: 'desc', period: 'all' }, { score: row.score, achievedAt: row.achieved_at, playerId: row.player_id }));
-            }
-            rows.push(row);
-          }
-          await trx.insertInto('leaderboard_entries').values(rows).execute();
-        }
-      });
-    }
-    return { players: players.slice(0, cursors.length).map((p, i) => ({ token: p.token, cursor: cursors[i]! })), seedMs: performance.now() - started };
   } finally {
     await app.close();
+  }
+  const file = new SqliteDatabase(join(dataDir, 'game.sqlite'));
+  try {
+    const placeholders = Array.from({ length: rowsPerInsert }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const insert = file.prepare(`insert into leaderboard_entries (game_id, board_id, period, player_id, display_name, score, achieved_at, updated_at) values ${placeholders}`);
+    const spacing = Math.floor(entryCount / signedInPlayers);
+    const players: SeededPlayer[] = [];
+    // Deterministic spread: scores with many ties, times over the last 30 days.
+    const values = (i: number): unknown[] => {
+      const player = i % spacing === 0 ? signedIn[i / spacing] : undefined;
+      const row = { playerId: player?.id ?? `seed-${String(i).padStart(7, '0')}`, score: (i * 7_919) % 5_000_000, achievedAt: now - ((i * 104_729) % (30 * dayMs)) };
+      if (player) {
+        const cursor = encodeCursor({ gameId, boardId, order: 'desc', period: 'all' }, row);
+        players.push({ token: player.token, cursor });
+      }
+      return [gameId, boardId, 'all', row.playerId, `Player ${i}`, row.score, row.achievedAt, now];
+    };
+    const insertRange = file.transaction((from: number, to: number) => {
+      for (let chunk = from; chunk < to; chunk += rowsPerInsert) {
+        const params: unknown[] = [];
+        for (let i = chunk; i < chunk + rowsPerInsert; i++) params.push(...values(i));
+        insert.run(params);
+      }
+    });
+    for (let from = 0; from < entryCount; from += rowsPerTransaction) insertRange(from, Math.min(from + rowsPerTransaction, entryCount));
+    return { players, seedMs: performance.now() - started };
+  } finally {
+    file.close();
   }
 }
 
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
     const game = { id: gameId, name: 'Bench', auth: { provider: 'dev' }, adapters: { score: { type: 'bounded-score', options: {} } }, boards: [board] };
     writeFileSync(manifestFile, JSON.stringify({ games: [game] }));
     const env = { DATA_DIR: dir, GAME_MANIFEST_FILE: manifestFile };
-    const { players, seedMs } = await seed(env);
+    const { players, seedMs } = await seed(env, dir);
     console.log(`seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seedMs / 1000).toFixed(1)} s; ${connections} connections, ${durationSeconds} s per run\n`);
 
     const inProcess = await benchEngine('in-process skip list', env, players);

@@ -8,6 +8,7 @@ import {
   entriesOfPlayer,
   entriesOfPlayers,
   findEntry,
+  rankKeysAfter,
   type Entry,
   type EntryPosition,
   type LeaderboardTables,
@@ -40,7 +41,8 @@ export interface SetConsistency {
   readonly firstDifferenceAt: number | undefined;
 }
 
-const loadBatchSize = 10_000;
+/** Rows per query while loading a set: large enough to be quick, small enough to let requests in between. */
+const loadBatchSize = 20_000;
 /** How long a shared engine keeps an ended period's set before Redis expires it by itself. */
 const endedSetGraceMs = 86_400_000;
 
@@ -208,21 +210,22 @@ export class RankIndex {
 
   async #loadSet(set: RankedSet, id: string): Promise<void> {
     const keys = await this.#readSet(set);
-    // SQL already returns rank order; sorting a sorted array is linear and guards against
-    // collations that order unusual player ids differently from the engine.
-    keys.sort(compareRankKeys);
+    // SQL returns rank order; a collation that orders unusual player ids differently from the
+    // engine is the one case needing a sort.
+    if (!keys.every((key, i) => i === 0 || compareRankKeys(keys[i - 1]!, key) < 0)) keys.sort(compareRankKeys);
     const endMs = parsePeriodKey(set.period)?.endMs ?? Infinity;
     await this.#engine.replace(id, keys, Number.isFinite(endMs) ? endMs + endedSetGraceMs : undefined);
   }
 
   async #readSet(set: RankedSet): Promise<RankKey[]> {
     const keys: RankKey[] = [];
-    let after: Entry | undefined;
+    let after: EntryPosition | undefined;
     for (;;) {
-      const batch = await entriesAfter(this.#db, set, after, loadBatchSize);
-      for (const entry of batch) keys.push(rankKeyOf(set.order, entry));
-      if (batch.length < loadBatchSize) return keys;
-      after = batch.at(-1);
+      const batch = await rankKeysAfter(this.#db, set, after, loadBatchSize);
+      for (const key of batch) keys.push(key);
+      const last = batch.at(-1);
+      if (!last || batch.length < loadBatchSize) return keys;
+      after = { score: set.order === 'desc' ? -last.sortScore : last.sortScore, achievedAt: last.achievedAt, playerId: last.playerId };
     }
   }
 
