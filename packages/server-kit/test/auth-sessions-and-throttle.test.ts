@@ -151,6 +151,24 @@ if (redisEnv) {
     const redis: Redis = await connectRedis(redisEnv.REDIS_URL!, redisEnv.REDIS_KEY_PREFIX!);
     return { counter: new RedisAttemptCounter(redis, 'throttle-test'), close: async () => void (await redis.quit()) };
   });
+
+  describe('Redis attempt counter', () => {
+    it('lets a window expire through its Redis TTL, counting within it', async () => {
+      const redis = await connectRedis(redisEnv.REDIS_URL!, redisEnv.REDIS_KEY_PREFIX!);
+      try {
+        const counter = new RedisAttemptCounter(redis, 'expiry-test');
+        expect(await counter.hit('k', 300)).toMatchObject({ count: 1 });
+        const second = await counter.hit('k', 300);
+        expect(second.count).toBe(2);
+        expect(second.remainingMs).toBeGreaterThan(0);
+        expect(second.remainingMs).toBeLessThanOrEqual(300);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        expect(await counter.peek('k')).toEqual({ count: 0, remainingMs: 0 });
+      } finally {
+        await redis.quit();
+      }
+    });
+  });
 }
 
 describe('in-process attempt counter', () => {

@@ -82,8 +82,10 @@ export class RedisAttemptCounter implements AttemptCounter {
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     const redisKey = this.#key(key);
-    const result = await this.#redis.multi().incr(redisKey).pexpire(redisKey, windowMs, 'NX').pttl(redisKey).exec();
-    const count = Number(result?.[0]?.[1] ?? 1);
+    // SET NX opens the window with its expiry; INCR keeps that expiry. (PEXPIRE ... NX would
+    // need Redis 7.)
+    const result = await this.#redis.multi().set(redisKey, 0, 'PX', windowMs, 'NX').incr(redisKey).pttl(redisKey).exec();
+    const count = Number(result?.[1]?.[1] ?? 1);
     const ttl = Number(result?.[2]?.[1] ?? windowMs);
     return { count, remainingMs: Math.max(ttl, 0) };
   }
