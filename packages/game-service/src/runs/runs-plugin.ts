@@ -48,8 +48,10 @@ export const runsPlugin = fp<RunsPluginOptions>(
     });
     app.decorate('runs', { submissions, rateLimit: createPlayerRateLimit(app, 'runs', options.rateLimit) });
     app.playerErasure.register('runs', { erase: (trx, player) => eraseRunsOfPlayer(trx, player.gameId, player.playerId) });
-    // Submissions still waiting for a commit finish before the database closes.
-    app.addHook('preClose', async () => writer.drain());
+    // After the last request has been answered, writes still queued (the stored responses that
+    // follow an answer) commit before the database closes: onClose hooks run in reverse order of
+    // registration, so this one runs before the platform's.
+    app.addHook('onClose', async () => writer.drain());
   },
   { name: 'game-runs', dependencies: ['game-player-erasure', 'game-rate-limits', 'game-leaderboards', 'game-auth'] },
 );
