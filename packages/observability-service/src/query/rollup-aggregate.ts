@@ -5,7 +5,7 @@ import type { QueryRange } from './query-range.js';
 import { grainFor, largestTierWithin, minuteMs, planTiers, tierDimensions, type TierDimension } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
 
-/** Dirty stretches a query reads from the per-minute rollups one by one before it reads them all. */
+/** Stretches a query reads from the per-minute rollups one by one before it reads them all. */
 const sourceSpansMax = 64;
 
 export type RollupTable = 'operation_rollups' | 'tenant_rollups' | 'statement_rollups' | 'dependency_rollups';
@@ -115,13 +115,13 @@ export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dia
   if (endMinuteMs <= firstMinuteMs) return [];
   const dimension = tierDimensions[query.table];
   const dirty = await dirtyMinutesNow(db);
-  const planned = dirty ? planTiers(firstMinuteMs, endMinuteMs, dirty, largestTierWithin(query.bucketMs)) : undefined;
+  const grain = grainOfQuery(dimension, query);
+  const planned = dirty ? planTiers(firstMinuteMs, endMinuteMs, dirty, largestTierWithin(query.bucketMs), dimension.minuteGrains(grain)) : undefined;
   // Scattered dirty minutes make a long OR that no index serves: one range scan is cheaper then.
   const plan =
     planned && planned.sourceMinutes.length <= sourceSpansMax ? planned : { tiers: [], sourceMinutes: [{ fromMs: firstMinuteMs, toMs: endMinuteMs }] };
   const parts: Part[] = [];
   if (plan.tiers.length > 0) {
-    const grain = grainOfQuery(dimension, query);
     parts.push({
       from: sql.table(dimension.table),
       timeColumn: 'bucket',

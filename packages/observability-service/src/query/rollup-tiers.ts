@@ -27,11 +27,16 @@ export interface TierDimension {
   cubeColumns: readonly string[];
   /** Descriptive columns, functions of the key, carried along with `max()`. */
   extraColumns: readonly string[];
+  /**
+   * Grains the 1-minute tier keeps: only those much smaller than the per-minute rollup itself
+   * (reading the rollup is as fast for the others, and storing them would double the data).
+   */
+  minuteGrains: (grain: number) => boolean;
   withHistogram: boolean;
 }
 
 export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
-  operation_rollups: { source: 'operation_rollups', table: 'service_tiers', keyColumns: ['service', 'environment'], cubeColumns: ['service', 'environment'], extraColumns: [], withHistogram: true },
+  operation_rollups: { source: 'operation_rollups', table: 'service_tiers', keyColumns: ['service', 'environment'], cubeColumns: ['service', 'environment'], extraColumns: [], withHistogram: true, minuteGrains: () => true },
   tenant_rollups: {
     source: 'tenant_rollups',
     table: 'tenant_tiers',
@@ -39,6 +44,7 @@ export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
     cubeColumns: ['tenant_id', 'service', 'environment'],
     extraColumns: [],
     withHistogram: false,
+    minuteGrains: (grain) => (grain & 1) !== 0,
   },
   statement_rollups: {
     source: 'statement_rollups',
@@ -47,6 +53,7 @@ export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
     cubeColumns: ['service', 'environment'],
     extraColumns: ['statement', 'db_operation'],
     withHistogram: true,
+    minuteGrains: (grain) => (grain & 1) !== 0,
   },
   dependency_rollups: {
     source: 'dependency_rollups',
@@ -55,6 +62,7 @@ export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
     cubeColumns: ['environment'],
     extraColumns: [],
     withHistogram: true,
+    minuteGrains: (grain) => grain !== 0,
   },
 };
 
@@ -93,7 +101,13 @@ function pushSpan<T extends { fromMs: number; toMs: number }>(spans: T[], span: 
  * used when it lies inside the range, contains no dirty minute and, for bucketed queries, does
  * not straddle an output bucket (`largestTierMs` divides the output interval).
  */
-export function planTiers(firstMinuteMs: number, endMinuteMs: number, dirtyMinutes: ReadonlySet<number>, largestTierMs: number): TierPlan {
+export function planTiers(
+  firstMinuteMs: number,
+  endMinuteMs: number,
+  dirtyMinutes: ReadonlySet<number>,
+  largestTierMs: number,
+  minuteTierKept = true,
+): TierPlan {
   const sortedDirty = [...dirtyMinutes].filter((m) => m >= firstMinuteMs && m < endMinuteMs).sort((a, b) => a - b);
   const hasDirty = (fromMs: number, toMs: number) => {
     let low = 0;
@@ -105,7 +119,7 @@ export function planTiers(firstMinuteMs: number, endMinuteMs: number, dirtyMinut
     }
     return low < sortedDirty.length && sortedDirty[low]! < toMs;
   };
-  const sizes = tierSizesMs.filter((size) => size <= largestTierMs).reverse();
+  const sizes = tierSizesMs.filter((size) => size <= largestTierMs && (size !== minuteMs || minuteTierKept)).reverse();
   const plan: TierPlan = { tiers: [], sourceMinutes: [] };
   let at = firstMinuteMs;
   while (at < endMinuteMs) {

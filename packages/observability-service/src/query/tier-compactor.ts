@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import { MergedHistogram } from './latency-percentiles.js';
 import { allKey, grainsOf, minuteMs, tierDimensions, tierSizesMs, type TierDimension } from './rollup-tiers.js';
@@ -20,64 +20,106 @@ function histogramAggregate(database: Database): RawBuilder<unknown> {
   return database.dialect === 'postgres' ? sql`string_agg(nullif(histogram, ''), ',')` : sql`group_concat(nullif(histogram, ''), ',')`;
 }
 
-async function insertTierRows(db: Kysely<any>, table: string, rows: Array<Record<string, unknown>>): Promise<void> {
-  for (let offset = 0; offset < rows.length; offset += rowsPerInsert) await db.insertInto(table).values(rows.slice(offset, offset + rowsPerInsert)).execute();
-}
-
-/** Turns grouped SQL rows into tier rows: one encoded histogram each, numbers as numbers. */
-function tierRowsFrom(dimension: TierDimension, tierMs: number, rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
-  return rows.map((row) => {
-    const out: Record<string, unknown> = { tier_ms: tierMs, grain: Number(row.grain), bucket: Number(row.bucket) };
-    for (const column of dimension.keyColumns) out[column] = row[column];
-    for (const column of dimension.extraColumns) out[column] = row[column] ?? null;
-    out.count = Number(row.count);
-    out.error_count = Number(row.error_count);
-    out.duration_sum_ms = Number(row.duration_sum_ms);
-    out.duration_max_ms = Number(row.duration_max_ms);
-    if (dimension.withHistogram) out.histogram = new MergedHistogram().add(row.histogram as string | null).encode();
-    return out;
-  });
+/** A tier table's columns in insert order. */
+function tierColumns(dimension: TierDimension): string[] {
+  return [
+    'tier_ms',
+    'grain',
+    'bucket',
+    ...dimension.keyColumns,
+    ...dimension.extraColumns,
+    'count',
+    'error_count',
+    'duration_sum_ms',
+    'duration_max_ms',
+    ...(dimension.withHistogram ? ['histogram'] : []),
+  ];
 }
 
 /**
- * Recomputes one tier's buckets: from the per-minute rollups (with every cube subset) for the
- * 1-minute tier, from the next finer tier otherwise.
+ * Inserts grouped rows, each histogram merged into one canonical string (concatenations would
+ * grow with traffic instead of with the number of latency buckets). Precompiled text: building a
+ * Kysely tree per row costs more than the insert.
  */
+async function insertWithMergedHistograms(db: Kysely<any>, database: Database, dimension: TierDimension, rows: Array<Record<string, unknown>>): Promise<void> {
+  const columns = tierColumns(dimension);
+  const postgres = database.dialect === 'postgres';
+  for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
+    const chunk = rows.slice(offset, offset + rowsPerInsert);
+    const parameters: unknown[] = [];
+    let placeholder = 0;
+    const tuples = chunk.map((row) => {
+      for (const column of columns) {
+        parameters.push(column === 'histogram' ? new MergedHistogram().add(row.histogram as string | null).encode() : row[column]);
+      }
+      return `(${columns.map(() => (postgres ? `$${++placeholder}` : '?')).join(',')})`;
+    });
+    await db.executeQuery(CompiledQuery.raw(`insert into ${dimension.table} (${columns.join(',')}) values ${tuples.join(',')}`, parameters));
+  }
+}
+
+/** Runs a grouped select into the tier: straight `insert ... select` unless histograms need merging. */
+async function fillTier(db: Kysely<any>, database: Database, dimension: TierDimension, select: RawBuilder<Record<string, unknown>>): Promise<void> {
+  if (!dimension.withHistogram) {
+    await sql`insert into ${sql.table(dimension.table)} (${sql.join(tierColumns(dimension).map((column) => sql.ref(column)))}) ${select}`.execute(db);
+    return;
+  }
+  const result = await select.execute(db);
+  await insertWithMergedHistograms(db, database, dimension, result.rows);
+}
+
+/** Recomputes one tier's buckets, every grain, from the per-minute rollups or the next finer tier. */
 async function recomputeTier(db: Kysely<any>, database: Database, dimension: TierDimension, tierMs: number, buckets: readonly number[]): Promise<void> {
   const figures = [
+    ...dimension.extraColumns.map((column) => sql`max(${sql.ref(column)}) as ${sql.ref(column)}`),
     sql`sum(count) as count`,
     sql`sum(error_count) as error_count`,
     sql`sum(duration_sum_ms) as duration_sum_ms`,
     sql`max(duration_max_ms) as duration_max_ms`,
     ...(dimension.withHistogram ? [sql`${histogramAggregate(database)} as histogram`] : []),
-    ...dimension.extraColumns.map((column) => sql`max(${sql.ref(column)}) as ${sql.ref(column)}`),
   ];
+  // The grain leads the key after the tier: naming every grain lets the index reach the buckets.
+  const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
   const finer = tierMs === minuteMs ? undefined : tierSizesMs[tierSizesMs.indexOf(tierMs as (typeof tierSizesMs)[number]) - 1]!;
   const step = finer === undefined ? bucketsPerStatement : Math.max(1, Math.floor(bucketsPerStatement / (tierMs / finer)));
   for (let offset = 0; offset < buckets.length; offset += step) {
     const batch = buckets.slice(offset, offset + step);
-    await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(inList('bucket', batch) as never).execute();
-    if (finer === undefined) {
+    await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains as never).where(inList('bucket', batch) as never).execute();
+    if (finer === undefined || finer === minuteMs) {
+      // Straight from the per-minute rollups: the 1-minute tier (its kept grains), and the
+      // 15-minute tier (every grain, as the 1-minute tier does not hold them all).
+      const minutes = finer === undefined ? batch : batch.flatMap((bucket) => Array.from({ length: tierMs / minuteMs }, (_, i) => bucket + i * minuteMs));
+      const bucketOf = finer === undefined ? sql.ref('minute') : sql`minute - (minute % ${sql.lit(tierMs)})`;
       for (const { grain, allColumns } of grainsOf(dimension)) {
+        if (finer === undefined && !dimension.minuteGrains(grain)) continue;
         const kept = dimension.keyColumns.filter((column) => !allColumns.includes(column));
         const keys = dimension.keyColumns.map((column) => (allColumns.includes(column) ? sql`${allKey} as ${sql.ref(column)}` : sql.ref(column)));
-        const result = await sql<Record<string, unknown>>`
-          select minute as bucket, ${sql.lit(grain)} as grain, ${sql.join([...keys, ...figures])}
-          from ${sql.table(dimension.source)}
-          where ${inList('minute', batch)}
-          group by ${sql.join([sql.ref('minute'), ...kept.map((column) => sql.ref(column))])}
-        `.execute(db);
-        await insertTierRows(db, dimension.table, tierRowsFrom(dimension, tierMs, result.rows));
+        await fillTier(
+          db,
+          database,
+          dimension,
+          sql<Record<string, unknown>>`
+            select ${sql.lit(tierMs)} as tier_ms, ${sql.lit(grain)} as grain, ${bucketOf} as bucket, ${sql.join([...keys, ...figures])}
+            from ${sql.table(dimension.source)}
+            where ${inList('minute', minutes)}
+            group by ${sql.join([bucketOf, ...kept.map((column) => sql.ref(column))])}
+          `,
+        );
       }
     } else {
       const finerBuckets = batch.flatMap((bucket) => Array.from({ length: tierMs / finer }, (_, i) => bucket + i * finer));
-      const result = await sql<Record<string, unknown>>`
-        select bucket - (bucket % ${sql.lit(tierMs)}) as bucket, grain, ${sql.join([...dimension.keyColumns.map((column) => sql.ref(column)), ...figures])}
-        from ${sql.table(dimension.table)}
-        where tier_ms = ${finer} and ${inList('bucket', finerBuckets)}
-        group by ${sql.join([sql`bucket - (bucket % ${sql.lit(tierMs)})`, sql.ref('grain'), ...dimension.keyColumns.map((column) => sql.ref(column))])}
-      `.execute(db);
-      await insertTierRows(db, dimension.table, tierRowsFrom(dimension, tierMs, result.rows));
+      const coarse = sql`bucket - (bucket % ${sql.lit(tierMs)})`;
+      await fillTier(
+        db,
+        database,
+        dimension,
+        sql<Record<string, unknown>>`
+          select ${sql.lit(tierMs)} as tier_ms, grain, ${coarse} as bucket, ${sql.join([...dimension.keyColumns.map((column) => sql.ref(column)), ...figures])}
+          from ${sql.table(dimension.table)}
+          where tier_ms = ${finer} and ${grains} and ${inList('bucket', finerBuckets)}
+          group by ${sql.join([coarse, sql.ref('grain'), ...dimension.keyColumns.map((column) => sql.ref(column))])}
+        `,
+      );
     }
   }
 }
