@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutServiceMap } from '../src/charts/service-map-layout.js';
+import { edgePath, layoutServiceMap } from '../src/charts/service-map-layout.js';
 import { serviceColors, servicePalette } from '../src/charts/service-colors.js';
 import { formatBytes, formatDurationMs, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
 import { matchRoute, safeNextPath } from '../src/state/routes.js';
@@ -55,22 +55,42 @@ describe('service map layout', () => {
       { source: 'checkout', target: 'postgresql', targetKind: 'database' },
       { source: 'web', target: 'payments', targetKind: 'service' },
     ]);
-    const column = Object.fromEntries(layout.nodes.map((node) => [node.id, node.column]));
-    expect(column).toEqual({ web: 0, checkout: 1, payments: 2, postgresql: 2 });
+    expect(layout.shape).toBe('columns');
+    const x = Object.fromEntries(layout.nodes.map((node) => [node.id, node.x]));
+    expect(x.web).toBeLessThan(x.checkout!);
+    expect(x.checkout).toBeLessThan(x.payments!);
+    expect(x.payments).toBe(x.postgresql);
     expect(layout.nodes.find((node) => node.id === 'postgresql')?.kind).toBe('database');
-    const positions = new Set(layout.nodes.map((node) => `${node.x},${node.y}`));
-    expect(positions.size).toBe(layout.nodes.length);
+    expect(new Set(layout.nodes.map((node) => `${node.x},${node.y}`)).size).toBe(layout.nodes.length);
+    expect(Math.max(...layout.nodes.map((node) => node.x))).toBeLessThan(layout.width);
   });
 
-  it('ends on cycles and treats a caller as a service even when named as an address elsewhere', () => {
+  it('puts a graph with cycles on a circle, a caller counting as a service even when named as an address', () => {
     const layout = layoutServiceMap([
       { source: 'a', target: 'b', targetKind: 'service' },
       { source: 'b', target: 'a', targetKind: 'address' },
       { source: 'a', target: 'a', targetKind: 'service' },
     ]);
+    expect(layout.shape).toBe('circle');
     expect(layout.nodes.map((node) => node.id).sort()).toEqual(['a', 'b']);
     expect(layout.nodes.every((node) => node.kind === 'service')).toBe(true);
-    expect(layout.nodes.every((node) => node.column < 2)).toBe(true);
+  });
+
+  it('puts a chain too deep for the page on a circle that holds every node apart and inside', () => {
+    const edges = Array.from({ length: 30 }, (_, i) => ({ source: `s${i}`, target: `s${i + 1}`, targetKind: 'service' }));
+    const layout = layoutServiceMap(edges);
+    expect(layout.shape).toBe('circle');
+    expect(layout.nodes).toHaveLength(31);
+    for (const node of layout.nodes) {
+      expect(node.x - 74).toBeGreaterThanOrEqual(0);
+      expect(node.x + 74).toBeLessThanOrEqual(layout.width);
+      expect(node.y - 18).toBeGreaterThanOrEqual(0);
+      expect(node.y + 18).toBeLessThanOrEqual(layout.height);
+    }
+    const [first, second] = layout.nodes;
+    expect(Math.hypot(first!.x - second!.x, first!.y - second!.y)).toBeGreaterThan(36);
+    const path = edgePath(layout, first!, second!);
+    expect(path).toMatch(/^M [\d.]+ [\d.]+ Q [\d.]+ [\d.]+ [\d.]+ [\d.]+$/);
   });
 });
 

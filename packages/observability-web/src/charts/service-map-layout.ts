@@ -1,4 +1,8 @@
-/** Places a dependency graph in columns, callers left of what they call; pure, so it is unit-tested. */
+/**
+ * Places a dependency graph for the service map; pure, so it is unit-tested. Call chains without
+ * cycles read best in columns, callers left of what they call; a graph with cycles or too deep
+ * for the page goes on a circle, where no edge can push a node off to the side.
+ */
 
 export interface MapEdgeInput {
   source: string;
@@ -9,51 +13,104 @@ export interface MapEdgeInput {
 export interface MapNode {
   id: string;
   kind: string;
-  column: number;
+  /** Centre of the node's box. */
   x: number;
   y: number;
 }
 
 export interface MapLayout {
+  shape: 'columns' | 'circle';
   nodes: MapNode[];
   width: number;
   height: number;
 }
 
 export const mapSpacing = { column: 220, row: 70, margin: 90 };
+/** Past this many columns the map would scroll sideways: use the circle instead. */
+export const mapColumnsMax = 6;
+export const mapNodeSize = { halfWidth: 74, halfHeight: 18 };
 
-/**
- * Columns by longest call path from a node nobody calls; a cycle cannot push a node further
- * than the number of nodes, so the layout always ends. Rows keep first-seen order (busiest edges
- * come first from the service) so the busiest paths sit at the top.
- */
-export function layoutServiceMap(edges: readonly MapEdgeInput[]): MapLayout {
+function kindsOf(edges: readonly MapEdgeInput[]): Map<string, string> {
   const kinds = new Map<string, string>();
   // Whatever calls is a service, even where another edge names it only as an address.
   for (const edge of edges) kinds.set(edge.source, 'service');
   for (const edge of edges) if (!kinds.has(edge.target)) kinds.set(edge.target, edge.targetKind);
-  const ids = [...kinds.keys()];
+  return kinds;
+}
+
+/** Longest call path from a node nobody calls, or undefined when a cycle makes it unbounded. */
+function columnsOf(ids: readonly string[], edges: readonly MapEdgeInput[]): Map<string, number> | undefined {
   const column = new Map(ids.map((id) => [id, 0]));
-  for (let round = 0; round < ids.length; round += 1) {
+  for (let round = 0; round <= ids.length; round += 1) {
     let changed = false;
     for (const edge of edges) {
       if (edge.source === edge.target) continue;
       const next = column.get(edge.source)! + 1;
-      if (next > column.get(edge.target)! && next < ids.length) {
+      if (next > column.get(edge.target)!) {
         column.set(edge.target, next);
         changed = true;
       }
     }
-    if (!changed) break;
+    if (!changed) return column;
   }
-  const rowsUsed = new Map<number, number>();
-  const nodes: MapNode[] = ids.map((id) => {
-    const col = column.get(id)!;
-    const row = rowsUsed.get(col) ?? 0;
-    rowsUsed.set(col, row + 1);
-    return { id, kind: kinds.get(id)!, column: col, x: mapSpacing.margin + col * mapSpacing.column, y: mapSpacing.margin / 2 + row * mapSpacing.row };
+  return undefined;
+}
+
+export function layoutServiceMap(edges: readonly MapEdgeInput[]): MapLayout {
+  const kinds = kindsOf(edges);
+  const ids = [...kinds.keys()];
+  const columns = columnsOf(ids, edges);
+  const columnCount = columns ? Math.max(0, ...columns.values()) + 1 : Number.POSITIVE_INFINITY;
+
+  if (columns && columnCount <= mapColumnsMax) {
+    const rowsUsed = new Map<number, number>();
+    const nodes = ids.map((id) => {
+      const col = columns.get(id)!;
+      const row = rowsUsed.get(col) ?? 0;
+      rowsUsed.set(col, row + 1);
+      return { id, kind: kinds.get(id)!, x: mapSpacing.margin + col * mapSpacing.column, y: mapSpacing.margin / 2 + row * mapSpacing.row };
+    });
+    const rows = Math.max(1, ...rowsUsed.values());
+    return { shape: 'columns', nodes, width: mapSpacing.margin * 2 + (columnCount - 1) * mapSpacing.column, height: mapSpacing.margin / 2 + rows * mapSpacing.row };
+  }
+
+  // Services first around the circle, then what they call, so related boxes sit together.
+  const ordered = [...ids.filter((id) => kinds.get(id) === 'service'), ...ids.filter((id) => kinds.get(id) !== 'service')];
+  // Neighbouring boxes must not overlap: the circumference grows with the number of nodes.
+  const radius = Math.max(140, (ordered.length * (mapNodeSize.halfHeight * 2 + 26)) / (2 * Math.PI) / 0.6);
+  const centreX = radius + mapNodeSize.halfWidth + 20;
+  const centreY = radius + mapNodeSize.halfHeight + 20;
+  const nodes = ordered.map((id, i) => {
+    const angle = -Math.PI / 2 + (2 * Math.PI * i) / ordered.length;
+    return { id, kind: kinds.get(id)!, x: centreX + radius * Math.cos(angle), y: centreY + radius * Math.sin(angle) };
   });
-  const columns = Math.max(0, ...nodes.map((node) => node.column)) + 1;
-  const rows = Math.max(0, ...rowsUsed.values());
-  return { nodes, width: mapSpacing.margin * 2 + (columns - 1) * mapSpacing.column, height: mapSpacing.margin / 2 + Math.max(rows, 1) * mapSpacing.row };
+  return { shape: 'circle', nodes, width: centreX * 2, height: centreY * 2 };
+}
+
+/** Where the segment from a box's centre towards (dx, dy) leaves the box. */
+function boxExit(x: number, y: number, dx: number, dy: number): { x: number; y: number } {
+  const scale = Math.min(dx === 0 ? Number.POSITIVE_INFINITY : mapNodeSize.halfWidth / Math.abs(dx), dy === 0 ? Number.POSITIVE_INFINITY : mapNodeSize.halfHeight / Math.abs(dy));
+  return { x: x + dx * scale, y: y + dy * scale };
+}
+
+/**
+ * The SVG path of an edge between two placed nodes: a sideways S-curve in columns; on the circle
+ * a gentle curve between the boxes' edges, bowed to one side so that a -> b and b -> a stay apart.
+ */
+export function edgePath(layout: MapLayout, from: MapNode, to: MapNode): string {
+  if (layout.shape === 'columns') {
+    const x1 = from.x + mapNodeSize.halfWidth;
+    const x2 = to.x - mapNodeSize.halfWidth;
+    const bend = Math.max(40, Math.abs(x2 - x1) / 2);
+    return `M ${x1} ${from.y} C ${x1 + bend} ${from.y}, ${x2 - bend} ${to.y}, ${x2} ${to.y}`;
+  }
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const start = boxExit(from.x, from.y, dx, dy);
+  const end = boxExit(to.x, to.y, -dx, -dy);
+  const length = Math.hypot(dx, dy) || 1;
+  const bow = Math.min(40, length / 6);
+  const controlX = (start.x + end.x) / 2 + (-dy / length) * bow;
+  const controlY = (start.y + end.y) / 2 + (dx / length) * bow;
+  return `M ${start.x.toFixed(1)} ${start.y.toFixed(1)} Q ${controlX.toFixed(1)} ${controlY.toFixed(1)} ${end.x.toFixed(1)} ${end.y.toFixed(1)}`;
 }

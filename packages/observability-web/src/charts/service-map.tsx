@@ -2,10 +2,9 @@ import { useMemo } from 'preact/hooks';
 import type { DependencyEdge } from '../api/api-types.js';
 import { formatCount, formatDurationMs, formatPercent } from '../format.js';
 import { serviceColors } from './service-colors.js';
-import { layoutServiceMap } from './service-map-layout.js';
+import { edgePath, layoutServiceMap, mapNodeSize } from './service-map-layout.js';
 
-const nodeHalfWidth = 74;
-const nodeHalfHeight = 18;
+const { halfWidth: nodeHalfWidth, halfHeight: nodeHalfHeight } = mapNodeSize;
 
 /** The dependency graph as an SVG map: services and what they call, edge width by volume, red when failing. */
 export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
@@ -21,18 +20,16 @@ export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
             <path d="M 0 0 L 10 5 L 0 10 z" class="map-arrow" />
           </marker>
         </defs>
-        {edges.map((edge) => {
+        {/* A service calling itself has no arrow to draw; the table lists it. */}
+        {edges.filter((edge) => edge.source !== edge.target).map((edge) => {
           const from = position.get(edge.source)!;
           const to = position.get(edge.target)!;
-          const x1 = from.x + nodeHalfWidth;
-          const x2 = to.x - nodeHalfWidth;
-          const bend = Math.max(40, Math.abs(x2 - x1) / 2);
           const failing = edge.count > 0 && edge.errorCount / edge.count > 0.05;
           return (
             <path
               key={`${edge.source}->${edge.target}`}
               class={failing ? 'map-edge map-edge-bad' : 'map-edge'}
-              d={`M ${x1} ${from.y} C ${x1 + bend} ${from.y}, ${x2 - bend} ${to.y}, ${x2} ${to.y}`}
+              d={edgePath(layout, from, to)}
               stroke-width={1 + (edge.count / busiest) * 5}
               marker-end="url(#arrow)"
             >
