@@ -105,7 +105,7 @@ export class Leaderboards {
       })
       .sort((a, b) => compareText(rankedSetId(a.set), rankedSetId(b.set)));
 
-    const incoming: Entry = { playerId: run.playerId, displayName: run.displayName, score: 0, achievedAt: run.achievedAt };
+    const resultWith = (score: number): Entry => ({ playerId: run.playerId, displayName: run.displayName, score, achievedAt: run.achievedAt });
     const sets = targets.map((t) => t.set);
     const sameSet = (set: RankedSet) => (row: { boardId: string; period: string }) => row.boardId === set.boardId && row.period === set.period;
     const existingRows = await entriesOfPlayer(db, run.game.id, run.playerId, sets, this.#dialect);
@@ -113,7 +113,7 @@ export class Leaderboards {
     const inserted = await insertEntriesIfAbsent(
       db,
       run.game.id,
-      firsts.map(({ set, score }) => ({ boardId: set.boardId, period: set.period, entry: { ...incoming, score } })),
+      firsts.map(({ set, score }) => ({ boardId: set.boardId, period: set.period, entry: resultWith(score) })),
       now,
     );
     // Entries a concurrent transaction created meanwhile: lock and combine with them like the rest.
@@ -128,9 +128,9 @@ export class Leaderboards {
       }
       const existing = existingRows.find(sameSet(set));
       if (!existing) throw new Error(`entry of ${run.playerId} in ${rankedSetId(set)} vanished during the write`);
-      const { result, improved } = applyOperator(board.operator, board.order, existing, { ...incoming, score });
+      const { result, improved } = applyOperator(board.operator, board.order, existing, resultWith(score));
       const changed = result.score !== existing.score || result.achievedAt !== existing.achievedAt || existing.displayName !== run.displayName;
-      if (changed) await updateEntry(db, set, { ...incoming, ...result }, now);
+      if (changed) await updateEntry(db, set, { ...resultWith(result.score), achievedAt: result.achievedAt }, now);
       outcomes.push({ set, score: result.score, improved });
     }
 
