@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { createMemoryStorage, runIdPattern, type GameClientEvents } from '../src/index.js';
+import { createMemoryStorage, runIdPattern, type GameClient, type GameClientEvents } from '../src/index.js';
 import { createFileStorage } from '../src/node/index.js';
 import { drain, newPlayerCode, openClient, scorePayload } from './support/clients.js';
 import { startGameService, type GameServiceHarness } from './support/game-service-harness.js';
@@ -172,13 +172,13 @@ describeEachDatabase('game client run queue against the game service', (database
   });
   it('reads pages with cursors, the own rank with neighbours, and the entries around the player', async () => {
     const board = 'fastest';
-    const players = [];
+    const players: { client: GameClient; id: string }[] = [];
     for (const durationMs of [61_000, 62_000, 63_000, 64_000]) {
       const client = openClient(harness);
       await client.signIn(newPlayerCode('reader'));
       await client.submitRun('score', { score: 1, durationMs });
       expect(await client.flush()).toMatchObject({ accepted: 1 });
-      players.push({ client, id: (await client.player())!.id, durationMs });
+      players.push({ client, id: (await client.player())!.id });
     }
     const third = players[2]!;
     const me = await third.client.myRank(board, { radius: 1 });

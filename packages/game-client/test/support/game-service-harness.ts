@@ -2,7 +2,7 @@
 // integration tests.
 import type { AddressInfo } from 'node:net';
 import { ManualClock, type App } from '@playstack/server-kit';
-import type { TestDatabase } from '@playstack/server-kit/testing';
+import { testRedisEnv, type TestDatabase } from '@playstack/server-kit/testing';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { startFaultProxy, type FaultProxy, type StaticFiles } from './fault-proxy.js';
 
@@ -29,6 +29,8 @@ export async function startGameService(
     GAME_AUTH_RATE_LIMIT_MAX: '100000',
     GAME_PLAYER_RATE_LIMIT_MAX: '100000',
     ...database.env,
+    // The two deployment shapes: one machine on SQLite, or PostgreSQL with Redis when configured.
+    ...(database.dialect === 'postgres' ? testRedisEnv() : {}),
     ...env,
   });
   const app = await buildApp(config, { clock });
