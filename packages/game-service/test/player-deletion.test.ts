@@ -83,6 +83,27 @@ for (const variant of redisVariants()) {
       expect((await deletePlayer(after.accessToken)).json()).toEqual({ deleted: { runs: 0, entries: 0, sessions: 1 } });
     });
 
+    it('stays consistent when sign-ins of the same player race the deletion', async () => {
+      for (let round = 0; round < 5; round++) {
+        const name = `racing-${round}`;
+        const first = await devSignIn(app, 'demo', name);
+        const [deletion, ...signIns] = await Promise.all([
+          deletePlayer(first.accessToken),
+          ...Array.from({ length: 4 }, () =>
+            app.inject({ method: 'POST', url: '/v1/games/demo/auth/exchange', payload: { authorizationCode: `dev:${name}` } }),
+          ),
+        ]);
+        expect(deletion!.statusCode).toBe(200);
+        for (const signIn of signIns) {
+          expect(signIn.statusCode).toBe(200);
+          const session = signIn.json() as Session;
+          const refresh = await app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } });
+          // A sign-in that found the old player committed before the deletion and was erased with it.
+          expect(refresh.statusCode).toBe(session.player.id === first.player.id ? 401 : 200);
+        }
+      }
+    });
+
     it('needs the access token', async () => {
       const response = await app.inject({ method: 'DELETE', url: '/v1/games/demo/player' });
       expect(response.statusCode).toBe(401);

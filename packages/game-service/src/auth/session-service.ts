@@ -54,20 +54,25 @@ export class SessionService {
     const { db, clock, providers, lifetimes } = this.#deps;
     const identity = await providers.identify(authorizationCode, game.auth);
     const now = clock.now();
-    const player = await playerForPlatformLink(
-      db,
-      { gameId: game.id, provider: game.auth.provider, subject: identity.subject, displayName: identity.displayName },
-      now,
-    );
     const familyId = randomUUID();
     const refreshToken = newRefreshToken();
-    await insertFamily(db, {
-      familyId,
-      gameId: game.id,
-      playerId: player.id,
-      tokenHash: hashRefreshToken(refreshToken),
-      now,
-      expiresAt: now + lifetimes.refreshTokenTtlMs,
+    // One transaction, so a deletion of this player (which locks the player first) either
+    // completes before (and this creates a new player) or after (and erases this session too).
+    const player = await db.transaction().execute(async (trx) => {
+      const signedIn = await playerForPlatformLink(
+        trx,
+        { gameId: game.id, provider: game.auth.provider, subject: identity.subject, displayName: identity.displayName },
+        now,
+      );
+      await insertFamily(trx, {
+        familyId,
+        gameId: game.id,
+        playerId: signedIn.id,
+        tokenHash: hashRefreshToken(refreshToken),
+        now,
+        expiresAt: now + lifetimes.refreshTokenTtlMs,
+      });
+      return signedIn;
     });
     return this.#grant(player, familyId, refreshToken, now);
   }

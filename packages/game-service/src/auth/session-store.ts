@@ -79,30 +79,26 @@ export interface NewFamily {
   readonly expiresAt: number;
 }
 
-/** A new session: family at generation 1 with its first refresh token. */
-export async function insertFamily(anyDb: Kysely<any>, family: NewFamily): Promise<void> {
-  await db(anyDb)
-    .transaction()
-    .execute(async (trx) => {
-      await trx
-        .insertInto('session_families')
-        .values({
-          id: family.familyId,
-          game_id: family.gameId,
-          player_id: family.playerId,
-          generation: 1,
-          rotated_at: family.now,
-          grace_used: 0,
-          created_at: family.now,
-          revoked_at: null,
-          revoked_reason: null,
-        })
-        .execute();
-      await trx
-        .insertInto('refresh_tokens')
-        .values({ token_hash: family.tokenHash, family_id: family.familyId, generation: 1, issued_at: family.now, expires_at: family.expiresAt })
-        .execute();
-    });
+/** A new session: family at generation 1 with its first refresh token. Call inside a transaction. */
+export async function insertFamily(trx: Kysely<any>, family: NewFamily): Promise<void> {
+  await db(trx)
+    .insertInto('session_families')
+    .values({
+      id: family.familyId,
+      game_id: family.gameId,
+      player_id: family.playerId,
+      generation: 1,
+      rotated_at: family.now,
+      grace_used: 0,
+      created_at: family.now,
+      revoked_at: null,
+      revoked_reason: null,
+    })
+    .execute();
+  await db(trx)
+    .insertInto('refresh_tokens')
+    .values({ token_hash: family.tokenHash, family_id: family.familyId, generation: 1, issued_at: family.now, expires_at: family.expiresAt })
+    .execute();
 }
 
 export interface Rotation {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
-import { deletePlayerRecord } from './player-store.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '@playstack/server-kit';
+import { deletePlayerRecord, lockPlayerRecord } from './player-store.js';
 
 /** The player whose data is being erased. */
 export interface ErasedPlayer {
@@ -39,9 +40,10 @@ export class PlayerErasure {
    * Erases everything of the player; the counts per part (every reported part present). A failing
    * `afterCommit` is logged, not thrown: the data is gone, and the caller must hear so.
    */
-  async erase(db: Kysely<any>, player: ErasedPlayer, log: FastifyBaseLogger): Promise<ErasureCounts> {
+  async erase(database: Database, player: ErasedPlayer, log: FastifyBaseLogger): Promise<ErasureCounts> {
     const deleted: ErasureCounts = { runs: 0, entries: 0, sessions: 0 };
-    await db.transaction().execute(async (trx) => {
+    await database.db.transaction().execute(async (trx) => {
+      await lockPlayerRecord(trx, database.dialect, player.gameId, player.playerId);
       for (const [part, eraser] of this.#erasers) deleted[part] = await eraser.erase(trx, player);
       // Last: other parts' rows may refer to the player record.
       await deletePlayerRecord(trx, player.gameId, player.playerId);

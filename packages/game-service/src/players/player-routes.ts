@@ -18,7 +18,7 @@ export const playerRoutes: GameFeature = async (app) => {
       },
     },
     async (request) => ({
-      deleted: await app.playerErasure.erase(app.database.db, { gameId: request.game.id, playerId: request.player.id }, request.log),
+      deleted: await app.playerErasure.erase(app.database, { gameId: request.game.id, playerId: request.player.id }, request.log),
     }),
   );
 };

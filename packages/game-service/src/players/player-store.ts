@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '@playstack/server-kit';
 
 export interface PlayerTables {
   players: {
@@ -51,6 +52,16 @@ export async function playerForPlatformLink(anyDb: Kysely<any>, link: PlatformLi
     .returning(['id', 'game_id', 'display_name'])
     .executeTakeFirstOrThrow();
   return { id: row.id, gameId: row.game_id, displayName: row.display_name };
+}
+
+/**
+ * Inside the erasure transaction, first: holds off sign-ins of this player until the erasure
+ * commits. SQLite needs nothing: its write transactions already run one at a time.
+ */
+export async function lockPlayerRecord(trx: Kysely<any>, dialect: Dialect, gameId: string, playerId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  const db = trx as Kysely<PlayerTables>;
+  await db.selectFrom('players').select('id').where('id', '=', playerId).where('game_id', '=', gameId).forUpdate().execute();
 }
 
 /** Removes the player record and with it the platform link. */
