@@ -34,10 +34,13 @@ export function assertSameOrigin(request: FastifyRequest, allowedOrigins: readon
   }
 }
 
-/** Refuses a state-changing request whose `X-CSRF-Token` is not the session's token. */
-export function assertCsrfToken(request: FastifyRequest, expectedToken: string): void {
+/**
+ * Refuses a state-changing request whose CSRF token is not the session's: the `X-CSRF-Token`
+ * header, or `formToken` when given (a hidden field of a server-rendered form).
+ */
+export function assertCsrfToken(request: FastifyRequest, expectedToken: string, formToken?: string): void {
   const header = request.headers[csrfHeaderName];
-  const presented = Array.isArray(header) ? undefined : header;
+  const presented = formToken ?? (Array.isArray(header) ? undefined : header);
   if (!csrfTokenMatches(expectedToken, presented)) {
     throw new ApiError('csrf-failed', `State-changing requests need the session's CSRF token in the X-CSRF-Token header.`);
   }
