@@ -24,6 +24,27 @@ describeEachDatabase('dashboard sign-in and sessions', (database) => {
     }
   });
 
+  it('answers 400 naming the field, or 415, to bad auth input', async () => {
+    const cases = [
+      ['/api/v1/auth/setup', { email: 'not-an-email', password: 'long enough password', name: 'A' }, 'body.email'],
+      ['/api/v1/auth/setup', { email: 'a@example.com', password: 'short', name: 'A' }, 'body.password'],
+      ['/api/v1/auth/setup', { email: 'a@example.com', password: 'long enough password', name: '   ' }, 'body.name'],
+      ['/api/v1/auth/login', { email: 'a@example.com' }, 'body.password'],
+      ['/api/v1/auth/login', { email: 'a@example.com', password: 'x', remember: true }, 'remember'],
+      ['/api/v1/auth/password-reset/request', {}, 'body.email'],
+      ['/api/v1/auth/password-reset/confirm', { token: 'short', password: 'long enough password' }, 'body.token'],
+      ['/api/v1/auth/invitations/accept', { token: 'x'.repeat(43), name: 'N', password: 1234567890123 }, 'body.password'],
+    ] as const;
+    for (const [url, payload, field] of cases) {
+      const response = await app.inject({ method: 'POST', url, payload });
+      expect(response.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
+      expect(response.json().error.code).toBe('invalid-request');
+      expect(response.json().error.message).toContain(field);
+    }
+    const form = await app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a&password=b' });
+    expect(form.statusCode).toBe(415);
+  });
+
   it('creates the first admin with setup and signs them in', async () => {
     const response = await app.inject({ method: 'POST', url: '/api/v1/auth/setup', payload: firstAdmin });
     expect(response.statusCode).toBe(200);
