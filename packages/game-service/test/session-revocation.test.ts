@@ -55,6 +55,31 @@ for (const variant of redisVariants()) {
       });
     }
 
+    if (variant.name === 'redis') {
+      it('falls back to the database while Redis does not answer: live tokens pass, revoked ones do not', async () => {
+        const env = { ...variant.env(), GAME_PLAYER_RATE_LIMIT_MAX: '1000' };
+        const isolated = withProbes(await buildTestApp(database(), env, { clock }));
+        try {
+          const live = await devSignIn(isolated, 'demo', 'redis-outage-live');
+          const gone = await devSignIn(isolated, 'demo', 'redis-outage-gone');
+          await isolated.inject({ method: 'POST', url: '/v1/games/demo/auth/logout', payload: { refreshToken: gone.refreshToken } });
+          isolated.redis!.disconnect();
+          expect((await probe(isolated, live.accessToken)).statusCode).toBe(200);
+          // A fresh instance's view, with nothing remembered locally: the database answers.
+          const fresh = withProbes(await buildTestApp(database(), env, { clock }));
+          try {
+            fresh.redis!.disconnect();
+            expect((await probe(fresh, gone.accessToken)).statusCode).toBe(401);
+            expect((await probe(fresh, live.accessToken)).statusCode).toBe(200);
+          } finally {
+            await fresh.close();
+          }
+        } finally {
+          await isolated.close();
+        }
+      });
+    }
+
     it('kills the access tokens of a deleted player on every instance', async () => {
       const session = await devSignIn(first, 'demo', 'deleted-remotely');
       expect((await probe(second, session.accessToken)).statusCode).toBe(200);

@@ -20,8 +20,8 @@ const playerKey = (playerId: string) => `auth:revoked-player:${playerId}`;
  *
  * Revocations made here are known locally at once. With Redis they are also written there (for
  * as long as an access token lives) and every request asks Redis, so all instances see a
- * logout immediately. Without Redis the database is the authority (a revoked or deleted family
- * is dead), with families seen active trusted for `activeCacheMs`.
+ * logout immediately. Without Redis, or while Redis does not answer, the database is asked (a
+ * revoked or deleted family is dead), with families seen active trusted for `activeCacheMs`.
  */
 export class FamilyRevocations {
   readonly #db: Kysely<FamilyTables>;
@@ -60,11 +60,22 @@ export class FamilyRevocations {
     this.#forgetExpired(now);
     if (this.#revoked.has(`f:${familyId}`) || this.#revoked.has(`p:${playerId}`)) return true;
     if (this.#redis) {
-      const found = await this.#redis.exists(familyKey(familyId), playerKey(playerId));
+      let found: number;
+      try {
+        found = await this.#redis.exists(familyKey(familyId), playerKey(playerId));
+      } catch {
+        // Redis is unreachable: the database holds every revocation too, so ask it instead.
+        return this.#revokedInDatabase(familyId, now);
+      }
       if (found > 0) this.#remember(`f:${familyId}`);
       return found > 0;
     }
     if ((this.#activeUntil.get(familyId) ?? 0) > now) return false;
+    return this.#revokedInDatabase(familyId, now);
+  }
+
+  /** A revoked family, or one erased with its player, is dead; the database knows both. */
+  async #revokedInDatabase(familyId: string, now: number): Promise<boolean> {
     const row = await this.#db.selectFrom('session_families').select('revoked_at').where('id', '=', familyId).executeTakeFirst();
     if (!row || row.revoked_at !== null) {
       this.#remember(`f:${familyId}`);
