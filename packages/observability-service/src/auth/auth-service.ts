@@ -150,9 +150,12 @@ export class AuthService {
     const now = clock.now();
     if (!reset || reset.used_at !== null || reset.expires_at <= now) throw invalidToken('password reset');
     const passwordHash = await hashPassword(input.password);
-    if (!(await spendPasswordReset(db, reset.id, clock.now()))) throw invalidToken('password reset');
-    await updateUser(db, reset.user_id, { password_hash: passwordHash }, clock.now());
-    await spendAllPasswordResets(db, reset.user_id, clock.now());
+    await db.transaction().execute(async (trx) => {
+      const at = clock.now();
+      if (!(await spendPasswordReset(trx, reset.id, at))) throw invalidToken('password reset');
+      await updateUser(trx, reset.user_id, { password_hash: passwordHash }, at);
+      await spendAllPasswordResets(trx, reset.user_id, at);
+    });
     await sessions.endAllForUser(reset.user_id);
   }
 
