@@ -224,6 +224,24 @@ describeEachDatabase('sessions across restarts and instances', (database) => {
     }
   });
 
+  it('takes lifetimes and the grace window from the configuration (grace 0: no second presentation)', async () => {
+    const app = await buildTestApp(database(), {
+      GAME_ACCESS_TOKEN_TTL_SECONDS: '60',
+      GAME_REFRESH_TOKEN_TTL_SECONDS: '3600',
+      GAME_REFRESH_GRACE_SECONDS: '0',
+    });
+    try {
+      const session = await devSignIn(app, 'demo', 'configured');
+      const refresh = (refreshToken: string) => app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken } });
+      const rotated = await refresh(session.refreshToken);
+      expect(rotated.json()).toMatchObject({ expiresIn: 60, refreshExpiresIn: 3600 });
+      expect((await refresh(session.refreshToken)).statusCode).toBe(401);
+      expect((await refresh(rotated.json().refreshToken)).statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('refuses dev codes unless GAME_DEV_AUTH is set', async () => {
     const app = await buildTestApp(database(), { GAME_DEV_AUTH: '0' });
     try {

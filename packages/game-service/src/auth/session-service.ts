@@ -97,7 +97,7 @@ export class SessionService {
         continue; // another refresh advanced the family first: judge the token again as the previous one
       }
       const isPrevious = presented.generation === presented.familyGeneration - 1;
-      const withinGrace = now - presented.rotatedAt <= lifetimes.refreshGraceMs;
+      const withinGrace = now - presented.rotatedAt < lifetimes.refreshGraceMs;
       if (isPrevious && withinGrace && !presented.graceUsed) {
         if (await issueWithinGrace(db, { ...next, generation: presented.familyGeneration })) {
           return this.#grant(player, presented.familyId, refreshToken, now);
