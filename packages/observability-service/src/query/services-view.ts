@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { aggregateRollups, rollupMinuteBounds } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
@@ -23,25 +24,21 @@ export async function servicesView(query: ReadQuery): Promise<ServicesResponse> 
     entry.histogram.add(group.histogram);
     byService.set(service, entry);
   }
-  // The latest start per service: one index probe per (service, environment), never a scan;
+  // The latest start per (service, environment): one index probe each, all in one statement,
   // over the same whole minutes the rollups covered, so every listed service has one.
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(range);
-  const lastSeen = await Promise.all(
-    groups.map(async (group) => {
-      const row = await db
-        .selectFrom('occurrences')
-        .select((eb) => eb.fn.max('started_at').as('last'))
-        .where('service', '=', group.keys.service!)
-        .where('environment', '=', group.keys.environment!)
-        .where('started_at', '>=', firstMinuteMs)
-        .where('started_at', '<', endMinuteMs)
-        .executeTakeFirst();
-      return { service: group.keys.service!, last: row?.last === null || row?.last === undefined ? undefined : Number(row.last) };
-    }),
-  );
   const lastSeenByService = new Map<string, number>();
-  for (const { service, last } of lastSeen) {
-    if (last !== undefined && last > (lastSeenByService.get(service) ?? -Infinity)) lastSeenByService.set(service, last);
+  if (groups.length > 0) {
+    const probes = groups.map(
+      (group) => sql`select ${group.keys.service} as service, (
+        select max(started_at) from occurrences
+        where service = ${group.keys.service} and environment = ${group.keys.environment} and started_at >= ${firstMinuteMs} and started_at < ${endMinuteMs}
+      ) as last`,
+    );
+    const result = await sql<{ service: string; last: number | null }>`${sql.join(probes, sql` union all `)}`.execute(db);
+    for (const { service, last } of result.rows) {
+      if (last !== null && Number(last) > (lastSeenByService.get(service) ?? -Infinity)) lastSeenByService.set(service, Number(last));
+    }
   }
   const services = [...byService.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
