@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { replay2048 } from '../../src/runs/adapters/game-2048.js';
 import { countRunsByStatus, findRunById, listRuns } from '../../src/runs/run-store.js';
@@ -383,25 +383,36 @@ describeEachDatabase('run submission', (database) => {
   });
 });
 
-describeEachDatabase('run submission rate limit', (database) => {
-  let app: App;
-  beforeAll(async () => {
-    app = await buildTestApp(database(), { ...unlimited, GAME_RUN_RATE_LIMIT_MAX: '3', GAME_RUN_RATE_LIMIT_WINDOW_MS: '60000' });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+for (const variant of redisVariants()) {
+  describeEachDatabase(`run submission rate limit and ranks, ${variant.name} state`, (database) => {
+    let app: App;
+    beforeAll(async () => {
+      app = await buildTestApp(database(), { ...unlimited, ...variant.env(), GAME_RUN_RATE_LIMIT_MAX: '3', GAME_RUN_RATE_LIMIT_WINDOW_MS: '60000' });
+    });
+    afterAll(async () => {
+      await app.close();
+    });
 
-  it('limits submissions per player: over the limit is 429 rate-limited with Retry-After', async () => {
-    const [one, two] = [await devSignIn(app, 'demo', 'limited-one'), await devSignIn(app, 'demo', 'limited-two')];
-    const post = (session: Session) =>
-      app.inject({ method: 'POST', url: '/v1/games/demo/runs/score', headers: bearer(session.accessToken), payload: { runId: newRunId(), payload: { score: 1, durationMs: 5_000 } } });
-    for (let i = 0; i < 3; i += 1) expect((await post(one)).statusCode).toBe(200);
-    const limited = await post(one);
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json().error.code).toBe('rate-limited');
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // Another player has their own allowance.
-    expect((await post(two)).statusCode).toBe(200);
+    const post = (session: Session, score = 1) =>
+      app.inject({ method: 'POST', url: '/v1/games/demo/runs/score', headers: bearer(session.accessToken), payload: { runId: newRunId(), payload: { score, durationMs: 5_000 } } });
+
+    it('limits submissions per player: over the limit is 429 rate-limited with Retry-After', async () => {
+      const [one, two] = [await devSignIn(app, 'demo', 'limited-one'), await devSignIn(app, 'demo', 'limited-two')];
+      for (let i = 0; i < 3; i += 1) expect((await post(one)).statusCode).toBe(200);
+      const limited = await post(one);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('rate-limited');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // Another player has their own allowance.
+      expect((await post(two)).statusCode).toBe(200);
+    });
+
+    it('reports the ranks the run reached on each board', async () => {
+      const [low, high] = [await devSignIn(app, 'demo', 'rank-low'), await devSignIn(app, 'demo', 'rank-high')];
+      await post(low, 10_000);
+      const response = await post(high, 20_000);
+      const allTime = response.json().leaderboards.find((l: { boardId: string; period: string }) => l.boardId === 'high-score' && l.period === 'all');
+      expect(allTime).toEqual({ boardId: 'high-score', period: 'all', score: 20_000, rank: 1, improved: true });
+    });
   });
-});
+}
