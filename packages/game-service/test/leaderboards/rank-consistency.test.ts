@@ -71,7 +71,7 @@ describeEachDatabase('rank engine and SQL', (database) => {
                   }
                   const playerId = `player-${op.player}`;
                   if (op.kind === 'erase') {
-                    await app.playerErasure.erase(app.database.db, { gameId: game.id, playerId }, app.log);
+                    await app.playerErasure.erase(app.database, { gameId: game.id, playerId }, app.log);
                     return;
                   }
                   await recordResult(app, game, { id: playerId, displayName: `Player ${op.player}` }, { score: op.score, durationMs: op.durationMs }, clock.now() - op.lateByMs);
