@@ -101,7 +101,8 @@ export async function occurrencesView(query: ReadQuery, options: OccurrenceListO
   return { items: rows.map(occurrenceFromRow), total, limit, offset: options.offset };
 }
 
-const occurrenceIdPattern = /^[1-9][0-9]{0,15}$/;
+// Ids are below 2^53: longer digit strings cannot name a stored occurrence.
+const occurrenceIdPattern = /^[1-9][0-9]{0,14}$/;
 
 /** One occurrence by the id the service assigned; 404 when there is none. */
 export async function occurrenceById(query: Pick<ReadQuery, 'db'>, id: string): Promise<Occurrence> {

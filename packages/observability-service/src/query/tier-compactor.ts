@@ -5,7 +5,7 @@ import { allKey, grainsOf, minuteMs, tierDimensions, tierSizesMs, type TierDimen
 import { minutesTouched, setTierWatermark, tierWatermark } from './tier-watermark.js';
 
 /** Occurrences (by id) folded into the tiers per transaction: bounds how long a run holds the write lock. */
-export const compactionChunkRows = 100_000;
+export const compactionChunkRows = 20_000;
 /** Buckets per statement when recomputing (an IN list each, so the primary key finds them). */
 const bucketsPerStatement = 500;
 const rowsPerInsert = 500;
