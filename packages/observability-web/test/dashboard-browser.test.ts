@@ -83,7 +83,8 @@ describeEachDatabase('dashboard in a browser', (database) => {
     expect(ingestionKey.length).toBeGreaterThanOrEqual(32);
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ingestionKey);
+    // Strings, not functions: these run in the page, whose DOM types this Node-side file does not load.
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(ingestionKey);
     const row = page.getByRole('table', { name: 'Ingestion keys' }).getByRole('row', { name: /shop production/ });
     await row.getByText('Never').waitFor();
     await shot('settings-keys');
@@ -116,6 +117,30 @@ describeEachDatabase('dashboard in a browser', (database) => {
         { timeout: 10_000, interval: 500 },
       )
       .toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+  });
+
+  it('recovers when signing in from another tab leaves this tab with a stale CSRF token', async () => {
+    const otherTab = await context.newPage();
+    try {
+      await otherTab.goto(url('/login'));
+      await otherTab.getByLabel('Email').fill(admin.email);
+      await otherTab.getByLabel('Password').fill(admin.password);
+      await otherTab.getByRole('button', { name: 'Sign in' }).click();
+      await otherTab.waitForURL(/\/services/);
+    } finally {
+      await otherTab.close();
+    }
+    const refused: number[] = [];
+    const onResponse = (response: { status: () => number; url: () => string }) => {
+      if (response.url().endsWith('/api/v1/admin/keys') && response.status() === 403) refused.push(response.status());
+    };
+    page.on('response', onResponse);
+    await page.getByLabel('New key name').fill('staging');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('table', { name: 'Ingestion keys' }).getByRole('row', { name: /staging/ }).waitFor();
+    page.off('response', onResponse);
+    expect(refused).toEqual([403]);
+    await page.getByRole('button', { name: 'Done' }).click();
   });
 
   it('lists the services with their figures and sparklines', async () => {
@@ -320,7 +345,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
       await memberPage.setViewportSize({ width: 390, height: 844 });
       await memberPage.getByRole('link', { name: 'Services', exact: true }).click();
       await memberPage.getByRole('table', { name: 'Services' }).waitFor();
-      expect(await memberPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await memberPage.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await screenshot(memberPage, suite, 'services-narrow');
       expect(memberWatch.problems).toEqual([]);
     } finally {

@@ -25,6 +25,8 @@ interface RequestOptions {
    * turn it off: there a 401 means wrong credentials, shown next to the form.
    */
   redirectOnUnauthorized?: boolean;
+  /** Set on the one retry after a refused CSRF token was refreshed. */
+  csrfRefreshed?: boolean;
 }
 
 let csrfToken: string | undefined;
@@ -79,6 +81,13 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   });
   if (!response.ok) {
     const error = await errorFrom(response);
+    // Signing in from another tab starts a new session, leaving this tab's token stale: take the
+    // current session's token and try once more.
+    if (error.code === 'csrf-failed' && !options.csrfRefreshed) {
+      const session = await apiRequest<{ csrfToken: string }>('/api/v1/auth/session', { redirectOnUnauthorized: options.redirectOnUnauthorized ?? true });
+      setCsrfToken(session.csrfToken);
+      return apiRequest<T>(path, { ...options, csrfRefreshed: true });
+    }
     if (response.status === 401 && options.redirectOnUnauthorized !== false) {
       setCsrfToken(undefined);
       redirectToLogin();
