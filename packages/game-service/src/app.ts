@@ -3,6 +3,7 @@ import { adminRoutes } from './admin/admin-routes.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { authRoutes } from './auth/auth-routes.js';
 import type { GameConfig } from './config.js';
+import { allowCrossOriginGames, parseOrigins } from './games/cross-origin.js';
 import { gameScope, type GameFeature } from './games/game-scope.js';
 import { manifestPlugin } from './manifest/manifest-plugin.js';
 import { leaderboardRoutes } from './leaderboards/leaderboard-routes.js';
@@ -97,7 +98,13 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
     leaderboardRoutes,
     runRoutes,
   ];
-  await app.register(gameScope, { prefix: '/v1/games/:gameId', features: gameFeatures });
+  await app.register(
+    async (games) => {
+      await allowCrossOriginGames(games, parseOrigins(config.GAME_CORS_ORIGINS));
+      await games.register(gameScope, { prefix: '/:gameId', features: gameFeatures });
+    },
+    { prefix: '/v1/games' },
+  );
 
   await app.register(adminRoutes, {
     prefix: '/admin',

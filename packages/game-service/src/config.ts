@@ -9,6 +9,9 @@ export const gameConfigSchema = configSchema({
   ...commonConfigProperties,
   GAME_PORT: Port(8080, 'port of the game service'),
   GAME_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024, default: 256 * 1024, description: 'request body limit in bytes' }),
+  GAME_CORS_ORIGINS: Type.Optional(
+    Type.String({ pattern: '^(\\*|https?://[^,\\s]+(\\s*,\\s*https?://[^,\\s]+)*)$', description: 'origins of browser games allowed to call the game API: comma-separated, or *; unset sends no CORS headers' }),
+  ),
   GAME_DEV_AUTH: Flag(false, 'true (or 1) to accept dev:<name> codes from the dev provider'),
   // Manifest
   GAME_MANIFEST_FILE: Type.Optional(
