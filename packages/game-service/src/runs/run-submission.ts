@@ -6,7 +6,7 @@ import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { canonicalJson, contentHash } from './canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
-import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunStatus, type StoredOutcome } from './run-store.js';
+import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunsDatabase, type RunStatus, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
 
 /** The 200 body of an accepted run. Stored, so a resubmission gets exactly this again. */
@@ -59,7 +59,7 @@ function rejection(reason: string): ApiError {
  */
 export class RunSubmissions {
   readonly #writer: RunWriter;
-  readonly #db: Kysely<any>;
+  readonly #db: Kysely<RunsDatabase>;
   readonly #clock: Clock;
   readonly #scores: ScoreRecorder;
   readonly #adapterTypes: ReadonlyMap<string, AdapterType>;
@@ -69,7 +69,7 @@ export class RunSubmissions {
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(deps: {
-    db: Kysely<any>;
+    db: Kysely<RunsDatabase>;
     writer: RunWriter;
     clock: Clock;
     scores: ScoreRecorder;
