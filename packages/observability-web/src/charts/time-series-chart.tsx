@@ -17,11 +17,18 @@ interface TimeSeriesChartProps {
   series: readonly ChartSeries[];
   /** Formats a y value for the axis and the legend. */
   format: (value: number) => string;
+  /** Whole counts: the y axis never ticks between integers. */
+  integer?: boolean;
   height?: number;
 }
 
+// uPlot's default steps include fractions; counts of requests have none.
+const integerSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 1e9];
+/** Below this many values a series also marks its points, so a lone bucket is not invisible. */
+const pointsShownBelow = 30;
+
 /** A time-series line chart (uPlot): resizes with its container, UTC axis, legend on hover. */
-export function TimeSeriesChart({ title, times, series, format, height = 220 }: TimeSeriesChartProps) {
+export function TimeSeriesChart({ title, times, series, format, integer = false, height = 220 }: TimeSeriesChartProps) {
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -37,7 +44,7 @@ export function TimeSeriesChart({ title, times, series, format, height = 220 }: 
       scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#5b6573', grid: { stroke: '#eef1f4' } },
-        { stroke: '#5b6573', grid: { stroke: '#eef1f4' }, size: 70, values: (_u, ticks) => ticks.map((tick) => format(tick)) },
+        { stroke: '#5b6573', grid: { stroke: '#eef1f4' }, size: 70, ...(integer ? { incrs: integerSteps } : {}), values: (_u, ticks) => ticks.map((tick) => format(tick)) },
       ],
       series: [
         { label: 'Time (UTC)' },
@@ -46,7 +53,7 @@ export function TimeSeriesChart({ title, times, series, format, height = 220 }: 
           stroke: entry.color,
           width: 1.5,
           spanGaps: entry.spanGaps ?? false,
-          points: { show: times.length < 60 },
+          points: { show: entry.values.filter((value) => value !== null).length < pointsShownBelow },
           value: (_u: uPlot, value: number | null) => (value === null ? '–' : format(value)),
         })),
       ],
@@ -58,7 +65,7 @@ export function TimeSeriesChart({ title, times, series, format, height = 220 }: 
       observer.disconnect();
       chart.destroy();
     };
-  }, [times, series, height, format]);
+  }, [times, series, height, format, integer]);
 
   return (
     <figure class="chart">

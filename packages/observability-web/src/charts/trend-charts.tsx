@@ -22,8 +22,8 @@ export function TrendCharts({ trend }: { trend: TrendResponse }) {
   }, [trend]);
   return (
     <div class="chart-grid">
-      <TimeSeriesChart title={`Throughput (requests per ${trend.interval})`} times={times} series={throughput} format={formatCount} />
-      <TimeSeriesChart title={`Errors (per ${trend.interval})`} times={times} series={errors} format={formatCount} />
+      <TimeSeriesChart title={`Throughput (requests per ${trend.interval})`} times={times} series={throughput} format={formatCount} integer />
+      <TimeSeriesChart title={`Errors (per ${trend.interval})`} times={times} series={errors} format={formatCount} integer />
       <TimeSeriesChart title="Latency percentiles" times={times} series={latency} format={formatDurationMs} />
     </div>
   );

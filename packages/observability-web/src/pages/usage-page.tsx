@@ -109,5 +109,5 @@ function UsageTrendChart({ trend }: { trend: UsageTrendResponse }) {
     }),
     [trend],
   );
-  return <TimeSeriesChart title={`Occurrences per ${trend.interval}`} times={times} series={series} format={formatCount} />;
+  return <TimeSeriesChart title={`Occurrences per ${trend.interval}`} times={times} series={series} format={formatCount} integer />;
 }
