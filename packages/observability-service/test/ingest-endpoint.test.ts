@@ -286,3 +286,30 @@ function rateLimitSuite(database: () => TestDatabase, redisEnv: () => Record<str
     expect((await send()).statusCode).toBe(202);
   });
 }
+
+describeEachDatabase('large envelopes', (database) => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp(database(), { SERVICE_API_KEY: legacyKey }, { clock: new ManualClock(now) });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('stores an envelope of 2,500 occurrences, more than one insert statement holds', async () => {
+    const occurrences = Array.from({ length: 2500 }, (_, i) => minimalOccurrence(startedAt, { operation: `op-${i % 7}`, durationMs: i }));
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest',
+      headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(envelope(occurrences, { service: 'bulk', environment: 'production' })),
+    });
+    expect(response.json().accepted).toEqual({ occurrences: 2500 });
+    const db = app.database.db;
+    const stored = await db.selectFrom('occurrences').select(['trace_id', 'duration_ms']).where('service', '=', 'bulk').orderBy('duration_ms').execute();
+    expect(stored.map((row) => row.duration_ms)).toEqual(occurrences.map((_, i) => i));
+    expect(new Set(stored.map((row) => row.trace_id))).toEqual(new Set(occurrences.map((occurrence) => occurrence.traceId)));
+    const rolledUp = await db.selectFrom('operation_rollups').select((eb) => eb.fn.sum('count').as('n')).where('service', '=', 'bulk').executeTakeFirstOrThrow();
+    expect(Number(rolledUp.n)).toBe(2500);
+  });
+});

@@ -45,7 +45,8 @@ interface PendingWrite {
  */
 export class OccurrenceWriter {
   readonly #options: OccurrenceWriterOptions;
-  readonly #insertSql = new Map<number, string>();
+  /** The full-chunk INSERT text; shorter chunks (one per transaction at most) are built as needed. */
+  #fullChunkInsertSql: string | undefined;
   #queue: PendingWrite[] = [];
   #draining: Promise<void> | undefined;
 
@@ -137,16 +138,15 @@ export class OccurrenceWriter {
   }
 
   #insertStatement(rowCount: number): string {
-    let text = this.#insertSql.get(rowCount);
-    if (text === undefined) {
-      const postgres = this.#options.database.dialect === 'postgres';
-      let parameter = 0;
-      const tuple = () => `(${occurrenceColumns.map(() => (postgres ? `$${++parameter}` : '?')).join(',')})`;
-      const tuples = Array.from({ length: rowCount }, tuple).join(',');
-      text = `insert into occurrences (${occurrenceColumns.join(',')}) values ${tuples}`;
-      this.#insertSql.set(rowCount, text);
-    }
-    return text;
+    if (rowCount === rowsPerInsert) return (this.#fullChunkInsertSql ??= this.#buildInsertStatement(rowCount));
+    return this.#buildInsertStatement(rowCount);
+  }
+
+  #buildInsertStatement(rowCount: number): string {
+    const postgres = this.#options.database.dialect === 'postgres';
+    let parameter = 0;
+    const tuple = () => `(${occurrenceColumns.map(() => (postgres ? `$${++parameter}` : '?')).join(',')})`;
+    return `insert into occurrences (${occurrenceColumns.join(',')}) values ${Array.from({ length: rowCount }, tuple).join(',')}`;
   }
 
   async #mergeRollups(trx: Kysely<IngestionTables>, rows: readonly NewOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
