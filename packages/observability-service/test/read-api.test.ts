@@ -380,3 +380,24 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
   });
 });
 }
+
+describeEachDatabase('rollup tiers and retention', (database) => {
+  it('drops tier buckets that ended before the retention cutoff and keeps the rest', async () => {
+    const clock = new ManualClock(now);
+    const app = await buildTestApp(database(), { ROLLUP_TIER_INTERVAL_SECONDS: '3600', RETENTION_DAYS: '2' }, { clock });
+    try {
+      const session = await setUpFirstAdmin(app);
+      const data = generateDataSet(now, 300);
+      await new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 }).write(data.rows);
+      const cutoff = now - 2 * dayMs;
+      await app.tierCompactor.runOnce();
+      const remaining = await app.database.db.selectFrom('service_tiers').select(['tier_ms', 'bucket']).execute();
+      expect(remaining.length).toBeGreaterThan(0);
+      for (const row of remaining) expect(Number(row.bucket) + Number(row.tier_ms)).toBeGreaterThan(cutoff);
+      const recent = await asBrowser(app, session, { method: 'GET', url: `/api/v1/summary?from=${iso(cutoff + hourMs)}&to=${iso(now)}` });
+      expect(recent.json().count).toBe(inRange(data.rows, cutoff + hourMs, now).length);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -170,9 +170,16 @@ export async function compactTiers(database: Database): Promise<CompactionResult
   }
 }
 
-/** Drops tier buckets that end at or before `cutoffMs` (retention). */
+/** Drops tier buckets that end at or before `cutoffMs` (retention); a key-prefix range per tier and grain, never a scan. */
 export async function pruneTiers(db: Kysely<any>, cutoffMs: number): Promise<void> {
   for (const dimension of Object.values(tierDimensions)) {
-    await db.deleteFrom(dimension.table).where(sql<boolean>`bucket + tier_ms <= ${cutoffMs}`).execute();
+    for (const tierMs of tierSizesMs) {
+      await db
+        .deleteFrom(dimension.table)
+        .where('tier_ms', '=', tierMs)
+        .where(inList('grain', grainsOf(dimension).map(({ grain }) => grain)) as never)
+        .where('bucket', '<=', cutoffMs - tierMs)
+        .execute();
+    }
   }
 }
