@@ -84,4 +84,21 @@ describe('login throttling window', () => {
     await app.inject({ method: 'POST', url: '/api/v1/auth/password-reset/request', payload: { email: firstAdmin.email } });
     await expect.poll(() => mail.messages().length).toBe(4);
   });
+
+  it('mails at most 20 reset tokens an hour to requests from one address, whatever the emails', async () => {
+    const spammer = '192.0.2.99';
+    const mail = captureLoggedMail(app);
+    const before = mail.messages().length;
+    // Only the admin's email has an account; spread the other requests over unknown emails.
+    for (let i = 0; i < 20; i += 1) {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/auth/password-reset/request', remoteAddress: spammer, payload: { email: `nobody-${i}@example.com` } });
+      expect(response.statusCode).toBe(202);
+    }
+    const last = await app.inject({ method: 'POST', url: '/api/v1/auth/password-reset/request', remoteAddress: spammer, payload: { email: firstAdmin.email } });
+    expect(last.statusCode).toBe(202);
+    const fromElsewhere = await app.inject({ method: 'POST', url: '/api/v1/auth/password-reset/request', remoteAddress: owner, payload: { email: firstAdmin.email } });
+    expect(fromElsewhere.statusCode).toBe(202);
+    await expect.poll(() => mail.messages().length).toBe(before + 1);
+    expect(mail.messages().at(-1)?.to).toBe(firstAdmin.email);
+  });
 });

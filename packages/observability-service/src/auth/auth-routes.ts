@@ -105,7 +105,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await app.authService.requestPasswordReset(request.body.email);
+      await app.authService.requestPasswordReset(request.body.email, request.ip);
       return reply.code(202).send({ requested: true });
     },
   );

@@ -44,7 +44,8 @@ export interface SignedIn {
 
 const setupSetting = 'setup-completed';
 const resetRequestWindowMs = 60 * 60_000;
-const maxResetRequestsPerWindow = 3;
+const maxResetRequestsPerEmail = 3;
+const maxResetRequestsPerAddress = 20;
 
 const invalidCredentials = () => new ApiError('invalid-credentials', 'The email or password is incorrect.');
 const invalidToken = (what: string) => new ApiError('invalid-grant', `The ${what} token is unknown, expired or already used.`);
@@ -127,11 +128,14 @@ export class AuthService {
    * Starts a password reset. Answers the same whether or not the email has an account, and sends
    * the mail after answering, so neither the answer nor its timing tells which emails exist.
    */
-  async requestPasswordReset(emailInput: string): Promise<void> {
+  async requestPasswordReset(emailInput: string, address: string): Promise<void> {
     const email = normalizeEmail(emailInput);
     const { db, clock, resetRequests } = this.#o;
-    const window = await resetRequests.hit(`password-reset:${hashOpaqueToken(email)}`, resetRequestWindowMs);
-    if (window.count > maxResetRequestsPerWindow) return;
+    const [perEmail, perAddress] = await Promise.all([
+      resetRequests.hit(`password-reset:${hashOpaqueToken(email)}`, resetRequestWindowMs),
+      resetRequests.hit(`password-reset-address:${address}`, resetRequestWindowMs),
+    ]);
+    if (perEmail.count > maxResetRequestsPerEmail || perAddress.count > maxResetRequestsPerAddress) return;
     const user = await findUserByEmail(db, email);
     if (!user || user.active !== 1) return;
     const token = newOpaqueToken();
