@@ -227,6 +227,9 @@ try {
     return signIn(app, firstAdmin.email, firstAdmin.password);
   });
 
+  // Dashboards ask for "the last 24 hours" at any moment, not on the hour: the range's ends fall
+  // mid-hour and mid-minute, as they would in use.
+  clock.set(end - 22 * 60_000 - 20_500);
   const iso = (ms: number) => new Date(ms).toISOString();
   const traceId = hexOf(Math.ceil(occurrencesTotal / spansPerTrace) - 1000, 32);
   const cases: Array<[string, string]> = [

@@ -106,11 +106,10 @@ function sourceKeyConditions(query: RollupAggregateQuery): RollupCondition[] {
 }
 
 /**
- * Sums a rollup's figures over a range, grouped by key columns and optionally time buckets. Clean
- * stretches of the range come from the tiers, the minutes the tiers have not caught up with from
- * the per-minute rollups; histograms are concatenated by the database, merged by the caller.
+ * Where a query's rows come from: clean stretches of the range from the tiers, the minutes the
+ * tiers have not caught up with from the per-minute rollups.
  */
-export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dialect, query: RollupAggregateQuery): Promise<RollupAggregate[]> {
+async function partsFor(db: Kysely<IngestionTables>, query: RollupAggregateQuery): Promise<Part[]> {
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(query.range);
   if (endMinuteMs <= firstMinuteMs) return [];
   const dimension = tierDimensions[query.table];
@@ -142,6 +141,36 @@ export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dia
       conditions: [spansCondition('minute', plan.sourceMinutes), ...sourceKeyConditions(query), ...(query.where ?? [])],
     });
   }
+  return parts;
+}
+
+/**
+ * The distinct values of the `groupBy` columns with data in the range: cheaper than summing
+ * when only the keys are wanted.
+ */
+export async function distinctRollupKeys(db: Kysely<IngestionTables>, query: RollupAggregateQuery): Promise<Array<Record<string, string>>> {
+  const groupBy = query.groupBy ?? [];
+  const seen = new Map<string, Record<string, string>>();
+  for (const part of await partsFor(db, query)) {
+    const result = await sql<Record<string, unknown>>`
+      select distinct ${sql.join(groupBy.map((column) => sql.ref(column)))}
+      from ${part.from}
+      where ${sql.join(part.conditions, sql` and `)}
+    `.execute(db);
+    for (const row of result.rows) {
+      const keys = Object.fromEntries(groupBy.map((column) => [column, String(row[column])]));
+      seen.set(JSON.stringify(groupBy.map((column) => keys[column])), keys);
+    }
+  }
+  return [...seen.values()];
+}
+
+/**
+ * Sums a rollup's figures over a range, grouped by key columns and optionally time buckets;
+ * histograms are concatenated by the database, merged by the caller.
+ */
+export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dialect, query: RollupAggregateQuery): Promise<RollupAggregate[]> {
+  const parts = await partsFor(db, query);
   const groupBy = query.groupBy ?? [];
   const merged = new Map<string, RollupAggregate>();
   for (const part of parts) {

@@ -1,4 +1,4 @@
-import { aggregateRollups } from '../query/rollup-aggregate.js';
+import { aggregateRollups, distinctRollupKeys } from '../query/rollup-aggregate.js';
 import { roundMs } from '../query/latency-percentiles.js';
 import type { QueryRange } from '../query/query-range.js';
 import { rangeEcho, type ReadQuery } from '../query/read-query.js';
@@ -13,22 +13,17 @@ function usageFilters(query: ReadQuery, tenantId: string | undefined): Record<st
 
 /** Per tenant: occurrences, errors, total duration and the services involved. */
 export async function usageView(query: ReadQuery, tenantId: string | undefined): Promise<UsageResponse> {
-  const groups = await aggregateRollups(query.db, query.dialect, {
-    table: 'tenant_rollups',
-    range: query.range,
-    equals: usageFilters(query, tenantId),
-    groupBy: ['tenant_id', 'service'],
-  });
+  // Figures per tenant read the tenant grain; the services per tenant only need distinct keys.
+  const base = { table: 'tenant_rollups' as const, range: query.range, equals: usageFilters(query, tenantId) };
+  const [groups, pairs] = await Promise.all([
+    aggregateRollups(query.db, query.dialect, { ...base, groupBy: ['tenant_id'] }),
+    distinctRollupKeys(query.db, { ...base, groupBy: ['tenant_id', 'service'] }),
+  ]);
   const byTenant = new Map<string, { occurrences: number; errors: number; totalDurationMs: number; services: string[] }>();
   for (const group of groups) {
-    const tenant = group.keys.tenant_id!;
-    const entry = byTenant.get(tenant) ?? { occurrences: 0, errors: 0, totalDurationMs: 0, services: [] };
-    entry.occurrences += group.count;
-    entry.errors += group.errorCount;
-    entry.totalDurationMs += group.durationSumMs;
-    entry.services.push(group.keys.service!);
-    byTenant.set(tenant, entry);
+    byTenant.set(group.keys.tenant_id!, { occurrences: group.count, errors: group.errorCount, totalDurationMs: group.durationSumMs, services: [] });
   }
+  for (const pair of pairs) byTenant.get(pair.tenant_id!)?.services.push(pair.service!);
   const tenants = [...byTenant.entries()]
     .map(([id, entry]) => ({ tenantId: id, ...entry, totalDurationMs: roundMs(entry.totalDurationMs)!, services: entry.services.sort() }))
     .sort((a, b) => b.occurrences - a.occurrences || (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0));
