@@ -41,6 +41,13 @@ for (const variant of redisVariants()) {
       expect((await login(firstAdmin.password, owner)).statusCode).toBe(200);
     });
 
+    it('counts sign-ins by outcome in the metrics', async () => {
+      const metrics = await app.metrics.getSingleMetricAsString('observability_auth_sign_ins_total');
+      expect(metrics).toMatch(/observability_auth_sign_ins_total\{outcome="failure"\} 5$/m);
+      expect(metrics).toMatch(/observability_auth_sign_ins_total\{outcome="throttled"\} 1$/m);
+      expect(metrics).toMatch(/observability_auth_sign_ins_total\{outcome="success"\} 1$/m);
+    });
+
     it('throttles unknown emails the same way as known ones', async () => {
       for (let i = 0; i < 5; i += 1) expect((await login('some password', attacker, 'ghost@example.com')).statusCode).toBe(401);
       expect((await login('some password', attacker, 'ghost@example.com')).statusCode).toBe(429);

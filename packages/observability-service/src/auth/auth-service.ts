@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Counter } from 'prom-client';
 import {
   ApiError,
   hashOpaqueToken,
@@ -34,6 +35,8 @@ export interface AuthServiceOptions {
   passwordResetTtlMs: number;
   /** Base of the link in reset mail, when the dashboard's public URL is known. */
   publicUrl: string | undefined;
+  /** Counts sign-in attempts by outcome (`success`, `failure`, `throttled`), for alerting on attacks. */
+  signIns: Counter<'outcome'>;
 }
 
 /** A user just signed in, and their new session. */
@@ -77,14 +80,21 @@ export class AuthService {
   /** Signs in with email and password; the same answer for an unknown email and a wrong password. */
   async login(input: { email: string; password: string }, address: string): Promise<SignedIn> {
     const email = normalizeEmail(input.email);
-    const { loginThrottle } = this.#o;
-    await loginThrottle.assertAllowed(email, address);
+    const { loginThrottle, signIns } = this.#o;
+    try {
+      await loginThrottle.assertAllowed(email, address);
+    } catch (error) {
+      signIns.inc({ outcome: 'throttled' });
+      throw error;
+    }
     const user = await findUserByEmail(this.#o.db, email);
     const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyPasswordAgainstNothing(input.password);
     if (!user || !passwordOk || user.active !== 1) {
+      signIns.inc({ outcome: 'failure' });
       await loginThrottle.recordFailure(email, address);
       throw invalidCredentials();
     }
+    signIns.inc({ outcome: 'success' });
     await loginThrottle.recordSuccess(email, address);
     // Hashes made under older, weaker parameters are upgraded while the password is at hand.
     if (passwordNeedsRehash(user.password_hash)) {

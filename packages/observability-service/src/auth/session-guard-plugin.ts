@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
 import {
   ApiError,
   InMemoryAttemptCounter,
@@ -91,6 +92,12 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
       logger: app.log,
       passwordResetTtlMs: options.passwordResetTtlMs,
       publicUrl: options.publicUrl,
+      signIns: new Counter({
+        name: 'observability_auth_sign_ins_total',
+        help: 'Dashboard sign-in attempts by outcome: success, failure (wrong email or password), throttled',
+        labelNames: ['outcome'],
+        registers: [app.metrics],
+      }),
     });
     const allowedOrigins = options.publicUrl ? [new URL(options.publicUrl).origin.toLowerCase()] : [];
     const cookieMaxAgeSeconds = Math.floor(options.absoluteLifetimeMs / 1000);
