@@ -58,7 +58,7 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
   beforeAll(async () => {
     app = await buildTestApp(database(), { ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
     session = await setUpFirstAdmin(app);
-    data = generateDataSet(now, 1500);
+    data = generateDataSet(now, 1000);
     const writer = new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 });
     const compacted = Math.round(data.rows.length * compactedShare);
     await writer.write(data.rows.slice(0, compacted));
