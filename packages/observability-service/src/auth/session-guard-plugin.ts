@@ -47,7 +47,10 @@ declare module 'fastify' {
     clearSessionCookie(reply: FastifyReply): void;
   }
   interface FastifyRequest {
-    /** Set before any route hook runs when the request carries a live session cookie. */
+    /**
+     * The signed-in user: set once `requireSession` or `requireAdmin` has run (and on every
+     * state-changing request, for the CSRF check).
+     */
     signedIn: RequestSession | undefined;
   }
 }
@@ -112,8 +115,20 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
       reply.clearCookie(sessionCookieName, clearedSessionCookieOptions(reply.request));
     });
 
+    // Resolved once per request, and only when something needs it: requests for the dashboard's
+    // static files carry the cookie too, and need no database round trip.
+    const resolved = new WeakSet<FastifyRequest>();
+    const resolveSession = async (request: FastifyRequest): Promise<RequestSession | undefined> => {
+      if (resolved.has(request)) return request.signedIn;
+      resolved.add(request);
+      const sessionId = request.cookies[sessionCookieName];
+      const resumed = sessionId ? await authService.resume(sessionId) : undefined;
+      if (sessionId && resumed) request.signedIn = { ...resumed, sessionId };
+      return request.signedIn;
+    };
+
     const requireSession: Guard = async (request) => {
-      if (!request.signedIn) throw new ApiError('unauthorized', 'Sign in first: this endpoint needs a session.');
+      if (!(await resolveSession(request))) throw new ApiError('unauthorized', 'Sign in first: this endpoint needs a session.');
     };
     app.decorate('requireSession', requireSession);
     app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -122,12 +137,8 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
     });
 
     app.addHook('onRequest', async (request) => {
-      const sessionId = request.cookies[sessionCookieName];
-      if (sessionId) {
-        const resumed = await authService.resume(sessionId);
-        if (resumed) request.signedIn = { ...resumed, sessionId };
-      }
       if (!isStateChanging(request.method)) return;
+      await resolveSession(request);
       const path = request.url.split('?', 1)[0] ?? '';
       if (request.signedIn || browserOnlyPrefixes.some((prefix) => path.startsWith(prefix))) assertSameOrigin(request, allowedOrigins);
       if (request.signedIn) assertCsrfToken(request, request.signedIn.csrfToken);
