@@ -21,9 +21,10 @@ export interface RankEngine {
   readonly kind: 'in-process' | 'redis';
   /**
    * Replaces a set's contents with keys given in rank order (the rebuild from SQL).
-   * `expiresAtMs`: when a shared engine may forget the set by itself (a period's end plus grace).
+   * `ttlMs`: how long a shared engine may keep the set before forgetting it by itself (until a
+   * period's end plus grace, measured on the app's clock so tests that move time stay consistent).
    */
-  replace(setId: string, keys: readonly RankKey[], expiresAtMs?: number): Promise<void>;
+  replace(setId: string, keys: readonly RankKey[], ttlMs?: number): Promise<void>;
   /** Sets a player's position (insert or move). */
   upsert(setId: string, key: RankKey): Promise<void>;
   remove(setId: string, playerId: string): Promise<void>;

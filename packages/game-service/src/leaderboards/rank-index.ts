@@ -214,7 +214,8 @@ export class RankIndex {
     // engine is the one case needing a sort.
     if (!keys.every((key, i) => i === 0 || compareRankKeys(keys[i - 1]!, key) < 0)) keys.sort(compareRankKeys);
     const endMs = parsePeriodKey(set.period)?.endMs ?? Infinity;
-    await this.#engine.replace(id, keys, Number.isFinite(endMs) ? endMs + endedSetGraceMs : undefined);
+    const ttlMs = Number.isFinite(endMs) ? Math.max(1, endMs + endedSetGraceMs - this.#clock.now()) : undefined;
+    await this.#engine.replace(id, keys, ttlMs);
   }
 
   async #readSet(set: RankedSet): Promise<RankKey[]> {

@@ -68,7 +68,7 @@ export class RedisRankEngine implements RankEngine {
   }
 
   /** Builds the set beside the live one and swaps it in with RENAME, so readers never see it half-built. */
-  async replace(setId: string, keys: readonly RankKey[], expiresAtMs?: number): Promise<void> {
+  async replace(setId: string, keys: readonly RankKey[], ttlMs?: number): Promise<void> {
     const [zset, hash] = this.#keys(setId);
     const [buildZset, buildHash] = [`${zset}:build`, `${hash}:build`];
     await this.#redis.del(buildZset, buildHash);
@@ -87,7 +87,7 @@ export class RedisRankEngine implements RankEngine {
     if (keys.length === 0) {
       swap.del(zset, hash);
     } else {
-      if (expiresAtMs !== undefined) swap.pexpireat(buildZset, expiresAtMs).pexpireat(buildHash, expiresAtMs);
+      if (ttlMs !== undefined) swap.pexpire(buildZset, ttlMs).pexpire(buildHash, ttlMs);
       swap.rename(buildZset, zset).rename(buildHash, hash);
     }
     await swap.exec();

@@ -123,6 +123,21 @@ describeEachDatabase('leaderboards over HTTP', (database) => {
         expect(pastWeek.body).toMatchObject({ period: '2026-W49', total: 2, entry: null, neighbors: [] });
       });
 
+      it('ranks current periods by the app clock, even one far behind the wall clock', async () => {
+        // Recorded while their day and week are not current, so both load from SQL when read.
+        clock.set('2020-03-02T10:00:00.000Z');
+        const player = await signedIn(app, game.id, 'early-bird');
+        const achievedAt = new Date('2020-03-01T10:00:00.000Z').getTime();
+        await recordResult(app, game, player, { score: 42, durationMs: 1 }, achievedAt);
+        await recordResult(app, game, { id: 'second' }, { score: 41, durationMs: 1 }, achievedAt);
+        clock.set('2020-03-01T12:00:00.000Z');
+        const again = await signedIn(app, game.id, 'early-bird');
+        for (const period of ['daily', 'weekly']) {
+          const me = await getJson(app, url('high', '/me', `period=${period}`), again.headers);
+          expect(me.body, period).toMatchObject({ total: 2, entry: { rank: 1, score: 42 } });
+        }
+      });
+
       it('answers a past period from SQL with the same ranks and neighbours', async () => {
         const players = await Promise.all(['ann', 'bob', 'cat', 'dan'].map((name) => signedIn(app, game.id, name)));
         for (const [i, player] of players.entries()) await recordResult(app, game, player, { score: 100 - i * 10, durationMs: 1 });
