@@ -65,32 +65,37 @@ describe('service map layout', () => {
     expect(Math.max(...layout.nodes.map((node) => node.x))).toBeLessThan(layout.width);
   });
 
-  it('puts a graph with cycles on a circle, a caller counting as a service even when named as an address', () => {
+  it('puts a graph with cycles round an ellipse, a caller counting as a service even when named as an address', () => {
     const layout = layoutServiceMap([
       { source: 'a', target: 'b', targetKind: 'service' },
       { source: 'b', target: 'a', targetKind: 'address' },
       { source: 'a', target: 'a', targetKind: 'service' },
     ]);
-    expect(layout.shape).toBe('circle');
+    expect(layout.shape).toBe('ellipse');
     expect(layout.nodes.map((node) => node.id).sort()).toEqual(['a', 'b']);
     expect(layout.nodes.every((node) => node.kind === 'service')).toBe(true);
   });
 
-  it('puts a chain too deep for the page on a circle that holds every node apart and inside', () => {
-    const edges = Array.from({ length: 30 }, (_, i) => ({ source: `s${i}`, target: `s${i + 1}`, targetKind: 'service' }));
-    const layout = layoutServiceMap(edges);
-    expect(layout.shape).toBe('circle');
-    expect(layout.nodes).toHaveLength(31);
-    for (const node of layout.nodes) {
-      expect(node.x - 74).toBeGreaterThanOrEqual(0);
-      expect(node.x + 74).toBeLessThanOrEqual(layout.width);
-      expect(node.y - 18).toBeGreaterThanOrEqual(0);
-      expect(node.y + 18).toBeLessThanOrEqual(layout.height);
+  it('puts a chain too deep for the page round an ellipse, every box inside and none overlapping another', () => {
+    for (const length of [8, 20, 30, 60]) {
+      const edges = Array.from({ length }, (_, i) => ({ source: `s${i}`, target: `s${i + 1}`, targetKind: 'service' }));
+      const layout = layoutServiceMap(edges);
+      expect(layout.shape).toBe('ellipse');
+      expect(layout.nodes).toHaveLength(length + 1);
+      for (const node of layout.nodes) {
+        expect(node.x - 74).toBeGreaterThanOrEqual(0);
+        expect(node.x + 74).toBeLessThanOrEqual(layout.width);
+        expect(node.y - 18).toBeGreaterThanOrEqual(0);
+        expect(node.y + 18).toBeLessThanOrEqual(layout.height);
+      }
+      for (const a of layout.nodes) {
+        for (const b of layout.nodes) {
+          if (a !== b) expect(Math.abs(a.x - b.x) >= 148 || Math.abs(a.y - b.y) >= 36, `${length}: ${a.id} / ${b.id}`).toBe(true);
+        }
+      }
+      const [first, second] = layout.nodes;
+      expect(edgePath(layout, first!, second!)).toMatch(/^M [\d.]+ [\d.]+ Q [\d.]+ [\d.]+ [\d.]+ [\d.]+$/);
     }
-    const [first, second] = layout.nodes;
-    expect(Math.hypot(first!.x - second!.x, first!.y - second!.y)).toBeGreaterThan(36);
-    const path = edgePath(layout, first!, second!);
-    expect(path).toMatch(/^M [\d.]+ [\d.]+ Q [\d.]+ [\d.]+ [\d.]+ [\d.]+$/);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Places a dependency graph for the service map; pure, so it is unit-tested. Call chains without
  * cycles read best in columns, callers left of what they call; a graph with cycles or too deep
- * for the page goes on a circle, where no edge can push a node off to the side.
+ * for the page goes round an ellipse, where no edge can push a node off to the side.
  */
 
 export interface MapEdgeInput {
@@ -19,16 +19,18 @@ export interface MapNode {
 }
 
 export interface MapLayout {
-  shape: 'columns' | 'circle';
+  shape: 'columns' | 'ellipse';
   nodes: MapNode[];
   width: number;
   height: number;
 }
 
 export const mapSpacing = { column: 220, row: 70, margin: 90 };
-/** Past this many columns the map would scroll sideways: use the circle instead. */
+/** Past this many columns the map would scroll sideways: use the ellipse instead. */
 export const mapColumnsMax = 6;
 export const mapNodeSize = { halfWidth: 74, halfHeight: 18 };
+/** Clear space between two boxes on the ellipse. */
+const mapNodeGapPx = 8;
 
 function kindsOf(edges: readonly MapEdgeInput[]): Map<string, string> {
   const kinds = new Map<string, string>();
@@ -74,17 +76,25 @@ export function layoutServiceMap(edges: readonly MapEdgeInput[]): MapLayout {
     return { shape: 'columns', nodes, width: mapSpacing.margin * 2 + (columnCount - 1) * mapSpacing.column, height: mapSpacing.margin / 2 + rows * mapSpacing.row };
   }
 
-  // Services first around the circle, then what they call, so related boxes sit together.
+  // Services first around the ellipse, then what they call, so related boxes sit together.
   const ordered = [...ids.filter((id) => kinds.get(id) === 'service'), ...ids.filter((id) => kinds.get(id) !== 'service')];
-  // Neighbouring boxes must not overlap: the circumference grows with the number of nodes.
-  const radius = Math.max(140, (ordered.length * (mapNodeSize.halfHeight * 2 + 26)) / (2 * Math.PI) / 0.6);
-  const centreX = radius + mapNodeSize.halfWidth + 20;
-  const centreY = radius + mapNodeSize.halfHeight + 20;
+  // Neighbours on the ellipse, at angle φ from the top, lie apart by about 2·r·sin(step/2) times
+  // |sin φ| across and |cos φ| down; their boxes clear each other when either gap is enough. With
+  // a² + b² = 1 below, one of |sin φ| >= a and |cos φ| >= b holds at every φ. Boxes are wide, so
+  // the across gap takes the larger share.
+  const step = (2 * Math.PI) / ordered.length;
+  const chord = 2 * Math.sin(step / 2);
+  const acrossShare = 0.9;
+  const downShare = Math.sqrt(1 - acrossShare ** 2);
+  const radiusX = Math.max(200, (mapNodeSize.halfWidth * 2 + mapNodeGapPx) / (chord * acrossShare));
+  const radiusY = Math.max(140, (mapNodeSize.halfHeight * 2 + mapNodeGapPx) / (chord * downShare));
+  const centreX = radiusX + mapNodeSize.halfWidth + 20;
+  const centreY = radiusY + mapNodeSize.halfHeight + 20;
   const nodes = ordered.map((id, i) => {
-    const angle = -Math.PI / 2 + (2 * Math.PI * i) / ordered.length;
-    return { id, kind: kinds.get(id)!, x: centreX + radius * Math.cos(angle), y: centreY + radius * Math.sin(angle) };
+    const angle = -Math.PI / 2 + step * i;
+    return { id, kind: kinds.get(id)!, x: centreX + radiusX * Math.cos(angle), y: centreY + radiusY * Math.sin(angle) };
   });
-  return { shape: 'circle', nodes, width: centreX * 2, height: centreY * 2 };
+  return { shape: 'ellipse', nodes, width: centreX * 2, height: centreY * 2 };
 }
 
 /** Where the segment from a box's centre towards (dx, dy) leaves the box. */
@@ -94,7 +104,7 @@ function boxExit(x: number, y: number, dx: number, dy: number): { x: number; y: 
 }
 
 /**
- * The SVG path of an edge between two placed nodes: a sideways S-curve in columns; on the circle
+ * The SVG path of an edge between two placed nodes: a sideways S-curve in columns; on the ellipse
  * a gentle curve between the boxes' edges, bowed to one side so that a -> b and b -> a stay apart.
  */
 export function edgePath(layout: MapLayout, from: MapNode, to: MapNode): string {

@@ -5,6 +5,8 @@ import { serviceColors } from './service-colors.js';
 import { edgePath, layoutServiceMap, mapNodeSize } from './service-map-layout.js';
 
 const { halfWidth: nodeHalfWidth, halfHeight: nodeHalfHeight } = mapNodeSize;
+/** Past this many edges each is drawn fainter, so their overlaps show where traffic concentrates. */
+const denseEdges = 40;
 
 /** The dependency graph as an SVG map: services and what they call, edge width by volume, red when failing. */
 export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
@@ -14,7 +16,7 @@ export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
   const busiest = Math.max(1, ...edges.map((edge) => edge.count));
   return (
     <div class="service-map-wrap">
-      <svg class="service-map" viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} role="img" aria-label="Service map">
+      <svg class="service-map" viewBox={`0 0 ${layout.width} ${layout.height}`} style={{ maxWidth: `${layout.width}px` }} role="img" aria-label="Service map">
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto">
             <path d="M 0 0 L 10 5 L 0 10 z" class="map-arrow" />
@@ -28,7 +30,7 @@ export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
           return (
             <path
               key={`${edge.source}->${edge.target}`}
-              class={failing ? 'map-edge map-edge-bad' : 'map-edge'}
+              class={`${failing ? 'map-edge map-edge-bad' : 'map-edge'}${edges.length > denseEdges ? ' map-edge-dense' : ''}`}
               d={edgePath(layout, from, to)}
               stroke-width={1 + (edge.count / busiest) * 5}
               marker-end="url(#arrow)"

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import type { DependenciesResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { ServiceMap } from '../charts/service-map.js';
@@ -18,9 +19,13 @@ export function DependenciesPage() {
   );
 }
 
+/** Edges listed before "Show all": the busiest, which the answer puts first. */
+const edgesShownFirst = 50;
+
 /** The map and table of one dependencies answer; shared by the service page's tab. */
 export function DependencyView({ query }: { query: Record<string, string> }) {
   const state = useApi<DependenciesResponse>('/api/v1/dependencies', query);
+  const [showAll, setShowAll] = useState(false);
   return (
     <DataState state={state} empty={(data) => data.edges.length === 0}>
       {(data) => (
@@ -42,7 +47,7 @@ export function DependencyView({ query }: { query: Record<string, string> }) {
                 </tr>
               </thead>
               <tbody>
-                {data.edges.map((edge) => (
+                {(showAll ? data.edges : data.edges.slice(0, edgesShownFirst)).map((edge) => (
                   <tr key={`${edge.source}->${edge.target}`}>
                     <td>
                       <Link href={hrefWithView(`/services/${encodeURIComponent(edge.source)}`)}>{edge.source}</Link>
@@ -58,6 +63,16 @@ export function DependencyView({ query }: { query: Record<string, string> }) {
               </tbody>
             </table>
           </div>
+          {!showAll && data.edges.length > edgesShownFirst ? (
+            <p class="pager">
+              <span>
+                The {edgesShownFirst} busiest of {data.edges.length} edges.
+              </span>
+              <button type="button" class="button button-small" onClick={() => setShowAll(true)}>
+                Show all
+              </button>
+            </p>
+          ) : null}
         </>
       )}
     </DataState>
