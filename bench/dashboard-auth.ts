@@ -3,29 +3,31 @@
 //     process, next to the ceiling of the least work any hashed-key check needs (one SHA-256
 //     and one Map lookup);
 //  2. a signed-in dashboard request (GET /api/v1/auth/session with the obs_session cookie: session
-//     and user lookups) over HTTP, next to a bare Fastify route answering the same body.
+//     and user lookups) over HTTP, next to a bare Fastify route answering the same body and to
+//     the same server's /healthz (its platform hooks without the session lookup).
 //
 //   npx tsx --conditions=source bench/dashboard-auth.ts
 //
 // The HTTP server runs in a child process so autocannon does not share its core. SQLite always;
 // PostgreSQL too with BENCH_DATABASE_URL or TEST_DATABASE_URL. BENCH_DURATION_S (default 5) and
 // BENCH_CONNECTIONS (default 16) set the load.
-import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
+import { answerControlMessages, measureWithCpu, printTable, startChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const legacyKey = 'legacy-bench-key-0123456789';
 const admin = { email: 'bench@example.com', password: 'bench password 123', name: 'Bench' };
+
+const script = fileURLToPath(import.meta.url);
 
 type ServeRequest = { role: 'service'; env: Record<string, string> } | { role: 'ceiling'; responseBody: string };
 
@@ -41,33 +43,13 @@ async function serve(request: ServeRequest): Promise<void> {
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ port: (app.server.address() as { port: number }).port });
-  process.on('message', () => void app.close().then(() => process.exit(0)));
+  answerControlMessages(() => app.close());
 }
 
 if (process.argv[2] === 'serve') {
   process.once('message', (request: ServeRequest) => void serve(request));
 } else {
   await main();
-}
-
-async function startChild(request: ServeRequest): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
-    execArgv: ['--import', 'tsx', '--conditions=source'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message: { port: number }) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
-    child.send(request);
-  });
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.send('stop');
-      }),
-  };
 }
 
 /** Calls `fn` for about `ms` milliseconds; answers calls per second. */
@@ -113,40 +95,22 @@ async function benchVerifier(dataDir: string): Promise<void> {
   }
 }
 
-interface Figures {
-  name: string;
-  ok: number;
-  other: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
+function sessionRequest(cookie: string, path = '/api/v1/auth/session') {
+  return { connections, durationSeconds, requests: [{ method: 'GET', path, headers: { cookie: `obs_session=${cookie}` } }] };
 }
 
-async function load(name: string, baseUrl: string, cookie: string): Promise<Figures> {
-  const result = await autocannon({
-    url: baseUrl,
-    connections,
-    duration: durationSeconds,
-    requests: [{ method: 'GET', path: '/api/v1/auth/session', headers: { cookie: `obs_session=${cookie}` } }],
-  });
-  return {
-    name,
-    ok: result['2xx'],
-    other: result.non2xx + result.errors + result.timeouts,
-    perSecond: result['2xx'] / (result.duration || durationSeconds),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-  };
-}
-
-async function benchSessions(label: string, env: Record<string, string>): Promise<{ row: Figures; sampleBody: string }> {
-  const server = await startChild({ role: 'service', env });
+async function benchSessions(label: string, env: Record<string, string>): Promise<{ rows: LoadFigures[]; sampleBody: string }> {
+  const server: ChildServer<object> = await startChildServer(script, { role: 'service', env } satisfies ServeRequest);
   try {
     const setup = await fetch(`${server.baseUrl}/api/v1/auth/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
     const cookie = /obs_session=([^;]+)/.exec(setup.headers.get('set-cookie') ?? '')?.[1];
     if (setup.status !== 200 || !cookie) throw new Error(`setup failed: ${setup.status}`);
     const sampleBody = await setup.text();
-    return { row: await load(`session lookup, ${label}`, server.baseUrl, cookie), sampleBody };
+    // /healthz on the same server carries the same cookie through the same platform hooks
+    // without looking the session up: the gap between the two rows is the session's own cost.
+    const platform = await measureWithCpu(`service /healthz, same cookie, ${label}`, server, sessionRequest(cookie, '/healthz'));
+    const session = await measureWithCpu(`session lookup, ${label}`, server, sessionRequest(cookie));
+    return { rows: [platform, session], sampleBody };
   } finally {
     await server.stop();
   }
@@ -176,28 +140,24 @@ async function withPostgresSchema<T>(url: string, body: (schema: string) => Prom
 async function main(): Promise<void> {
   await withTempDir((dir) => benchVerifier(dir));
 
-  const rows: Figures[] = [];
+  const rows: LoadFigures[] = [];
   const sqlite = await withTempDir((dir) => benchSessions('SQLite', { DATA_DIR: dir }));
-  rows.push(sqlite.row);
+  rows.push(...sqlite.rows);
   if (postgresUrl) {
     const postgres = await withTempDir((dir) =>
       withPostgresSchema(postgresUrl, (schema) => benchSessions('PostgreSQL', { DATA_DIR: dir, DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema })),
     );
-    rows.push(postgres.row);
+    rows.push(...postgres.rows);
   } else {
     console.log('(set BENCH_DATABASE_URL=postgres://... to include PostgreSQL)');
   }
-  const ceilingServer = await startChild({ role: 'ceiling', responseBody: sqlite.sampleBody });
-  let ceiling: Figures;
+  const ceilingServer: ChildServer<object> = await startChildServer(script, { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest);
+  let ceiling: LoadFigures;
   try {
-    ceiling = await load('ceiling: bare Fastify route, same body', ceilingServer.baseUrl, 'x');
+    ceiling = await measureWithCpu('ceiling: bare Fastify route, same body', ceilingServer, sessionRequest('x'));
   } finally {
     await ceilingServer.stop();
   }
-
   console.log(`\nsigned-in dashboard request over HTTP (${connections} connections, ${durationSeconds} s each)`);
-  console.log('| case | req/s | p50 ms | p99 ms | non-2xx | of ceiling |\n|---|---:|---:|---:|---:|---:|');
-  for (const row of [ceiling, ...rows]) {
-    console.log(`| ${row.name} | ${Math.round(row.perSecond).toLocaleString('en')} | ${row.p50} | ${row.p99} | ${row.other} | ${(row.perSecond / ceiling.perSecond).toFixed(2)} |`);
-  }
+  printTable([{ figures: ceiling }, ...rows.map((figures) => ({ figures, ceiling }))]);
 }
