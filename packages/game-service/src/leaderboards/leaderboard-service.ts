@@ -173,7 +173,7 @@ export class Leaderboards {
 
   /** Removes a player's entries in every board and period of a game, inside the erasure transaction. */
   async eraseEntries(trx: Kysely<any>, gameId: string, playerId: string): Promise<number> {
-    return deletePlayerEntries(trx as Kysely<LeaderboardTables>, gameId, playerId);
+    return deletePlayerEntries(trx as Kysely<LeaderboardTables>, this.#dialect, gameId, playerId);
   }
 
   /** After the erasure commits: removes the player from the rank engine. */

@@ -204,7 +204,20 @@ export async function countEntries(db: Db, set: RankedSet): Promise<number> {
 }
 
 /** Removes every entry of a player in a game (every board, every period); returns how many. */
-export async function deletePlayerEntries(db: Db, gameId: string, playerId: string): Promise<number> {
+export async function deletePlayerEntries(db: Db, dialect: Dialect, gameId: string, playerId: string): Promise<number> {
+  if (dialect === 'postgres') {
+    // Lock in the order score writes lock (board, period) first, so an erasure racing a run of
+    // the same player waits for it instead of deadlocking with it.
+    await db
+      .selectFrom('leaderboard_entries')
+      .select('period')
+      .where('game_id', '=', gameId)
+      .where('player_id', '=', playerId)
+      .orderBy('board_id')
+      .orderBy('period')
+      .forUpdate()
+      .execute();
+  }
   const result = await db
     .deleteFrom('leaderboard_entries')
     .where('game_id', '=', gameId)
