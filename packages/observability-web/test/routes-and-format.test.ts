@@ -4,6 +4,7 @@ import { serviceColors, servicePalette } from '../src/charts/service-colors.js';
 import { formatBytes, formatDurationMs, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
 import { matchRoute, safeNextPath } from '../src/state/routes.js';
 import { sparklineInterval } from '../src/state/sparkline-interval.js';
+import { sparklineCounts } from '../src/state/sparkline-counts.js';
 
 describe('client routes', () => {
   it('matches patterns and decodes parameters', () => {
@@ -120,5 +121,19 @@ describe('sparkline interval', () => {
     expect(sparklineInterval(before(7 * 24 * 3_600_000), to)).toBe('6h');
     expect(sparklineInterval(before(30 * 24 * 3_600_000), to)).toBe('1d');
     expect(sparklineInterval(before(400 * 24 * 3_600_000), to)).toBe('1d');
+  });
+});
+
+describe('sparkline counts', () => {
+  const bucket = (start: string, count: number) => ({ start, count, errorCount: 0, errorRate: 0, p50Ms: null, p95Ms: null, p99Ms: null });
+  const buckets = [bucket('2026-11-21T09:00:00.000Z', 1), bucket('2026-11-21T10:00:00.000Z', 10), bucket('2026-11-21T11:00:00.000Z', 12), bucket('2026-11-21T12:00:00.000Z', 2)];
+
+  it('leaves out a first bucket the range cuts, and keeps the last one, still filling', () => {
+    expect(sparklineCounts({ from: '2026-11-21T09:30:00.000Z', buckets })).toEqual([10, 12, 2]);
+  });
+
+  it('keeps a first bucket that starts with the range, and very short trends whole', () => {
+    expect(sparklineCounts({ from: '2026-11-21T09:00:00.000Z', buckets })).toEqual([1, 10, 12, 2]);
+    expect(sparklineCounts({ from: '2026-11-21T09:30:00.000Z', buckets: buckets.slice(0, 2) })).toEqual([1, 10]);
   });
 });

@@ -10,6 +10,7 @@ import { hrefWithView } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
 import { nextServiceSort, readServiceSort, sortServices, writeServiceSort, type ServiceSortKey } from '../state/service-sort.js';
 import { sparklineInterval } from '../state/sparkline-interval.js';
+import { sparklineCounts } from '../state/sparkline-counts.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
@@ -98,6 +99,6 @@ export function ServicesPage() {
 
 function ServiceSparkline({ service, query }: { service: string; query: Record<string, string> }) {
   const trend = useApi<TrendResponse>('/api/v1/trend', { ...query, service, interval: sparklineInterval(query.from!, query.to!) });
-  const values = useMemo(() => trend.data?.buckets.map((bucket) => bucket.count) ?? [], [trend.data]);
+  const values = useMemo(() => (trend.data ? sparklineCounts(trend.data) : []), [trend.data]);
   return <Sparkline values={values} label={`${service} requests over time`} />;
 }
