@@ -1,7 +1,10 @@
 import type { PlayerSummary, RunAccepted } from './api-types.js';
 
-/** Why a session ended locally. */
-export type SignedOutReason = 'logout' | 'session-ended' | 'player-deleted';
+/**
+ * Why a session ended locally. `session-unreadable`: the stored session was damaged (not a
+ * session this library wrote) and is treated as no session; queued runs are kept.
+ */
+export type SignedOutReason = 'logout' | 'session-ended' | 'player-deleted' | 'session-unreadable';
 
 /** Everything the game can observe; subscribe with `client.on(name, listener)`. */
 export interface GameClientEvents {

@@ -94,6 +94,8 @@ export class GameClient {
     const browser = globalThis as BrowserGlobals;
     this.gameId = options.gameId;
     const storage = options.storage ?? (browser.localStorage ? createWebStorage(browser.localStorage) : createMemoryStorage());
+    // Without an atomic update, clients sharing the store would silently lose queued runs.
+    if (typeof storage.update !== 'function') throw new TypeError('GameClientOptions.storage must implement update(key, change) (see ClientStorage)');
     const now = options.now ?? (() => Date.now());
     this.#transport = {
       baseUrl: options.baseUrl,

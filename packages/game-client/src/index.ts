@@ -5,7 +5,7 @@ export { createGameClient, GameClient, type GameClientOptions, type PendingRun }
 export type { GameClientEvents, SignedOutReason } from './client-events.js';
 export type { AuthorizationCodeSource, SignInResult } from './session-manager.js';
 export type { FlushReport } from './run-flusher.js';
-export type { ClientStorage } from './storage/client-storage.js';
+export type { ClientStorage, StorageChange } from './storage/client-storage.js';
 export { createMemoryStorage } from './storage/memory-storage.js';
 export { createWebStorage, type WebStorageLike } from './storage/web-storage.js';
 export { GameServiceError, NetworkError, RunNotQueuedError, SignedOutError } from './errors.js';

@@ -5,6 +5,7 @@ import type { TypedEmitter } from './event-emitter.js';
 import { isSuccess, sendJson, serviceErrorOf, type JsonRequest, type JsonResponse, type TransportOptions } from './http-transport.js';
 import { isRetryableStatus } from './retry-policy.js';
 import type { ClientStorage } from './storage/client-storage.js';
+import { withWebLock } from './storage/web-locks.js';
 
 /** What the library keeps of a session. Expiry instants are epoch milliseconds of the client's clock. */
 export interface StoredSession {
@@ -47,6 +48,59 @@ export function sessionStorageKey(gameId: string): string {
   return `session:${gameId}`;
 }
 
+// Refreshes of one game's session are serialised across every client in this realm (whatever
+// storage object each uses: two GameClients, a restarted client on a new file storage object)
+// and, through Web Locks, across tabs. Each refresh first re-reads the stored session, so no two
+// clients sharing a storage present the same refresh token: the service would take the second
+// presentation for reuse and revoke the player's session family.
+const refreshChains = new Map<string, Promise<unknown>>();
+
+function serializeRefresh<T>(gameId: string, task: () => Promise<T>): Promise<T> {
+  const previous = refreshChains.get(gameId) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => withWebLock(`playstack-game-client:session-refresh:${gameId}`, task));
+  refreshChains.set(gameId, next);
+  void next.finally(() => {
+    if (refreshChains.get(gameId) === next) refreshChains.delete(gameId);
+  }).catch(() => undefined);
+  return next;
+}
+
+/** What the storage holds under the session key. */
+type StoredSessionRead =
+  | { kind: 'none' }
+  /** A session of another game, or of a format this version does not know: not ours. */
+  | { kind: 'foreign' }
+  /** Not JSON, or not a session: a damaged value. */
+  | { kind: 'unreadable' }
+  | { kind: 'session'; session: StoredSession };
+
+function parseStoredSession(text: string | undefined, gameId: string): StoredSessionRead {
+  if (text === undefined) return { kind: 'none' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { kind: 'unreadable' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { kind: 'unreadable' };
+  const candidate = parsed as Partial<StoredSession>;
+  if (candidate.format !== 1 || candidate.gameId !== gameId) return typeof candidate.format === 'number' && typeof candidate.gameId === 'string' ? { kind: 'foreign' } : { kind: 'unreadable' };
+  const wellFormed =
+    typeof candidate.accessToken === 'string' &&
+    typeof candidate.refreshToken === 'string' &&
+    typeof candidate.accessTokenExpiresAt === 'number' &&
+    typeof candidate.accessTokenRefreshAt === 'number' &&
+    typeof candidate.refreshTokenExpiresAt === 'number' &&
+    typeof candidate.player === 'object' &&
+    candidate.player !== null &&
+    typeof candidate.player.id === 'string';
+  return wellFormed ? { kind: 'session', session: candidate as StoredSession } : { kind: 'unreadable' };
+}
+
+function storedRefreshToken(read: StoredSessionRead): string | undefined {
+  return read.kind === 'session' ? read.session.refreshToken : undefined;
+}
+
 /**
  * Holds the player's tokens: signs in, refreshes before expiry and on 401 (one refresh at a
  * time, shared by every call waiting for it), and logs out. A failed or cancelled sign-in
@@ -69,7 +123,11 @@ export class SessionManager {
 
   /** The stored session, or undefined when no player is signed in. */
   async current(): Promise<StoredSession | undefined> {
-    this.#loaded ??= this.#load();
+    // A failed read (an I/O error) is not remembered: the next call reads again.
+    this.#loaded ??= this.#load().catch((error: unknown) => {
+      this.#loaded = undefined;
+      throw error;
+    });
     await this.#loaded;
     return this.#session;
   }
@@ -107,7 +165,11 @@ export class SessionManager {
    * the local session still ends; `revoked` says whether the service confirmed.
    */
   async logout(): Promise<{ revoked: boolean }> {
-    const session = await this.current();
+    await this.current();
+    // Another client sharing the storage may have rotated the tokens since we read them: revoke
+    // with the newest refresh token, not a spent one.
+    const stored = parseStoredSession(await this.#options.storage.get(this.#key), this.#options.gameId);
+    const session = stored.kind === 'session' ? stored.session : this.#session;
     if (!session) return { revoked: false };
     await this.end('logout');
     try {
@@ -176,36 +238,96 @@ export class SessionManager {
     const session = this.#session;
     if (!session) return Promise.reject(new SignedOutError());
     if (session.accessToken !== staleAccessToken) return Promise.resolve(session);
-    const refreshing = this.#performRefresh(session).finally(() => {
+    const refreshing = serializeRefresh(this.#options.gameId, () => this.#performRefresh(session)).finally(() => {
       this.#refreshing = undefined;
     });
     this.#refreshing = refreshing;
     return refreshing;
   }
 
-  async #performRefresh(session: StoredSession): Promise<StoredSession> {
+  /**
+   * Refreshes `cached`, unless the stored session shows that another client sharing the storage
+   * (another tab, another GameClient) already did, or ended it: then that is adopted instead,
+   * since presenting our spent refresh token would look like reuse to the service and revoke
+   * the player's whole session family.
+   */
+  async #performRefresh(cached: StoredSession): Promise<StoredSession> {
     const generation = this.#generation;
-    if (session.refreshTokenExpiresAt <= this.#options.transport.now()) {
-      await this.end('session-ended');
+    const stored = await this.#readStored();
+    if (generation !== this.#generation) throw new SignedOutError('the session changed while it was being refreshed');
+    if (storedRefreshToken(stored) !== cached.refreshToken) return this.#adopt(stored);
+    if (cached.refreshTokenExpiresAt <= this.#options.transport.now()) {
+      await this.#endIfStored(cached.refreshToken);
       throw new SignedOutError('the session expired; sign in again');
     }
-    const response = await sendJson(this.#options.transport, { method: 'POST', path: this.#path('/auth/refresh'), body: { refreshToken: session.refreshToken } });
+    const response = await sendJson(this.#options.transport, { method: 'POST', path: this.#path('/auth/refresh'), body: { refreshToken: cached.refreshToken } });
     if (generation !== this.#generation) throw new SignedOutError('the session changed while it was being refreshed');
     if (response.status === 401) {
-      await this.end('session-ended');
+      // Refused: unless another client (another process) rotated it meanwhile, the session is over.
+      const latest = await this.#readStored();
+      if (storedRefreshToken(latest) !== cached.refreshToken && latest.kind === 'session') return this.#adopt(latest);
+      await this.#endIfStored(cached.refreshToken);
       throw new SignedOutError('the service ended the session; sign in again');
     }
     if (!isSuccess(response)) throw serviceErrorOf(response);
     const renewed = this.#fromResponse(response.body as SessionResponse);
-    await this.#save(renewed);
+    // Stored only over the session it renews: a logout or a new sign-in by another client
+    // sharing the storage meanwhile is not undone.
+    const { gameId } = this.#options;
+    const saved = await this.#options.storage.update(this.#key, (text) => {
+      const current = parseStoredSession(text, gameId);
+      if (storedRefreshToken(current) !== cached.refreshToken) return { value: text, result: current };
+      return { value: JSON.stringify(renewed), result: undefined };
+    });
+    if (generation !== this.#generation) throw new SignedOutError('the session changed while it was being refreshed');
+    if (saved !== undefined) return this.#adopt(saved);
+    this.#session = renewed;
     return renewed;
   }
 
+  /** Takes over what another client sharing the storage left there: a newer session, or none. */
+  #adopt(stored: StoredSessionRead): StoredSession {
+    const previous = this.#session;
+    if (stored.kind !== 'session') {
+      this.#generation += 1;
+      this.#session = undefined;
+      if (previous) this.#options.events.emit('signed-out', { reason: stored.kind === 'unreadable' ? 'session-unreadable' : 'session-ended' });
+      throw new SignedOutError('the session was ended by another client sharing this storage; sign in again');
+    }
+    this.#session = stored.session;
+    if (previous?.player.id !== stored.session.player.id) {
+      this.#generation += 1;
+      this.#options.events.emit('signed-in', { player: stored.session.player });
+    }
+    return stored.session;
+  }
+
+  /**
+   * Ends the session locally after the service refused `refreshToken`, removing it from storage
+   * only if it is still the stored one: another client's newer session is left alone.
+   */
+  async #endIfStored(refreshToken: string): Promise<void> {
+    this.#generation += 1;
+    const hadSession = this.#session !== undefined;
+    this.#session = undefined;
+    const { gameId } = this.#options;
+    await this.#options.storage.update(this.#key, (text) => ({
+      value: storedRefreshToken(parseStoredSession(text, gameId)) === refreshToken ? undefined : text,
+      result: undefined,
+    }));
+    if (hadSession) this.#options.events.emit('signed-out', { reason: 'session-ended' });
+  }
+
+  async #readStored(): Promise<StoredSessionRead> {
+    return parseStoredSession(await this.#options.storage.get(this.#key), this.#options.gameId);
+  }
+
   async #load(): Promise<void> {
-    const text = await this.#options.storage.get(this.#key);
-    if (text === undefined) return;
-    const parsed = JSON.parse(text) as StoredSession;
-    if (parsed.format === 1 && parsed.gameId === this.#options.gameId) this.#session = parsed;
+    const stored = await this.#readStored();
+    if (stored.kind === 'session') this.#session = stored.session;
+    // A damaged value is no session: the player is signed out (and can sign in again, which
+    // replaces it). Nothing else stored, the run queue least of all, is touched.
+    else if (stored.kind === 'unreadable') this.#options.events.emit('signed-out', { reason: 'session-unreadable' });
   }
 
   async #save(session: StoredSession): Promise<void> {

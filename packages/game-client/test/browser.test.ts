@@ -89,3 +89,23 @@ it('queues a run in localStorage, survives a page reload, and sends it once sign
   });
   await page.close();
 });
+
+it('keeps both runs when two games on one page submit at once with the default localStorage', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${harness.proxy.baseUrl}/`);
+  await page.waitForFunction(() => 'gameClientLibrary' in globalThis);
+  const result = await page.evaluate(async () => {
+    const { gameClientLibrary, location, localStorage } = globalThis as unknown as PageGlobals;
+    const { createGameClient } = gameClientLibrary;
+    const demo = createGameClient({ baseUrl: location.origin, gameId: 'demo' });
+    const tiles = createGameClient({ baseUrl: location.origin, gameId: 'tiles' });
+    const submitted = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => (index % 2 ? tiles : demo).submitRun('score', { score: index, durationMs: 4000 })),
+    );
+    const stored = JSON.parse(localStorage.getItem('playstack:run-queue') ?? '{"runs":[]}') as { runs: { runId: string }[] };
+    return { submitted: submitted.map(({ runId }) => runId).sort(), stored: stored.runs.map(({ runId }) => runId).sort() };
+  });
+  expect(result.stored).toHaveLength(6);
+  expect(result.stored).toEqual(result.submitted);
+  await page.close();
+});

@@ -121,6 +121,52 @@ describeEachDatabase('game client sessions against the game service', (database)
     expect(await client.pendingRuns()).toHaveLength(1);
   });
 
+  it('shares one session between two clients over one storage: the second adopts the tokens the first refreshed', async () => {
+    const storage = createMemoryStorage();
+    const first = openClient(harness, { storage });
+    const second = openClient(harness, { storage });
+    const signedOut: string[] = [];
+    first.on('signed-out', ({ reason }) => signedOut.push(`first ${reason}`));
+    second.on('signed-out', ({ reason }) => signedOut.push(`second ${reason}`));
+    await first.signIn(newPlayerCode('two-tabs'));
+    expect(await second.player()).toEqual(await first.player());
+    // Both hold the same access token; the service lets it expire and the first client rotates.
+    harness.clock.advance(16 * 60_000);
+    const before = refreshCalls();
+    await expect(first.myRank('high-score')).resolves.toMatchObject({ boardId: 'high-score' });
+    // Past the service's grace window, a second presentation of the spent token would be reuse.
+    harness.clock.advance(11_000);
+    await expect(second.myRank('high-score')).resolves.toMatchObject({ boardId: 'high-score' });
+    await expect(first.leaderboard('high-score')).resolves.toMatchObject({ boardId: 'high-score' });
+    expect(refreshCalls() - before).toBe(1);
+    expect(signedOut).toEqual([]);
+    expect(await storage.get('session:demo')).toBeDefined();
+  });
+
+  it('refreshes once when two clients over one storage find the token expiring at the same moment', async () => {
+    const path = join(directory, 'shared-session.json');
+    let now = Date.now();
+    const first = openClient(harness, { storage: createFileStorage(path), now: () => now });
+    const second = openClient(harness, { storage: createFileStorage(path), now: () => now });
+    await first.signIn(newPlayerCode('same-moment'));
+    expect(await second.player()).toBeDefined();
+    now += 15 * 60_000 - 30_000;
+    harness.clock.advance(15 * 60_000 - 30_000);
+    const before = refreshCalls();
+    const pages = await Promise.all([first.aroundMe('high-score'), second.aroundMe('high-score'), first.myRank('high-score'), second.myRank('high-score')]);
+    expect(pages.map((page) => page.boardId)).toEqual(Array(4).fill('high-score'));
+    expect(refreshCalls() - before).toBe(1);
+    // Much later, each again uses what the other stored rather than a token already spent.
+    now += 15 * 60_000;
+    harness.clock.advance(15 * 60_000);
+    await expect(second.myRank('high-score')).resolves.toMatchObject({ boardId: 'high-score' });
+    harness.clock.advance(11_000);
+    now += 11_000;
+    await expect(first.myRank('high-score')).resolves.toMatchObject({ boardId: 'high-score' });
+    expect(refreshCalls() - before).toBe(2);
+    expect(await first.logout()).toEqual({ revoked: true });
+  });
+
   it('logs out: the service revokes the tokens, the client forgets them, queued runs stay for the next sign-in', async () => {
     const client = openClient(harness);
     const signIn = await client.signIn(newPlayerCode('logout'));

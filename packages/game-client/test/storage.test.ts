@@ -1,5 +1,5 @@
-import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { fork, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,36 @@ const implementations: [string, () => ClientStorage][] = [
   ['web storage', () => createWebStorage(webStorageArea())],
   ['file', () => createFileStorage(join(directory, `storage-${++fileNumber}.json`))],
 ];
+
+/** Opens storage objects that all reach one store (memory storage has only the one object). */
+const sharedStores: [string, () => () => ClientStorage][] = [
+  ['memory', () => { const storage = createMemoryStorage(); return () => storage; }],
+  ['web storage', () => { const area = webStorageArea(); return () => createWebStorage(area); }],
+  ['file', () => { const path = join(directory, `shared-${++fileNumber}.json`); return () => createFileStorage(path); }],
+];
+
+const increment = (current: string | undefined) => ({ value: String(Number(current ?? '0') + 1), result: Number(current ?? '0') + 1 });
+
+describe.each(sharedStores)('%s storage update', (_name, openStore) => {
+  it('applies every one of many concurrent read-modify-writes made through separate storage objects', async () => {
+    const open = openStore();
+    const objects = [open(), open(), open()];
+    const results = await Promise.all(Array.from({ length: 30 }, (_, index) => objects[index % 3]!.update('counter', increment)));
+    expect(await open().get('counter')).toBe('30');
+    expect([...results].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
+  });
+
+  it('writes nothing when the change throws, deletes the key for undefined, and hands back the result', async () => {
+    const storage = openStore()();
+    await storage.set('k', 'before');
+    await expect(storage.update('k', () => { throw new Error('refused'); })).rejects.toThrow('refused');
+    expect(await storage.get('k')).toBe('before');
+    expect(await storage.update('k', (current) => ({ value: undefined, result: current }))).toBe('before');
+    expect(await storage.get('k')).toBeUndefined();
+    expect(await storage.update('k', (current) => ({ value: current, result: 'unchanged' }))).toBe('unchanged');
+    expect(await storage.get('k')).toBeUndefined();
+  });
+});
 
 describe.each(implementations)('%s storage', (_name, create) => {
   it('returns what was set, undefined for missing keys, and forgets deleted keys', async () => {
@@ -85,6 +115,53 @@ describe('file storage', () => {
     await storage.set('a', '1');
     await storage.delete('missing');
     expect(statSync(path).ino).toBe(before);
+  });
+
+  it('makes read-modify-writes from several processes on one file atomic (lock file)', async () => {
+    const path = join(directory, 'processes.json');
+    const workers = [0, 1].map(() =>
+      fork(new URL('./support/storage-counter.ts', import.meta.url), [path, '25'], {
+        execArgv: ['--import', 'tsx', '--conditions=source'],
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      }),
+    );
+    await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
+    const exits = workers.map((worker) => new Promise<number | null>((resolve) => worker.once('exit', resolve)));
+    // All three start together: two processes and this one, each through its own storage object.
+    for (const worker of workers) worker.send('go');
+    const local = (async () => {
+      for (let index = 0; index < 25; index += 1) await createFileStorage(path).update('counter', increment);
+    })();
+    expect(await Promise.all([...exits, local])).toEqual([0, 0, undefined]);
+    expect(await createFileStorage(path).get('counter')).toBe('75');
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('waits for a lock file held by a live process and breaks one whose owner is gone', async () => {
+    const path = join(directory, 'locked.json');
+    const storage = createFileStorage(path);
+    await storage.set('counter', '1');
+    writeFileSync(`${path}.lock`, String(process.ppid));
+    let done = false;
+    const waiting = storage.update('counter', increment).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(done).toBe(false);
+    rmSync(`${path}.lock`);
+    await waiting;
+    expect(await storage.get('counter')).toBe('2');
+
+    // A process that has exited.
+    const exited = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    await new Promise((resolve) => exited.once('exit', resolve));
+    writeFileSync(`${path}.lock`, String(exited.pid));
+    await storage.update('counter', increment);
+    // A live owner that has held it far too long.
+    writeFileSync(`${path}.lock`, String(process.ppid));
+    const longAgo = new Date(Date.now() - 10 * 60_000);
+    utimesSync(`${path}.lock`, longAgo, longAgo);
+    await storage.update('counter', increment);
+    expect(await storage.get('counter')).toBe('4');
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it('refuses a file that is not its own rather than overwriting it', async () => {

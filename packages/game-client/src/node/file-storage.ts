@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ClientStorage } from '../storage/client-storage.js';
+import type { ClientStorage, StorageChange } from '../storage/client-storage.js';
 
-// Writes to one file are serialised per process, across every storage object opened on it, so
-// a client restarted while the old one is still finishing cannot interleave read-modify-writes.
+// Changes to one file (whole read-modify-write cycles, not only the writes) are serialised per
+// process by resolved path, across every storage object opened on it, so a client restarted
+// while the old one is still finishing cannot interleave with it. Other processes are kept out
+// by a lock file beside the storage file.
 const writeChains = new Map<string, Promise<unknown>>();
+
+// A lock file whose owner is gone, or this old, was left by a process that died holding it: a
+// change holds the lock for one read and one fsync'd write, milliseconds.
+const staleLockMs = 30_000;
+const lockRetryMaxMs = 50;
 
 // A temporary file this old is left over from a process killed mid-write, not one in progress.
 const staleTemporaryMs = 60_000;
@@ -58,19 +66,22 @@ export function createFileStorage(filePath: string): ClientStorage {
     await syncDirectory(dirname(path));
   }
 
-  function change(apply: (values: Record<string, string>) => boolean): Promise<void> {
+  /** Runs `task` after every earlier change to this file in this process, holding the lock file. */
+  function exclusive<T>(task: () => Promise<T>): Promise<T> {
     const previous = writeChains.get(path) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const values = await readAll();
-        if (apply(values)) await writeAll(values);
-      });
+    const next = previous.catch(() => undefined).then(() => withLockFile(path, task));
     writeChains.set(path, next);
     void next.finally(() => {
       if (writeChains.get(path) === next) writeChains.delete(path);
     }).catch(() => undefined);
     return next;
+  }
+
+  function change(apply: (values: Record<string, string>) => boolean): Promise<void> {
+    return exclusive(async () => {
+      const values = await readAll();
+      if (apply(values)) await writeAll(values);
+    });
   }
 
   return {
@@ -93,7 +104,74 @@ export function createFileStorage(filePath: string): ClientStorage {
         return true;
       });
     },
+    update<Result>(key: string, apply: (current: string | undefined) => StorageChange<Result>): Promise<Result> {
+      return exclusive(async () => {
+        const values = await readAll();
+        const current = Object.hasOwn(values, key) ? values[key] : undefined;
+        const { value, result } = apply(current);
+        if (value !== current) {
+          if (value === undefined) delete values[key];
+          else values[key] = value;
+          await writeAll(values);
+        }
+        return result;
+      });
+    },
   };
+}
+
+/**
+ * Runs `task` holding `<path>.lock`, created exclusively (O_EXCL) so that one process at a time
+ * changes the file. A lock whose owning process is gone, or older than `staleLockMs`, is broken.
+ */
+async function withLockFile<T>(path: string, task: () => Promise<T>): Promise<T> {
+  const lockPath = `${path}.lock`;
+  await mkdir(dirname(path), { recursive: true });
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const handle = await open(lockPath, 'wx', 0o600);
+      try {
+        await handle.writeFile(String(process.pid));
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (await isStaleLock(lockPath)) {
+        await rm(lockPath, { force: true });
+        continue;
+      }
+      await sleep(Math.min(lockRetryMaxMs, 2 ** Math.min(attempt, 6)) * (0.5 + Math.random() / 2));
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    await rm(lockPath, { force: true });
+  }
+}
+
+async function isStaleLock(lockPath: string): Promise<boolean> {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    [text, { mtimeMs }] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+  } catch (error) {
+    // Released meanwhile: not stale, simply try again.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  if (Date.now() - mtimeMs > staleLockMs) return true;
+  const pid = Number(text);
+  // Empty while its owner is still writing its pid: only age can make it stale.
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 /** Deletes temporary files that crashed writers left beside the storage file. */

@@ -13,5 +13,13 @@ export function createMemoryStorage(initial: Iterable<readonly [string, string]>
     async delete(key) {
       values.delete(key);
     },
+    // Read, change and write happen in one synchronous step, so nothing can come between them.
+    async update(key, change) {
+      const current = values.get(key);
+      const { value, result } = change(current);
+      if (value === undefined) values.delete(key);
+      else if (value !== current) values.set(key, value);
+      return result;
+    },
   };
 }
