@@ -67,6 +67,9 @@ export interface LeaderboardRead {
   readonly period?: string | undefined;
 }
 
+/** Insert-or-lock rounds a run's write tries before giving up (each round needs a racing writer). */
+const maxWriteRounds = 5;
+
 /** Leaderboards: the write path other features call, and the reads the routes serve. */
 export class Leaderboards {
   readonly #db: Kysely<LeaderboardTables>;
@@ -109,16 +112,24 @@ export class Leaderboards {
     const sets = targets.map((t) => t.set);
     const sameSet = (set: RankedSet) => (row: { boardId: string; period: string }) => row.boardId === set.boardId && row.period === set.period;
     const existingRows = await entriesOfPlayer(db, run.game.id, run.playerId, sets, this.#dialect);
-    const firsts = targets.filter(({ set }) => !existingRows.some(sameSet(set)));
-    const inserted = await insertEntriesIfAbsent(
-      db,
-      run.game.id,
-      firsts.map(({ set, score }) => ({ boardId: set.boardId, period: set.period, entry: resultWith(score) })),
-      now,
-    );
-    // Entries a concurrent transaction created meanwhile: lock and combine with them like the rest.
-    const raced = firsts.filter(({ set }) => !inserted.some(sameSet(set))).map((t) => t.set);
-    if (raced.length > 0) existingRows.push(...(await entriesOfPlayer(db, run.game.id, run.playerId, raced, this.#dialect)));
+    const inserted: Array<{ boardId: string; period: string }> = [];
+    let missing = targets.filter(({ set }) => !existingRows.some(sameSet(set)));
+    // A concurrent run may create an entry between our read and our insert (we then lock and
+    // combine with it), and an erasure may delete that one again before we lock it (we then
+    // insert once more): a few rounds settle every set.
+    for (let round = 0; missing.length > 0; round++) {
+      if (round === maxWriteRounds) throw new Error(`entries of ${run.playerId} kept changing during the write`);
+      const created = await insertEntriesIfAbsent(
+        db,
+        run.game.id,
+        missing.map(({ set, score }) => ({ boardId: set.boardId, period: set.period, entry: resultWith(score) })),
+        now,
+      );
+      inserted.push(...created);
+      const raced = missing.filter(({ set }) => !created.some(sameSet(set))).map((t) => t.set);
+      if (raced.length > 0) existingRows.push(...(await entriesOfPlayer(db, run.game.id, run.playerId, raced, this.#dialect)));
+      missing = missing.filter(({ set }) => !inserted.some(sameSet(set)) && !existingRows.some(sameSet(set)));
+    }
 
     const outcomes: Array<{ set: RankedSet; score: number; improved: boolean }> = [];
     for (const { board, score, set } of targets) {
@@ -126,8 +137,7 @@ export class Leaderboards {
         outcomes.push({ set, score, improved: true });
         continue;
       }
-      const existing = existingRows.find(sameSet(set));
-      if (!existing) throw new Error(`entry of ${run.playerId} in ${rankedSetId(set)} vanished during the write`);
+      const existing = existingRows.find(sameSet(set))!;
       const { result, improved } = applyOperator(board.operator, board.order, existing, resultWith(score));
       const changed = result.score !== existing.score || result.achievedAt !== existing.achievedAt || existing.displayName !== run.displayName;
       if (changed) await updateEntry(db, set, { ...resultWith(result.score), achievedAt: result.achievedAt }, now);
