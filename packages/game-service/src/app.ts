@@ -1,4 +1,4 @@
-import { createServiceApp, currentCommit, packageInfo, type App, type Clock } from '@playstack/server-kit';
+import { createServiceApp, currentCommit, packageInfo, type App, type Clock, type VersionInfo } from '@playstack/server-kit';
 import { adminRoutes } from './admin/admin-routes.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { authRoutes } from './auth/auth-routes.js';
@@ -55,6 +55,18 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
     },
   });
 
+  // The platform opened the database (and Redis): a feature failing to boot (an invalid
+  // GAME_MANIFEST_FILE, say) must not leave them open behind the error.
+  try {
+    await registerFeatures(app, config, options, versionInfo);
+  } catch (error) {
+    await app.close().catch((closeError: unknown) => app.log.error({ err: closeError }, 'closing after a failed boot failed'));
+    throw error;
+  }
+  return app;
+}
+
+async function registerFeatures(app: App, config: Readonly<GameConfig>, options: BuildOptions, versionInfo: VersionInfo): Promise<void> {
   // Features, each a plugin from its own folder. Game paths live under /v1/games/:gameId.
   await app.register(rateLimitsPlugin, {
     auth: { max: config.GAME_AUTH_RATE_LIMIT_MAX, timeWindowMs: config.GAME_AUTH_RATE_LIMIT_WINDOW_MS },
@@ -116,6 +128,4 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
       touchIntervalMs: 60_000,
     },
   });
-
-  return app;
 }

@@ -1,10 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '@playstack/server-kit';
+import { openDatabase, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { checkManifest } from '../src/manifest/manifest-check.js';
+import { GameCatalog } from '../src/manifest/game-catalog.js';
 import { adapterTypes } from '../src/runs/adapters/registry.js';
 import { galaxyGame, manifestWith, otherGame } from './support/identity-fixtures.js';
 import { buildTestApp } from './support/test-app.js';
@@ -116,6 +118,20 @@ describe('manifest check', () => {
     });
   });
 
+  it('lets clientSecretEnv name only *_CLIENT_SECRET variables, never the server’s own secrets', () => {
+    const naming = (clientSecretEnv: string) => ({ games: [{ ...galaxyGame, auth: { ...galaxyGame.auth, clientSecretEnv } }] });
+    for (const name of ['GALAXY_GOOGLE_CLIENT_SECRET', 'A_CLIENT_SECRET', 'GAME2_PLAY_GAMES_CLIENT_SECRET']) {
+      expect(checkManifest(naming(name), adapterTypes).ok, name).toBe(true);
+    }
+    for (const name of ['GAME_TOKEN_SECRET', 'DATABASE_URL', 'REDIS_URL', 'METRICS_TOKEN', 'galaxy_google_client_secret', '_CLIENT_SECRET', 'CLIENT_SECRET', 'X_CLIENT_SECRET_', '1_CLIENT_SECRET', `${'A'.repeat(120)}_CLIENT_SECRET`]) {
+      const result = checkManifest(naming(name), adapterTypes);
+      expect(result.ok, name).toBe(false);
+      if (result.ok) continue;
+      expect(result.problems, name).toEqual([{ path: 'games[0].auth.clientSecretEnv', reason: expect.any(String) }]);
+      if (name.length <= 128) expect(result.problems[0]!.reason, name).toContain('ending in _CLIENT_SECRET');
+    }
+  });
+
   it('refuses documents that are not manifests', () => {
     for (const document of [null, [], 'games', { games: [] }, {}]) {
       const result = checkManifest(document, adapterTypes);
@@ -180,6 +196,67 @@ describeEachDatabase('manifest storage and the game catalog', (database) => {
   });
 });
 
+/** Query builders of `target` whose `executeTakeFirst` awaits `hold(result)` before answering. */
+function withHeldReads<T extends object>(target: T, hold: (result: unknown) => Promise<void>): T {
+  return new Proxy(target, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property, object);
+      if (typeof value !== 'function') return value;
+      if (property === 'executeTakeFirst') {
+        return async (...args: unknown[]) => {
+          const result: unknown = await value.apply(object, args);
+          await hold(result);
+          return result;
+        };
+      }
+      return (...args: unknown[]) => {
+        const out: unknown = value.apply(object, args);
+        return out !== null && typeof out === 'object' && 'executeTakeFirst' in out ? withHeldReads(out, hold) : out;
+      };
+    },
+  });
+}
+
+describeEachDatabase('manifest refresh', (database) => {
+  it('never goes back to an older version when a refresh races a store on the same instance', async () => {
+    const app = await buildTestApp(database());
+    try {
+      // The real database, with the result of the next read of a stored document held back until
+      // released. (A Kysely plugin cannot: it runs while holding SQLite's one connection.)
+      let armed = false;
+      let release!: () => void;
+      let reachedGate!: () => void;
+      const atGate = new Promise<void>((resolve) => (reachedGate = resolve));
+      const holdDocumentRead = async (result: unknown) => {
+        if (!armed || (result as { document?: unknown } | undefined)?.document === undefined) return;
+        armed = false;
+        reachedGate();
+        await new Promise<void>((resolve) => (release = resolve));
+      };
+      const catalog = new GameCatalog(withHeldReads(app.database.db, holdDocumentRead), app.clock, adapterTypes, manifestWith());
+      const older = await app.games.storeManifest(manifestWith(otherGame));
+      if (!older.ok) throw new Error('refused');
+
+      armed = true;
+      const refreshing = catalog.refresh();
+      await atGate; // the refresh has read the older version
+      const newer = await catalog.storeManifest(manifestWith(otherGame, galaxyGame));
+      if (!newer.ok) throw new Error('refused');
+      expect(newer.version.version).toBe(older.version.version + 1);
+      expect(catalog.current.version).toBe(newer.version.version);
+      release();
+      await refreshing;
+      expect(catalog.current.version).toBe(newer.version.version);
+      expect(catalog.get('galaxy')).toEqual(galaxyGame);
+      // And a refresh that finds nothing newer leaves it so.
+      await catalog.refresh();
+      expect(catalog.current.version).toBe(newer.version.version);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describeEachDatabase('GAME_MANIFEST_FILE', (database) => {
   const dir = mkdtempSync(join(tmpdir(), 'manifest-file-'));
   const file = (name: string, content: string) => {
@@ -224,6 +301,31 @@ describeEachDatabase('GAME_MANIFEST_FILE', (database) => {
       expect(app.games.get('other')).toEqual(otherGame);
     } finally {
       await app.close();
+    }
+  });
+
+  it('closes the database it opened when the boot stops', async () => {
+    // Observable ends of the connections: SQLite removes its WAL file when the last connection
+    // closes; PostgreSQL lists open connections by application_name.
+    const applicationName = `boot-${Math.random().toString(36).slice(2, 10)}`;
+    const env: Record<string, string> = { GAME_MANIFEST_FILE: file('invalid-at-boot.json', JSON.stringify({ games: [] })) };
+    if (database().dialect === 'postgres') env.DATABASE_URL = `${database().env.DATABASE_URL}?application_name=${applicationName}`;
+    const connections = async () => {
+      const { DATABASE_URL, DATABASE_SCHEMA, DATA_DIR } = database().env;
+      const observer = await openDatabase({ url: DATABASE_URL, schema: DATABASE_SCHEMA!, poolSize: 1, dataDir: DATA_DIR!, fileName: 'observer', sqliteSynchronous: 'normal' });
+      try {
+        const result = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`.execute(observer.db);
+        return Number(result.rows[0]!.n);
+      } finally {
+        await observer.close();
+      }
+    };
+    await expect(buildTestApp(database(), env)).rejects.toThrow(/GAME_MANIFEST_FILE/);
+    if (database().dialect === 'sqlite') {
+      expect(existsSync(join(database().env.DATA_DIR!, 'game.sqlite'))).toBe(true);
+      expect(existsSync(join(database().env.DATA_DIR!, 'game.sqlite-wal'))).toBe(false);
+    } else {
+      await expect.poll(connections, { timeout: 2_000 }).toBe(0);
     }
   });
 

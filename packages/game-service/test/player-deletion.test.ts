@@ -104,6 +104,25 @@ for (const variant of redisVariants()) {
       }
     });
 
+    it('stays consistent when a refresh races the deletion: the deletion succeeds and the refresh is 200 or 401, never 500', async () => {
+      const refresh = (refreshToken: string) => app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken } });
+      for (let round = 0; round < 40; round++) {
+        const session = await devSignIn(app, 'demo', `refresh-racing-${round}`);
+        const [refreshed, deletion] = await Promise.all([refresh(session.refreshToken), deletePlayer(session.accessToken)]);
+        expect(deletion!.statusCode).toBe(200);
+        expect(deletion!.json()).toEqual({ deleted: { runs: 0, entries: 0, sessions: 1 } });
+        expect([200, 401]).toContain(refreshed!.statusCode);
+        // A refresh that won the race rotated a session the deletion then erased.
+        const rotated = refreshed!.statusCode === 200 ? (refreshed!.json() as Session) : session;
+        expect((await deletePlayer(rotated.accessToken)).statusCode).toBe(401);
+        for (const refreshToken of [rotated.refreshToken, session.refreshToken]) {
+          const after = await refresh(refreshToken);
+          expect(after.statusCode).toBe(401);
+          expect(after.json().error.code).toBe('invalid-grant');
+        }
+      }
+    });
+
     it('needs the access token', async () => {
       const response = await app.inject({ method: 'DELETE', url: '/v1/games/demo/player' });
       expect(response.statusCode).toBe(401);

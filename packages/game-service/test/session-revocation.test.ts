@@ -3,6 +3,7 @@ import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
 import { bearer, devSignIn } from './support/identity-fixtures.js';
 import { withProbes } from './support/probe-routes.js';
+import { startTcpProxy } from './support/tcp-proxy.js';
 import { buildTestApp } from './support/test-app.js';
 
 const revocationCacheMs = 1_000;
@@ -12,8 +13,9 @@ for (const variant of redisVariants()) {
     const clock = new ManualClock('2026-11-21T10:00:00.000Z');
     let first: App;
     let second: App;
+    let env: Record<string, string>;
     beforeAll(async () => {
-      const env = { ...variant.env(), GAME_REVOCATION_CACHE_MS: String(revocationCacheMs), GAME_PLAYER_RATE_LIMIT_MAX: '1000' };
+      env = { ...variant.env(), GAME_REVOCATION_CACHE_MS: String(revocationCacheMs), GAME_PLAYER_RATE_LIMIT_MAX: '1000' };
       first = withProbes(await buildTestApp(database(), env, { clock }));
       second = withProbes(await buildTestApp(database(), env, { clock }));
     });
@@ -76,6 +78,44 @@ for (const variant of redisVariants()) {
           }
         } finally {
           await isolated.close();
+        }
+      });
+    }
+
+    if (variant.name === 'redis') {
+      it('answers logout and reuse while this instance cannot reach Redis, and other instances refuse the tokens within GAME_REVOCATION_CACHE_MS', async () => {
+        // The instance reaches Redis through a proxy the test cuts; the others keep their Redis.
+        const redisUrl = new URL(env.REDIS_URL!);
+        const proxy = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+        redisUrl.host = `127.0.0.1:${proxy.port}`;
+        const cutOff = withProbes(await buildTestApp(database(), { ...env, REDIS_URL: redisUrl.toString() }, { clock }));
+        try {
+          const refresh = (refreshToken: string) => cutOff.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken } });
+          const loggedOut = await devSignIn(cutOff, 'demo', 'outage-logout');
+          const reused = await devSignIn(cutOff, 'demo', 'outage-reuse');
+          const rotated = (await refresh(reused.refreshToken)).json() as { accessToken: string };
+          clock.advance(11_000); // past the refresh grace window: presenting the first token again is reuse
+          expect((await probe(second, loggedOut.accessToken)).statusCode).toBe(200);
+          expect((await probe(second, rotated.accessToken)).statusCode).toBe(200);
+
+          await proxy.cut();
+          const logout = await cutOff.inject({ method: 'POST', url: '/v1/games/demo/auth/logout', payload: { refreshToken: loggedOut.refreshToken } });
+          expect(logout.statusCode).toBe(200);
+          expect(logout.json()).toEqual({ revoked: true });
+          const reuse = await refresh(reused.refreshToken);
+          expect(reuse.statusCode).toBe(401);
+          expect(reuse.json().error.code).toBe('invalid-grant');
+          expect((await probe(cutOff, loggedOut.accessToken)).statusCode).toBe(401);
+          expect((await probe(cutOff, rotated.accessToken)).statusCode).toBe(401);
+
+          clock.advance(revocationCacheMs);
+          expect((await probe(second, loggedOut.accessToken)).statusCode).toBe(401);
+          expect((await probe(second, rotated.accessToken)).statusCode).toBe(401);
+          const failures = await cutOff.metrics.getSingleMetric('game_session_revocation_redis_write_failures_total')!.get();
+          expect(failures.values.reduce((sum, value) => sum + value.value, 0)).toBe(2);
+        } finally {
+          cutOff.redis!.disconnect(); // no reconnecting to the cut proxy while closing
+          await cutOff.close();
         }
       });
     }

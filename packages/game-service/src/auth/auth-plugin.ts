@@ -1,5 +1,6 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
 import { ApiError } from '@playstack/server-kit';
 import { AccessTokenCodec } from './access-token.js';
 import { FamilyRevocations } from './family-revocations.js';
@@ -47,9 +48,19 @@ export const authPlugin = fp<AuthPluginOptions>(
   async (app, options) => {
     const db = app.database.db;
     const codec = new AccessTokenCodec(await resolveTokenSecret(db, options.tokenSecret));
+    const redisWriteFailures = new Counter({
+      name: 'game_session_revocation_redis_write_failures_total',
+      help: 'Session revocations committed to the database that could not be written to Redis (other instances learn of them within GAME_REVOCATION_CACHE_MS)',
+      labelNames: ['kind'] as const,
+      registers: [app.metrics],
+    });
     const revocations = new FamilyRevocations(db, app.redis, app.clock, {
       accessTokenTtlMs: options.lifetimes.accessTokenTtlMs,
       activeCacheMs: options.revocationCacheMs,
+      onRedisWriteFailure: (error, kind) => {
+        redisWriteFailures.inc({ kind });
+        app.log.warn({ err: error, kind }, 'session revocation: Redis write failed; other instances learn of it from the database');
+      },
     });
     const sessions = new SessionService({
       db,
@@ -73,7 +84,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     });
 
     app.playerErasure.register('sessions', {
-      erase: (trx, player) => deletePlayerSessions(trx, player.gameId, player.playerId),
+      erase: (trx, player) => deletePlayerSessions(trx, app.database.dialect, player.gameId, player.playerId),
       afterCommit: (player) => revocations.revokePlayer(player.playerId),
     });
   },

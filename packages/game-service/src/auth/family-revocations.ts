@@ -8,8 +8,13 @@ interface FamilyTables {
 export interface FamilyRevocationsOptions {
   /** Revocations only matter while access tokens issued before them can still be valid. */
   accessTokenTtlMs: number;
-  /** Without Redis: how long a family seen as active is trusted before asking the database again. */
+  /**
+   * How long a family the database showed active is trusted before asking it again: how late an
+   * instance may learn of a revocation it did not hear of through Redis (or at all, without Redis).
+   */
   activeCacheMs: number;
+  /** Told of every failed Redis write (log and count it); the request carries on. */
+  onRedisWriteFailure?: (error: unknown, what: 'family' | 'player') => void;
 }
 
 const familyKey = (familyId: string) => `auth:revoked-family:${familyId}`;
@@ -18,10 +23,14 @@ const playerKey = (playerId: string) => `auth:revoked-player:${playerId}`;
 /**
  * Answers "is this access token's session still alive?" on every authenticated request.
  *
- * Revocations made here are known locally at once. With Redis they are also written there (for
- * as long as an access token lives) and every request asks Redis, so all instances see a
- * logout immediately. Without Redis, or while Redis does not answer, the database is asked (a
- * revoked or deleted family is dead), with families seen active trusted for `activeCacheMs`.
+ * The database is the source of truth: a revocation is committed there before it is announced
+ * here, and a revoked or deleted family is dead. Revocations made here are known locally at once.
+ * With Redis they are also written there (for as long as an access token lives), so instances that
+ * ask Redis see a logout immediately. A Redis write that fails (an outage) does not fail the
+ * request, so Redis saying "not revoked" is not trusted alone: a family is also checked in the
+ * database, at most once per `activeCacheMs` per instance, and that check is all there is while
+ * Redis does not answer or without Redis. So every instance learns of every revocation within
+ * `activeCacheMs`, and the common path costs no database read per request.
  */
 export class FamilyRevocations {
   readonly #db: Kysely<FamilyTables>;
@@ -39,20 +48,27 @@ export class FamilyRevocations {
     this.#options = options;
   }
 
-  /** Call once the families' revocation is committed to the database. */
+  /** Call once the families' revocation is committed to the database. Never throws for Redis. */
   async revokeFamilies(familyIds: readonly string[]): Promise<void> {
     for (const id of familyIds) this.#remember(`f:${id}`);
     if (this.#redis && familyIds.length > 0) {
       const multi = this.#redis.multi();
       for (const id of familyIds) multi.set(familyKey(id), '1', 'PX', this.#options.accessTokenTtlMs);
-      await multi.exec();
+      await this.#redisWrite('family', async () => {
+        // exec resolves with per-command errors; a failed SET is a failed write too.
+        const results = await multi.exec();
+        if (!results) throw new Error('the Redis transaction was discarded');
+        const failed = results.find(([error]) => error !== null);
+        if (failed) throw failed[0];
+      });
     }
   }
 
-  /** Every session of the player, present or not yet looked at, after its deletion. */
+  /** Every session of the player, present or not yet looked at, after its deletion (committed). */
   async revokePlayer(playerId: string): Promise<void> {
     this.#remember(`p:${playerId}`);
-    if (this.#redis) await this.#redis.set(playerKey(playerId), '1', 'PX', this.#options.accessTokenTtlMs);
+    const redis = this.#redis;
+    if (redis) await this.#redisWrite('player', () => redis.set(playerKey(playerId), '1', 'PX', this.#options.accessTokenTtlMs));
   }
 
   async isRevoked(familyId: string, playerId: string): Promise<boolean> {
@@ -60,18 +76,27 @@ export class FamilyRevocations {
     this.#forgetExpired(now);
     if (this.#revoked.has(`f:${familyId}`) || this.#revoked.has(`p:${playerId}`)) return true;
     if (this.#redis) {
-      let found: number;
       try {
-        found = await this.#redis.exists(familyKey(familyId), playerKey(playerId));
+        if ((await this.#redis.exists(familyKey(familyId), playerKey(playerId))) > 0) {
+          this.#remember(`f:${familyId}`);
+          return true;
+        }
       } catch {
-        // Redis is unreachable: the database holds every revocation too, so ask it instead.
-        return this.#revokedInDatabase(familyId, now);
+        // Redis is unreachable: the database holds every revocation, it decides below.
       }
-      if (found > 0) this.#remember(`f:${familyId}`);
-      return found > 0;
     }
+    // Redis may have missed a revocation made during an outage; the database has it.
     if ((this.#activeUntil.get(familyId) ?? 0) > now) return false;
     return this.#revokedInDatabase(familyId, now);
+  }
+
+  /** The revocation is durable in the database already; Redis only spreads it faster. */
+  async #redisWrite(what: 'family' | 'player', write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.#options.onRedisWriteFailure?.(error, what);
+    }
   }
 
   /** A revoked family, or one erased with its player, is dead; the database knows both. */

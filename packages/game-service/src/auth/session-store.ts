@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '@playstack/server-kit';
 
 interface SessionTables {
   session_families: {
@@ -182,9 +183,17 @@ export async function revokeFamily(anyDb: Kysely<any>, familyId: string, reason:
     .execute();
 }
 
-/** Deletes every session of the player (inside the erasure transaction); how many families went. */
-export async function deletePlayerSessions(anyDb: Kysely<any>, gameId: string, playerId: string): Promise<number> {
+/**
+ * Deletes every session of the player (inside the erasure transaction); how many families went.
+ *
+ * On PostgreSQL the families are locked first: a rotation (or grace issue) that already advanced
+ * one holds its row until it commits its new token, and the token delete below must see that
+ * token, or the family delete would fail on the token's foreign key. Rotations that come after
+ * the lock find the family gone and answer 401. SQLite serializes writers, so it needs no lock.
+ */
+export async function deletePlayerSessions(anyDb: Kysely<any>, dialect: Dialect, gameId: string, playerId: string): Promise<number> {
   const families = db(anyDb).selectFrom('session_families').select('id').where('player_id', '=', playerId).where('game_id', '=', gameId);
+  if (dialect === 'postgres') await families.orderBy('id').forUpdate().execute();
   await db(anyDb).deleteFrom('refresh_tokens').where('family_id', 'in', families).execute();
   const result = await db(anyDb).deleteFrom('session_families').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
   return Number(result.numDeletedRows);

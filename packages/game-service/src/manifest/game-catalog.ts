@@ -100,10 +100,10 @@ export class GameCatalog {
    * that no longer passes the check (an adapter type was removed) throws; the served one stays.
    */
   async refresh(): Promise<void> {
-    const newest = await latestManifestVersion(this.#db);
-    if (newest === 0 || newest === this.#current.version) return;
+    if (!this.#isNewer(await latestManifestVersion(this.#db))) return;
     const stored = await latestManifest(this.#db);
-    if (!stored) return;
+    // Asked again: a storeManifest on this instance may have served a newer one meanwhile.
+    if (!stored || !this.#isNewer(stored.version)) return;
     const result = this.check(JSON.parse(stored.document));
     if (!result.ok) throw new InvalidManifestError(`stored manifest version ${stored.version}`, result.problems);
     this.#serve(stored.version, result.manifest);
@@ -126,7 +126,17 @@ export class GameCatalog {
     await this.refresh();
   }
 
+  /** Stored versions only move forward: the bundled demo (null) is older than any. */
+  #isNewer(version: number): boolean {
+    return version > 0 && (this.#current.version === null || version > this.#current.version);
+  }
+
+  /**
+   * Serves a stored version unless a newer one already is: a refresh or a store that read its
+   * version before another one was served must not take the instance back.
+   */
   #serve(version: number, manifest: Manifest): void {
+    if (!this.#isNewer(version)) return;
     this.#current = { version, manifest };
     this.#byId = indexGames(manifest);
   }

@@ -5,6 +5,7 @@ import {
   DevAuthSettings,
   GooglePlayGamesAuthSettings,
   Manifest,
+  patternReasons,
 } from './manifest-schema.js';
 
 /** One thing wrong with a manifest: where (`games[0].boards[1].order`) and why. */
@@ -80,6 +81,8 @@ function problemsFrom(errors: readonly ErrorObject[] | null | undefined, base: s
     } else if (error.keyword === 'enum' || error.keyword === 'const') {
       const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
       problems.push({ path: pathOf(base, error.instancePath), reason: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` });
+    } else if (error.keyword === 'pattern' && Object.hasOwn(patternReasons, String(params.pattern))) {
+      problems.push({ path: pathOf(base, error.instancePath), reason: patternReasons[String(params.pattern)]! });
     } else if (error.keyword === 'anyOf') {
       // The literals' own `const` errors, just reported for the same path, already say it.
       continue;

@@ -13,6 +13,20 @@ const AdapterId = Type.String({ minLength: 1, maxLength: adapterIdMaxLength, pat
 const BoardId = Type.String({ minLength: 1, maxLength: boardIdMaxLength, pattern: idPattern });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
+/**
+ * The server posts the value of the variable `clientSecretEnv` names to the OAuth endpoint, so a
+ * manifest may only name variables meant for that: `*_CLIENT_SECRET`, never GAME_TOKEN_SECRET,
+ * DATABASE_URL or any other of the server's own.
+ */
+export const clientSecretEnvPattern = '^[A-Z][A-Z0-9_]*_CLIENT_SECRET$';
+export const clientSecretEnvMaxLength = 128;
+
+/** Readable reasons for the patterns above, in place of the validator's "must match pattern". */
+export const patternReasons: Readonly<Record<string, string>> = {
+  [clientSecretEnvPattern]:
+    'must name an environment variable ending in _CLIENT_SECRET (A-Z, 0-9 and _, starting with a letter), e.g. GALAXY_GOOGLE_CLIENT_SECRET; the server sends its value to the OAuth provider, so no other variable may be named',
+};
+
 export const DevAuthSettings = Type.Object(
   { provider: Type.Literal('dev') },
   { additionalProperties: false, description: 'codes `dev:<name>`, accepted only when GAME_DEV_AUTH=1' },
@@ -23,8 +37,10 @@ export const GooglePlayGamesAuthSettings = Type.Object(
     provider: Type.Literal('google-play-games'),
     clientId: Type.String({ minLength: 1, maxLength: 512, description: 'OAuth client id of the game server' }),
     clientSecretEnv: Type.String({
-      pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$',
-      description: 'name of the environment variable holding the client secret (never the secret itself)',
+      maxLength: clientSecretEnvMaxLength,
+      pattern: clientSecretEnvPattern,
+      description:
+        'name of the environment variable holding the client secret (never the secret itself); it must end in _CLIENT_SECRET, e.g. GALAXY_GOOGLE_CLIENT_SECRET',
     }),
     applicationId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Za-z_-]+$', description: 'Play Games application id' }),
   },

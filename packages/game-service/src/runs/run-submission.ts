@@ -94,6 +94,8 @@ export class RunSubmissions {
     const binding = Object.hasOwn(game.adapters, adapterId) ? game.adapters[adapterId] : undefined;
     const type = binding ? this.#adapterTypes.get(binding.type) : undefined;
     if (!binding || !type) throw new ApiError('adapter-not-found', `Game "${game.id}" has no adapter "${adapterId}".`);
+    // Switched off in the manifest: no new runs, as if the adapter were not there (its boards stay).
+    if (binding.enabled === false) throw new ApiError('adapter-not-found', `Adapter "${adapterId}" of game "${game.id}" is switched off.`);
 
     assertPayloadDepth(submission.payload);
     const key: RunKey = { gameId: game.id, playerId: submission.player.id, runId: submission.runId };

@@ -19,6 +19,18 @@ const strictGame: GameDefinition = {
   boards: [{ id: 'high-score', name: 'High score', order: 'desc', operator: 'best', periods: ['all'], source: { adapter: 'score', value: 'score' } }],
 };
 
+/** A game with one adapter switched off in the manifest and one still on. */
+const switchedGame: GameDefinition = {
+  id: 'switched',
+  name: 'Switched',
+  auth: { provider: 'dev' },
+  adapters: {
+    retired: { type: 'bounded-score', options: {}, enabled: false },
+    live: { type: 'bounded-score', options: {}, enabled: true },
+  },
+  boards: [{ id: 'high-score', name: 'High score', order: 'desc', operator: 'best', periods: ['all'], source: { adapter: 'retired', value: 'score' } }],
+};
+
 const unlimited = { GAME_AUTH_RATE_LIMIT_MAX: '100000', GAME_PLAYER_RATE_LIMIT_MAX: '100000', GAME_RUN_RATE_LIMIT_MAX: '100000' };
 
 let runCounter = 0;
@@ -37,7 +49,7 @@ describeEachDatabase('run submission', (database) => {
     clock = new ManualClock(startedAt);
     // Generous limits: this suite signs in and submits far more than a player would.
     app = await buildTestApp(database(), unlimited, { clock });
-    await storeManifest(app, manifestWith(strictGame));
+    await storeManifest(app, manifestWith(strictGame, switchedGame));
     alice = await devSignIn(app, 'demo', 'alice');
   });
   afterAll(async () => {
@@ -239,6 +251,18 @@ describeEachDatabase('run submission', (database) => {
       const replay = await submit('strict', 'replay', await devSignIn(app, 'strict', 'not-enabled'), { runId: newRunId(), payload: { seed: 1, moves: 'L' } });
       expect(replay.statusCode).toBe(404);
       expect(replay.json().error.code).toBe('adapter-not-found');
+    });
+
+    it('an adapter switched off with enabled: false is 404 adapter-not-found and records nothing; enabled: true is judged', async () => {
+      const player = await devSignIn(app, 'switched', 'switched-off');
+      const runId = newRunId();
+      const off = await submit('switched', 'retired', player, { runId, payload: { score: 10, durationMs: 5_000 } });
+      expect(off.statusCode).toBe(404);
+      expect(off.json().error.code).toBe('adapter-not-found');
+      expect((await listRuns(app.database.db, { gameId: 'switched', playerId: player.player.id, limit: 10 })).runs).toEqual([]);
+      const on = await submit('switched', 'live', player, { runId: newRunId(), payload: { score: 10, durationMs: 5_000 } });
+      expect(on.statusCode).toBe(200);
+      expect((await listRuns(app.database.db, { gameId: 'switched', playerId: player.player.id, limit: 10 })).runs.map((r) => r.adapterId)).toEqual(['live']);
     });
 
     it('an unknown game is 404 game-not-found', async () => {
