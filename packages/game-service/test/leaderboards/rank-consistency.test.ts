@@ -63,7 +63,8 @@ describeEachDatabase('rank engine and SQL', (database) => {
             const game = games[nextGame++]!;
             clock.set('2026-11-21T20:00:00.000Z');
             for (let start = 0; start < operations.length; start += concurrency) {
-              await Promise.all(
+              // Settle the whole batch before failing, so no write outlives the suite's database.
+              const settled = await Promise.allSettled(
                 operations.slice(start, start + concurrency).map(async (op) => {
                   if (op.kind === 'tick') {
                     clock.advance(op.ms);
@@ -77,6 +78,8 @@ describeEachDatabase('rank engine and SQL', (database) => {
                   await recordResult(app, game, { id: playerId, displayName: `Player ${op.player}` }, { score: op.score, durationMs: op.durationMs }, clock.now() - op.lateByMs);
                 }),
               );
+              const failure = settled.find((outcome) => outcome.status === 'rejected');
+              if (failure) throw failure.reason;
             }
             const report = (await app.leaderboards.ranks.checkConsistency()).filter((set) => set.setId.startsWith(`${game.id}:`));
             expect(report.length).toBeGreaterThan(0);
