@@ -151,6 +151,63 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
     expect(sum(week.buckets.map((bucket: { count: number }) => bucket.count))).toBe(data.rows.length);
   });
 
+  /** Reference top operations: per service, environment, operation and kind, busiest first, ties by name. */
+  function expectedOperations(rows: readonly NewOccurrence[]) {
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    return [...groupBy(rows, (row) => JSON.stringify([row.service, row.environment, row.operation, row.kind])).values()]
+      .map((group) => ({ service: group[0]!.service, environment: group[0]!.environment, operation: group[0]!.operation, kind: group[0]!.kind, figures: figuresOf(group) }))
+      .sort(
+        (a, b) =>
+          b.figures.count - a.figures.count ||
+          text(a.operation, b.operation) ||
+          text(a.service, b.service) ||
+          text(a.environment, b.environment) ||
+          text(a.kind, b.kind),
+      );
+  }
+
+  function expectOperations(actual: Array<Record<string, unknown>>, expected: ReturnType<typeof expectedOperations>): void {
+    expect(actual.map((row) => [row.service, row.environment, row.operation, row.kind])).toEqual(expected.map((row) => [row.service, row.environment, row.operation, row.kind]));
+    for (const [index, row] of actual.entries()) {
+      const { figures } = expected[index]!;
+      expect(row.count).toBe(figures.count);
+      expect(row.errorCount).toBe(figures.errorCount);
+      expect(row.errorRate).toBeCloseTo(figures.errorCount / figures.count, 12);
+      expectLatency(row as { p50Ms: number | null; p95Ms: number | null; p99Ms: number | null }, figures.durations);
+    }
+  }
+
+  it('lists the top 20 operations of the last 24 hours, busiest first, with exact counts and percentiles', async () => {
+    const body = await getJson('/api/v1/operations');
+    expect(body.from).toBe(iso(now - dayMs));
+    expect(body.to).toBe(iso(now));
+    const expected = expectedOperations(lastDay);
+    expect(expected.length).toBeGreaterThan(20);
+    expect(body.operations).toHaveLength(20);
+    expectOperations(body.operations, expected.slice(0, 20));
+    expect(Object.keys(body.operations[0]).sort()).toEqual(['count', 'environment', 'errorCount', 'errorRate', 'kind', 'operation', 'p50Ms', 'p95Ms', 'p99Ms', 'service']);
+
+    const all = await getJson(`/api/v1/operations?limit=100&from=${iso(now - 4 * dayMs)}`);
+    expectOperations(all.operations, expectedOperations(data.rows).slice(0, 100));
+  });
+
+  it('filters top operations by service and environment, and limits them', async () => {
+    const rows = lastDay.filter((row) => row.service === 'orders' && row.environment === 'staging');
+    const body = await getJson('/api/v1/operations?service=orders&environment=staging&limit=100');
+    expectOperations(body.operations, expectedOperations(rows));
+    for (const operation of body.operations) expect(operation).toMatchObject({ service: 'orders', environment: 'staging' });
+
+    const payments = await getJson('/api/v1/operations?service=payments&limit=3');
+    expectOperations(payments.operations, expectedOperations(lastDay.filter((row) => row.service === 'payments')).slice(0, 3));
+
+    const hourFrom = now - 5 * hourMs;
+    const hour = await getJson(`/api/v1/operations?from=${iso(hourFrom)}&to=${iso(hourFrom + hourMs)}&limit=100`);
+    expectOperations(hour.operations, expectedOperations(inRange(data.rows, hourFrom, hourFrom + hourMs)));
+
+    const none = await getJson('/api/v1/operations?service=nobody');
+    expect(none.operations).toEqual([]);
+  });
+
   it('lists occurrences newest first with combined filters and an exact total', async () => {
     const body = await getJson('/api/v1/occurrences?service=payments&environment=production&status=error&operation=charge');
     const rows = newestFirst(
@@ -345,6 +402,7 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
     '/api/v1/services',
     '/api/v1/summary',
     '/api/v1/trend',
+    '/api/v1/operations',
     '/api/v1/occurrences',
     '/api/v1/occurrences/1',
     `/api/v1/traces/${'a'.repeat(32)}`,
@@ -365,6 +423,10 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
     [`/api/v1/trend?from=${iso(now)}&to=${iso(now - 1)}`, /must not be after to/],
     ['/api/v1/trend?interval=2m', /interval/],
     [`/api/v1/trend?interval=1m&from=${iso(now - 7 * dayMs)}`, /buckets/],
+    ['/api/v1/operations?limit=0', /limit/],
+    ['/api/v1/operations?limit=101', /limit/],
+    ['/api/v1/operations?limit=ten', /limit/],
+    ['/api/v1/operations?from=2026-02-30', /from/],
     ['/api/v1/occurrences?limit=0', /limit/],
     ['/api/v1/occurrences?status=maybe', /status/],
     ['/api/v1/occurrences?offset=-1', /offset/],

@@ -3,6 +3,7 @@ import { errorResponses, type App } from '@playstack/server-kit';
 import { databaseView } from './database-view.js';
 import { dependenciesView } from './dependencies-view.js';
 import { occurrenceById, occurrencesView } from './occurrences-view.js';
+import { operationsView } from './operations-view.js';
 import {
   DatabaseQuery,
   DatabaseResponse,
@@ -11,6 +12,8 @@ import {
   OccurrenceParams,
   OccurrencesQuery,
   OccurrencesResponse,
+  OperationsQuery,
+  OperationsResponse,
   RangeFilterQuery,
   ServicesResponse,
   SummaryResponse,
@@ -20,6 +23,7 @@ import {
   TrendResponse,
   databaseStatementsLimitDefault,
   occurrencesLimitDefault,
+  operationsLimitDefault,
 } from './query-schemas.js';
 import { ingestionDb, readQueryOf } from './read-query.js';
 import { servicesView } from './services-view.js';
@@ -32,7 +36,7 @@ const rangeNote =
 const tags = ['query'];
 const security = [{ session: [] }];
 
-/** The dashboards' read endpoints: services, summary, trend, occurrences, traces, database, dependencies. */
+/** The dashboards' read endpoints: services, summary, trend, operations, occurrences, traces, database, dependencies. */
 export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify as unknown as App;
   app.addHook('onRequest', app.requireSession);
@@ -82,6 +86,21 @@ export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => trendView(readQuery(request.query), request.query.interval),
+  );
+
+  app.get(
+    '/api/v1/operations',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Top operations',
+        description: `${rangeNote}Honours from, to, service, environment, limit (default 20, 1 to 100). Per service, environment, operation and kind: count, errors, error rate, p50/p95/p99; most occurrences first, ties by operation name.`,
+        querystring: OperationsQuery,
+        response: { 200: OperationsResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => operationsView(readQuery(request.query), request.query.limit ?? operationsLimitDefault),
   );
 
   app.get(

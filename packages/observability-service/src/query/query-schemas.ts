@@ -67,6 +67,23 @@ export const DatabaseQuery = Type.Object({
 });
 export type DatabaseQuery = Static<typeof DatabaseQuery>;
 
+export const operationsLimitDefault = 20;
+export const operationsLimitMax = 100;
+
+export const OperationsQuery = Type.Object({
+  ...rangeParameters,
+  ...filterParameters,
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: operationsLimitMax,
+      default: operationsLimitDefault,
+      description: `How many operations, the busiest first (1 to ${operationsLimitMax}; outside that is 400 invalid-request).`,
+    }),
+  ),
+});
+export type OperationsQuery = Static<typeof OperationsQuery>;
+
 export const OccurrenceParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32, description: 'The occurrence id the service assigned.' }) });
 export type OccurrenceParams = Static<typeof OccurrenceParams>;
 
@@ -212,6 +229,25 @@ export const DatabaseResponse = Type.Object(
   { $id: 'DatabaseResponse' },
 );
 export type DatabaseResponse = Static<typeof DatabaseResponse>;
+
+export const OperationsResponse = Type.Object(
+  {
+    ...RangeEcho,
+    operations: Type.Array(
+      Type.Object({
+        service: Type.String(),
+        environment: Type.String(),
+        operation: Type.String({ description: 'The occurrence `operation`, e.g. `GET /orders/:id`.' }),
+        kind: Type.String({ description: '`server`, `client`, `internal`, `producer` or `consumer`.' }),
+        ...CountFigures,
+        ...LatencyFigures,
+      }),
+      { description: 'Per service, environment, operation and kind; most occurrences first, ties by operation name.' },
+    ),
+  },
+  { $id: 'OperationsResponse' },
+);
+export type OperationsResponse = Static<typeof OperationsResponse>;
 
 export const DependenciesResponse = Type.Object(
   {
