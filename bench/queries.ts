@@ -237,6 +237,8 @@ try {
     ['summary (24 h)', '/api/v1/summary'],
     ['trend (24 h)', '/api/v1/trend'],
     ['trend (7 d)', `/api/v1/trend?from=${iso(start)}`],
+    ['operations (24 h)', '/api/v1/operations'],
+    ['operations (24 h, 1 svc)', `/api/v1/operations?service=${services[3]}`],
     ['database (24 h)', '/api/v1/database'],
     ['dependencies (24 h)', '/api/v1/dependencies'],
     ['usage (24 h)', '/api/v1/usage'],

@@ -16,6 +16,8 @@ export type RollupCondition = RawBuilder<unknown>;
 export interface RollupAggregateQuery {
   /** The per-minute rollup table whose figures are wanted (its tiers are used where they can be). */
   table: RollupTable;
+  /** The tiers to read where they can be used; default: the table's own (`tierDimensions`). */
+  tiers?: TierDimension;
   range: QueryRange;
   /** Key columns that must equal a value; undefined values are not filters. */
   equals?: Readonly<Record<string, string | undefined>>;
@@ -112,7 +114,7 @@ function sourceKeyConditions(query: RollupAggregateQuery): RollupCondition[] {
 async function partsFor(db: Kysely<IngestionTables>, query: RollupAggregateQuery): Promise<Part[]> {
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(query.range);
   if (endMinuteMs <= firstMinuteMs) return [];
-  const dimension = tierDimensions[query.table];
+  const dimension = query.tiers ?? tierDimensions[query.table];
   const dirty = await dirtyMinutesNow(db);
   const grain = grainOfQuery(dimension, query);
   const planned = dirty ? planTiers(firstMinuteMs, endMinuteMs, dirty, largestTierWithin(query.bucketMs), dimension.minuteGrains(grain)) : undefined;

@@ -21,7 +21,7 @@ export const tierSizesMs = [minuteMs, 15 * minuteMs, 60 * minuteMs] as const;
 export interface TierDimension {
   /** The per-minute rollup table the tier is derived from. */
   source: RollupTable;
-  table: 'service_tiers' | 'tenant_tiers' | 'statement_tiers' | 'dependency_tiers';
+  table: 'service_tiers' | 'operation_tiers' | 'tenant_tiers' | 'statement_tiers' | 'dependency_tiers';
   keyColumns: readonly string[];
   /** Key columns that also get "all" rows. */
   cubeColumns: readonly string[];
@@ -65,6 +65,24 @@ export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
     minuteGrains: (grain) => grain !== 0,
   },
 };
+
+/**
+ * The operation rollups at their own key, for the top-operations view (the service tiers above
+ * sum operations away). No "all" rows: the view always groups by every key column. No 1-minute
+ * tier: it would be as large as the per-minute rollup it copies.
+ */
+export const operationTiers: TierDimension = {
+  source: 'operation_rollups',
+  table: 'operation_tiers',
+  keyColumns: ['service', 'environment', 'operation', 'kind'],
+  cubeColumns: [],
+  extraColumns: [],
+  withHistogram: true,
+  minuteGrains: () => false,
+};
+
+/** Every tier the compactor maintains and retention prunes. */
+export const allTierDimensions: readonly TierDimension[] = [...Object.values(tierDimensions), operationTiers];
 
 /** Every grain of a dimension: which cube columns hold `allKey` (bit i: cube column i). */
 export function grainsOf(dimension: TierDimension): Array<{ grain: number; allColumns: string[] }> {

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import { MergedHistogram } from './latency-percentiles.js';
-import { allKey, grainsOf, minuteMs, tierDimensions, tierSizesMs, type TierDimension } from './rollup-tiers.js';
+import { allKey, allTierDimensions, grainsOf, minuteMs, tierSizesMs, type TierDimension } from './rollup-tiers.js';
 import { minutesTouched, setTierWatermark, tierWatermark } from './tier-watermark.js';
 
 /** Occurrences (by id) folded into the tiers per transaction: bounds how long a run holds the write lock. */
@@ -127,7 +127,7 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
 /** Recomputes every tier of every dimension for the given minutes. */
 async function recomputeMinutes(db: Kysely<any>, database: Database, minutes: ReadonlySet<number>): Promise<void> {
   if (minutes.size === 0) return;
-  for (const dimension of Object.values(tierDimensions)) {
+  for (const dimension of allTierDimensions) {
     for (const tierMs of tierSizesMs) {
       const buckets = [...new Set([...minutes].map((minute) => minute - (minute % tierMs)))].sort((a, b) => a - b);
       await recomputeTier(db, database, dimension, tierMs, buckets);
@@ -172,7 +172,7 @@ export async function compactTiers(database: Database): Promise<CompactionResult
 
 /** Drops tier buckets that end at or before `cutoffMs` (retention); a key-prefix range per tier and grain, never a scan. */
 export async function pruneTiers(db: Kysely<any>, cutoffMs: number): Promise<void> {
-  for (const dimension of Object.values(tierDimensions)) {
+  for (const dimension of allTierDimensions) {
     for (const tierMs of tierSizesMs) {
       await db
         .deleteFrom(dimension.table)
