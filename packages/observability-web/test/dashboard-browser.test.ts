@@ -171,7 +171,25 @@ describeEachDatabase('dashboard in a browser', (database) => {
     // Throughput, errors and latency, each drawn by uPlot on a canvas.
     await expect.poll(() => page.locator('.chart-canvas canvas').count(), { timeout: 10_000 }).toBe(3);
     expect(await page.locator('.chart-title').allTextContents()).toEqual([expect.stringMatching(/^Throughput/), expect.stringMatching(/^Errors/), 'Latency percentiles']);
+    // Top operations: checkout's three, one per trace each, so ties ordered by name.
+    const operations = page.getByRole('table', { name: 'Top operations' });
+    await operations.getByRole('link', { name: 'POST /orders' }).waitFor();
+    const operationRows = async () =>
+      (await operations.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(0, 4).map((cell) => cell.textContent?.trim()))));
+    expect(await operationRows()).toEqual([
+      ['POST /orders', 'server', String(sample.traces), '30%'],
+      ['POST payments/charge', 'client', String(sample.traces), '0%'],
+      ['SELECT orders', 'client', String(sample.traces), '0%'],
+    ]);
+    expect(await operations.locator('thead th').allTextContents()).toEqual(['Operation', 'Kind', 'Requests', 'Error rate', 'p50', 'p95', 'p99']);
     await shot('service-overview');
+    // Each operation opens the occurrences of that service and operation.
+    await operations.getByRole('link', { name: 'POST /orders' }).click();
+    await page.waitForURL((address) => address.pathname === '/occurrences' && address.searchParams.get('service') === 'checkout' && address.searchParams.get('operation') === 'POST /orders');
+    await page.getByText(`1–${sample.traces} of ${sample.traces}`).waitFor();
+    await page.goBack();
+    await page.waitForURL(/\/services\/checkout$/);
+    await operations.waitFor();
 
     await page.getByRole('link', { name: 'Database', exact: true }).nth(1).click();
     await page.waitForURL(/\/services\/checkout\/database$/);

@@ -61,6 +61,19 @@ export interface TrendResponse extends RangeEcho {
   buckets: TrendBucket[];
 }
 
+/** One row of `GET /api/v1/operations`: a service's operation in one environment, of one kind. */
+export interface OperationRow extends CountFigures, LatencyFigures {
+  service: string;
+  environment: string;
+  operation: string;
+  kind: string;
+}
+
+export interface OperationsResponse extends RangeEcho {
+  /** Most occurrences first, ties by operation name. */
+  operations: OperationRow[];
+}
+
 export type AttributeValue = string | number | boolean;
 
 export interface Occurrence {
