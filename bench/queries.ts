@@ -21,6 +21,7 @@ import { declaredEdge } from '../packages/observability-service/src/storage/depe
 import { RollupAccumulator, rollupSpecs } from '../packages/observability-service/src/storage/rollup-accumulator.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
 import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
+import { seededRandom } from '@playstack/server-kit/testing';
 
 const occurrencesTotal = Number(process.env.BENCH_OCCURRENCES ?? 10_000_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 60);
@@ -40,16 +41,6 @@ const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), 'bench-queries-'));
 const reuse = keepDir !== undefined && existsSync(join(keepDir, 'observability.sqlite')) && !process.env.DATABASE_URL;
 mkdirSync(dataDir, { recursive: true });
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = seededRandom(42);
 const pickIndex = (n: number) => Math.floor(random() * n);
 const hexOf = (value: number, length: number) => value.toString(16).padStart(length, '0');

@@ -6,21 +6,10 @@ import { histogramRelativeError, LatencyHistogram, minTrackedMs } from '../src/s
 import { normalizeStatement, statementHash } from '../src/ingest/statement-normalizer.js';
 import type { IngestionTables, RollupFigures } from '../src/storage/storage-tables.js';
 import { buildTestApp } from './support/test-app.js';
+import { seededRandom as seeded } from '@playstack/server-kit/testing';
 
 const legacyKey = 'rollup-test-key-0123456789';
 const now = Date.parse('2026-11-21T12:00:00.000Z');
-
-/** mulberry32: a seeded PRNG, so a failure can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Sent {
   service: string;

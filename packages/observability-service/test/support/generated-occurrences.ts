@@ -1,18 +1,7 @@
+import { seededRandom } from '@playstack/server-kit/testing';
 import { mapOccurrence } from '../../src/ingest/occurrence-mapper.js';
 import type { ProtocolOccurrence, ProtocolResource } from '../../src/ingest/protocol-types.js';
 import type { NewOccurrence } from '../../src/storage/occurrence-writer.js';
-
-/** A small deterministic PRNG (mulberry32), so a failing figure can be reproduced. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const hex = (random: () => number, length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
 
@@ -111,3 +100,4 @@ export function generateDataSet(nowMs: number, count: number, seed = 7): Generat
   );
   return { rows, traceId };
 }
+
