@@ -12,18 +12,14 @@
 // PostgreSQL too with BENCH_DATABASE_URL or TEST_DATABASE_URL. BENCH_DURATION_S (default 5) and
 // BENCH_CONNECTIONS (default 16) set the load.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import pg from 'pg';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
-import { answerControlMessages, measureWithCpu, printTable, startChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
+import { listenInChild, serveOrRun, measureWithCpu, printTable, withChildServer, type LoadFigures } from './support/http-load.js';
+import { onPostgres, withTempDir } from './support/scratch.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const legacyKey = 'legacy-bench-key-0123456789';
 const admin = { email: 'bench@example.com', password: 'bench password 123', name: 'Bench' };
 
@@ -32,25 +28,17 @@ const script = fileURLToPath(import.meta.url);
 type ServeRequest = { role: 'service'; env: Record<string, string> } | { role: 'ceiling'; responseBody: string };
 
 async function serve(request: ServeRequest): Promise<void> {
-  let app: { listen(options: { port: number; host: string }): Promise<string>; server: { address(): unknown }; close(): Promise<void> };
   if (request.role === 'service') {
-    app = await buildApp(loadObservabilityConfig({ ...request.env, LOG_LEVEL: 'silent' }));
-  } else {
-    // The same framework and response body, no work.
-    const bare = Fastify({ logger: false });
-    bare.get('/api/v1/auth/session', async (_request, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
-    app = bare;
+    await listenInChild(await buildApp(loadObservabilityConfig({ ...request.env, LOG_LEVEL: 'silent' })));
+    return;
   }
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-  answerControlMessages(() => app.close());
+  // The same framework and response body, no work.
+  const bare = Fastify({ logger: false });
+  bare.get('/api/v1/auth/session', async (_request, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
+  await listenInChild(bare);
 }
 
-if (process.argv[2] === 'serve') {
-  process.once('message', (request: ServeRequest) => void serve(request));
-} else {
-  await main();
-}
+await serveOrRun(serve, main);
 
 /** Calls `fn` for about `ms` milliseconds; answers calls per second. */
 async function opsPerSecond(fn: () => unknown, ms = 1_000): Promise<number> {
@@ -100,8 +88,7 @@ function sessionRequest(cookie: string, path = '/api/v1/auth/session') {
 }
 
 async function benchSessions(label: string, env: Record<string, string>): Promise<{ rows: LoadFigures[]; sampleBody: string }> {
-  const server: ChildServer<object> = await startChildServer(script, { role: 'service', env } satisfies ServeRequest);
-  try {
+  return withChildServer<object, { rows: LoadFigures[]; sampleBody: string }>(script, { role: 'service', env } satisfies ServeRequest, async (server) => {
     const setup = await fetch(`${server.baseUrl}/api/v1/auth/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
     const cookie = /obs_session=([^;]+)/.exec(setup.headers.get('set-cookie') ?? '')?.[1];
     if (setup.status !== 200 || !cookie) throw new Error(`setup failed: ${setup.status}`);
@@ -111,53 +98,21 @@ async function benchSessions(label: string, env: Record<string, string>): Promis
     const platform = await measureWithCpu(`service /healthz, same cookie, ${label}`, server, sessionRequest(cookie, '/healthz'));
     const session = await measureWithCpu(`session lookup, ${label}`, server, sessionRequest(cookie));
     return { rows: [platform, session], sampleBody };
-  } finally {
-    await server.stop();
-  }
-}
-
-async function withTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-dashboard-auth-'));
-  try {
-    return await body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function withPostgresSchema<T>(url: string, body: (schema: string) => Promise<T>): Promise<T> {
-  const schema = `bench_auth_${randomBytes(4).toString('hex')}`;
-  try {
-    return await body(schema);
-  } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-  }
+  });
 }
 
 async function main(): Promise<void> {
-  await withTempDir((dir) => benchVerifier(dir));
+  const tempDirPrefix = 'bench-dashboard-auth-';
+  await withTempDir(tempDirPrefix, (dir) => benchVerifier(dir));
 
   const rows: LoadFigures[] = [];
-  const sqlite = await withTempDir((dir) => benchSessions('SQLite', { DATA_DIR: dir }));
+  const sqlite = await withTempDir(tempDirPrefix, (dir) => benchSessions('SQLite', { DATA_DIR: dir }));
   rows.push(...sqlite.rows);
-  if (postgresUrl) {
-    const postgres = await withTempDir((dir) =>
-      withPostgresSchema(postgresUrl, (schema) => benchSessions('PostgreSQL', { DATA_DIR: dir, DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema })),
-    );
-    rows.push(...postgres.rows);
-  } else {
-    console.log('(set BENCH_DATABASE_URL=postgres://... to include PostgreSQL)');
-  }
-  const ceilingServer: ChildServer<object> = await startChildServer(script, { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest);
-  let ceiling: LoadFigures;
-  try {
-    ceiling = await measureWithCpu('ceiling: bare Fastify route, same body', ceilingServer, sessionRequest('x'));
-  } finally {
-    await ceilingServer.stop();
-  }
+  const postgres = await onPostgres({ dirPrefix: tempDirPrefix, schemaPrefix: 'bench_auth_' }, (env) => benchSessions('PostgreSQL', env));
+  if (postgres) rows.push(...postgres.rows);
+  const ceiling = await withChildServer<object, LoadFigures>(script, { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest, (server) =>
+    measureWithCpu('ceiling: bare Fastify route, same body', server, sessionRequest('x')),
+  );
   console.log(`\nsigned-in dashboard request over HTTP (${connections} connections, ${durationSeconds} s each)`);
   printTable([{ figures: ceiling }, ...rows.map((figures) => ({ figures, ceiling }))]);
 }

@@ -13,20 +13,16 @@
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) adds the PostgreSQL run, in a schema of its own that
 // is dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import pg from 'pg';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
-import { answerControlMessages, measureWithCpu, printTable, startChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
+import { listenInChild, serveOrRun, measureWithCpu, printTable, withChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
+import { onPostgres, withTempDir } from './support/scratch.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const playerCount = 500;
 const runPath = '/v1/games/demo/runs/score';
-const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const unlimited = { GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000', GAME_RUN_RATE_LIMIT_MAX: '1000000' };
 
 /** What the parent asks a child to serve. */
@@ -37,18 +33,13 @@ type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'cei
 
 async function serve(request: ServeRequest): Promise<void> {
   if (request.role === 'game') {
-    const app = await buildApp(loadGameConfig({ ...request.env, ...unlimited, LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1' }));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    process.send!({ port: (app.server.address() as { port: number }).port });
-    answerControlMessages(() => app.close());
+    await listenInChild(await buildApp(loadGameConfig({ ...request.env, ...unlimited, LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1' })));
     return;
   }
   // The ceiling: the same framework, body parsing and response bytes, no work.
   const app = Fastify({ logger: false, bodyLimit: 256 * 1024 });
   app.post('/v1/games/:gameId/runs/:adapterId', async (_request, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-  answerControlMessages(() => app.close());
+  await listenInChild(app);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,8 +89,7 @@ async function load(name: string, server: ChildServer<unknown>, tokens: readonly
 }
 
 async function benchGame(name: string, env: Record<string, string>): Promise<{ figures: LoadFigures; sampleBody: string }> {
-  const server = await startChildServer<unknown>(script, { role: 'game', env } satisfies ServeRequest);
-  try {
+  return withChildServer<unknown, { figures: LoadFigures; sampleBody: string }>(script, { role: 'game', env } satisfies ServeRequest, async (server) => {
     const tokens = await signIn(server.baseUrl, playerCount);
     // A first run, also the body the ceiling answers with.
     const sample = await fetch(`${server.baseUrl}${runPath}`, {
@@ -110,64 +100,28 @@ async function benchGame(name: string, env: Record<string, string>): Promise<{ f
     const sampleBody = await sample.text();
     if (sample.status !== 200) throw new Error(`warm-up run failed: ${sample.status} ${sampleBody}`);
     return { figures: await load(name, server, tokens), sampleBody };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 async function benchCeiling(responseBody: string): Promise<LoadFigures> {
-  const server = await startChildServer<unknown>(script, { role: 'ceiling', responseBody } satisfies ServeRequest);
-  try {
-    return await load('ceiling: bare Fastify route, same body and response', server, ['no-token']);
-  } finally {
-    await server.stop();
-  }
-}
-
-async function inTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-runs-'));
-  try {
-    return await body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function inPostgresSchema<T>(url: string, body: (schema: string) => Promise<T>): Promise<T> {
-  const schema = `bench_runs_${randomBytes(4).toString('hex')}`;
-  try {
-    return await body(schema);
-  } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-  }
+  return withChildServer<unknown, LoadFigures>(script, { role: 'ceiling', responseBody } satisfies ServeRequest, (server) =>
+    load('ceiling: bare Fastify route, same body and response', server, ['no-token']),
+  );
 }
 
 async function main(): Promise<void> {
   const rows: LoadFigures[] = [];
   let sampleBody = '';
   for (const synchronous of ['normal', 'full'] as const) {
-    const outcome = await inTempDir((dir) => benchGame(`runs, SQLite (WAL, synchronous=${synchronous})`, { DATA_DIR: dir, SQLITE_SYNCHRONOUS: synchronous }));
+    const outcome = await withTempDir('bench-runs-', (dir) => benchGame(`runs, SQLite (WAL, synchronous=${synchronous})`, { DATA_DIR: dir, SQLITE_SYNCHRONOUS: synchronous }));
     rows.push(outcome.figures);
     sampleBody = outcome.sampleBody;
   }
-  if (postgresUrl) {
-    const outcome = await inTempDir((dir) =>
-      inPostgresSchema(postgresUrl, (schema) => benchGame('runs, PostgreSQL', { DATA_DIR: dir, DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema })),
-    );
-    rows.push(outcome.figures);
-  } else {
-    console.log('(set BENCH_DATABASE_URL=postgres://... to include PostgreSQL)');
-  }
+  const postgres = await onPostgres({ dirPrefix: 'bench-runs-', schemaPrefix: 'bench_runs_' }, (env) => benchGame('runs, PostgreSQL', env));
+  if (postgres) rows.push(postgres.figures);
   const ceiling = await benchCeiling(sampleBody);
   console.log(`\n${connections} connections, ${durationSeconds} s each, ${playerCount} players, a ~80-byte body with a new runId per request\n`);
   printTable([...rows.map((figures) => ({ figures, ceiling })), { figures: ceiling }]);
 }
 
-if (process.argv[2] === 'serve') {
-  process.once('message', (request: ServeRequest) => void serve(request));
-} else {
-  await main();
-}
+await serveOrRun(serve, main);

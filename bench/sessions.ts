@@ -9,96 +9,39 @@
 // The server under test runs in a child process, so it has a core of its own while autocannon
 // drives it from this one. BENCH_DURATION_S (default 5) and BENCH_CONNECTIONS (default 32) set
 // the load.
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
+import Fastify from 'fastify';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
+import { listenInChild, serveOrRun, measure, withChildServer, type LoadFigures, type LoadRequest } from './support/http-load.js';
+import { onPostgres, withTempDir } from './support/scratch.js';
 
-// autocannon ships no types; these are the parts used here, kept local to this file.
+/** autocannon's per-connection context: the refresh token the connection last received. */
 type Context = { refreshToken?: string };
-interface LoadRequest {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (request: LoadRequest, context: Context) => LoadRequest;
-  onResponse?: (status: number, body: string, context: Context) => void;
-}
-interface LoadResult {
-  duration: number;
-  latency: { p50: number; p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: LoadRequest[];
-}) => Promise<LoadResult>;
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const rotationsPerSignIn = 50;
+const script = fileURLToPath(import.meta.url);
 
 type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; responseBody: string };
 
 async function serve(request: ServeRequest): Promise<void> {
-  let app: Pick<FastifyInstance, 'listen' | 'server' | 'close'>;
   if (request.role === 'game') {
-    app = await buildApp(
-      loadGameConfig({ ...request.env, LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' }),
+    await listenInChild(
+      await buildApp(
+        loadGameConfig({ ...request.env, LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' }),
+      ),
     );
-  } else {
-    // The same framework, body parsing and response size, no work.
-    const ceiling = Fastify({ logger: false });
-    ceiling.post('/v1/games/:gameId/auth/:operation', async (_req, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
-    app = ceiling;
+    return;
   }
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-  process.on('message', () => void app.close().then(() => process.exit(0)));
+  // The same framework, body parsing and response size, no work.
+  const ceiling = Fastify({ logger: false });
+  ceiling.post('/v1/games/:gameId/auth/:operation', async (_req, reply) => reply.type('application/json; charset=utf-8').send(request.responseBody));
+  await listenInChild(ceiling);
 }
 
-if (process.argv[2] === 'serve') {
-  process.once('message', (request: ServeRequest) => void serve(request));
-} else {
-  await main();
-}
-
-interface Server {
-  baseUrl: string;
-  stop(): Promise<void>;
-}
-
-async function startChild(request: ServeRequest): Promise<Server> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
-    execArgv: ['--import', 'tsx', '--conditions=source'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message: { port: number }) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
-    child.send(request);
-  });
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.send('stop');
-      }),
-  };
-}
+await serveOrRun(serve, main);
 
 async function exchange(baseUrl: string, name: string): Promise<{ status: number; body: string }> {
   const response = await fetch(`${baseUrl}/v1/games/demo/auth/exchange`, {
@@ -109,34 +52,13 @@ async function exchange(baseUrl: string, name: string): Promise<{ status: number
   return { status: response.status, body: await response.text() };
 }
 
-interface Figures {
-  name: string;
-  ok: number;
-  other: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-function figures(name: string, result: LoadResult): Figures {
-  return {
-    name,
-    ok: result['2xx'],
-    other: result.non2xx + result.errors + result.timeouts,
-    perSecond: result['2xx'] / (result.duration || durationSeconds),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-  };
-}
-
 /** Sign-ins, each with a new player name (so each inserts a player and a family). */
-async function loadExchange(name: string, baseUrl: string): Promise<Figures> {
+async function loadExchange(name: string, baseUrl: string): Promise<LoadFigures> {
   let sequence = 0;
   const prefix = randomBytes(3).toString('hex');
-  const result = await autocannon({
-    url: baseUrl,
+  return measure(name, baseUrl, {
     connections,
-    duration: durationSeconds,
+    durationSeconds,
     requests: [
       {
         method: 'POST',
@@ -148,7 +70,6 @@ async function loadExchange(name: string, baseUrl: string): Promise<Figures> {
       },
     ],
   });
-  return figures(name, result);
 }
 
 /**
@@ -156,14 +77,14 @@ async function loadExchange(name: string, baseUrl: string): Promise<Figures> {
  * `rotationsPerSignIn` times. (autocannon resets a connection's context after its request list,
  * so the list is one sign-in followed by the rotations.)
  */
-async function loadRefresh(name: string, baseUrl: string): Promise<Figures & { rotations: number }> {
+async function loadRefresh(name: string, baseUrl: string): Promise<LoadFigures & { rotations: number }> {
   let sequence = 0;
   let rotations = 0;
   const prefix = randomBytes(3).toString('hex');
   const keepToken = (status: number, body: string, context: Context) => {
     context.refreshToken = status === 200 ? (JSON.parse(body) as { refreshToken: string }).refreshToken : undefined;
   };
-  const signIn: LoadRequest = {
+  const signIn: LoadRequest<Context> = {
     method: 'POST',
     path: '/v1/games/demo/auth/exchange',
     setupRequest: (request) => {
@@ -172,7 +93,7 @@ async function loadRefresh(name: string, baseUrl: string): Promise<Figures & { r
     },
     onResponse: keepToken,
   };
-  const rotate: LoadRequest = {
+  const rotate: LoadRequest<Context> = {
     method: 'POST',
     path: '/v1/games/demo/auth/refresh',
     setupRequest: (request, context) => ({
@@ -185,69 +106,34 @@ async function loadRefresh(name: string, baseUrl: string): Promise<Figures & { r
       keepToken(status, body, context);
     },
   };
-  const result = await autocannon({
-    url: baseUrl,
+  const figures = await measure(name, baseUrl, {
     connections,
-    duration: durationSeconds,
+    durationSeconds,
     requests: [signIn, ...Array.from({ length: rotationsPerSignIn }, () => rotate)],
   });
-  return { ...figures(name, result), rotations: rotations / (result.duration || durationSeconds) };
+  return { ...figures, rotations: rotations / figures.seconds };
 }
 
-async function benchGame(label: string, env: Record<string, string>): Promise<{ rows: Figures[]; sampleBody: string }> {
-  const server = await startChild({ role: 'game', env });
-  try {
+async function benchGame(label: string, env: Record<string, string>): Promise<{ rows: LoadFigures[]; sampleBody: string }> {
+  return withChildServer<unknown, { rows: LoadFigures[]; sampleBody: string }>(script, { role: 'game', env } satisfies ServeRequest, async (server) => {
     const sample = await exchange(server.baseUrl, 'sample');
     if (sample.status !== 200) throw new Error(`sign-in failed: ${sample.status} ${sample.body}`);
     const signIns = await loadExchange(`exchange (sign-in), ${label}`, server.baseUrl);
     const refresh = await loadRefresh(`sign-in + ${rotationsPerSignIn} refreshes (rotation), ${label}`, server.baseUrl);
     console.log(`${label}: ${Math.round(refresh.rotations)} successful rotations/s`);
     return { rows: [signIns, refresh], sampleBody: sample.body };
-  } finally {
-    await server.stop();
-  }
-}
-
-async function withTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-sessions-'));
-  try {
-    return await body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function withPostgresSchema<T>(url: string, body: (schema: string) => Promise<T>): Promise<T> {
-  const schema = `bench_sessions_${randomBytes(4).toString('hex')}`;
-  try {
-    return await body(schema);
-  } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-  }
+  });
 }
 
 async function main(): Promise<void> {
-  const rows: Figures[] = [];
-  const sqlite = await withTempDir((dir) => benchGame('SQLite', { DATA_DIR: dir }));
+  const rows: LoadFigures[] = [];
+  const sqlite = await withTempDir('bench-sessions-', (dir) => benchGame('SQLite', { DATA_DIR: dir }));
   rows.push(...sqlite.rows);
-  if (postgresUrl) {
-    const postgres = await withTempDir((dir) =>
-      withPostgresSchema(postgresUrl, (schema) => benchGame('PostgreSQL', { DATA_DIR: dir, DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema })),
-    );
-    rows.push(...postgres.rows);
-  } else {
-    console.log('(set BENCH_DATABASE_URL=postgres://... to include PostgreSQL)');
-  }
-  const ceilingServer = await startChild({ role: 'ceiling', responseBody: sqlite.sampleBody });
-  let ceiling: Figures;
-  try {
-    ceiling = await loadExchange('ceiling: bare Fastify route, same body and response', ceilingServer.baseUrl);
-  } finally {
-    await ceilingServer.stop();
-  }
+  const postgres = await onPostgres({ dirPrefix: 'bench-sessions-', schemaPrefix: 'bench_sessions_' }, (env) => benchGame('PostgreSQL', env));
+  if (postgres) rows.push(...postgres.rows);
+  const ceiling = await withChildServer<unknown, LoadFigures>(script, { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest, (server) =>
+    loadExchange('ceiling: bare Fastify route, same body and response', server.baseUrl),
+  );
 
   const pad = (text: string, width: number) => text.padEnd(width);
   const num = (value: number, width: number) => String(Math.round(value)).padStart(width);
@@ -255,6 +141,6 @@ async function main(): Promise<void> {
   console.log(`${pad('scenario', 56)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)} ${'of ceiling'.padStart(11)}`);
   for (const row of [...rows, ceiling]) {
     const ratio = row === ceiling ? '' : `${((row.perSecond / ceiling.perSecond) * 100).toFixed(1)} %`;
-    console.log(`${pad(row.name, 56)} ${num(row.perSecond, 8)} ${num(row.p50, 7)} ${num(row.p99, 7)} ${num(row.other, 8)} ${ratio.padStart(11)}`);
+    console.log(`${pad(row.name, 56)} ${num(row.perSecond, 8)} ${num(row.p50, 7)} ${num(row.p99, 7)} ${num(row.failed, 8)} ${ratio.padStart(11)}`);
   }
 }

@@ -3,13 +3,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-// autocannon ships no types; these are the parts used here.
-export interface LoadRequest {
+// autocannon ships no types; these are the parts used here. `Context` is autocannon's
+// per-connection context object, passed to `setupRequest` and `onResponse`.
+export interface LoadRequest<Context = unknown> {
   method: string;
   path: string;
   headers?: Record<string, string>;
   body?: string;
-  setupRequest?: (request: LoadRequest) => LoadRequest;
+  setupRequest?: (request: LoadRequest<Context>, context: Context) => LoadRequest<Context>;
+  onResponse?: (status: number, body: string, context: Context) => void;
 }
 interface LoadResult {
   duration: number;
@@ -19,11 +21,11 @@ interface LoadResult {
   non2xx: number;
   '2xx': number;
 }
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+const autocannon = createRequire(import.meta.url)('autocannon') as <Context>(options: {
   url: string;
   connections: number;
   duration: number;
-  requests: LoadRequest[];
+  requests: LoadRequest<Context>[];
 }) => Promise<LoadResult>;
 
 /** One load run's figures: successful requests per second and latency percentiles in ms. */
@@ -34,21 +36,29 @@ export interface LoadFigures {
   readonly perSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /** How long the run lasted (s), as autocannon reports it. */
+  readonly seconds: number;
   /** The server process's CPU time per successful request (µs), when measured with `measureWithCpu`. */
   readonly cpuMicrosPerRequest?: number;
 }
 
 /** Drives `requests` against `baseUrl` over keep-alive connections for `durationSeconds`. */
-export async function measure(name: string, baseUrl: string, options: { connections: number; durationSeconds: number; requests: LoadRequest[] }): Promise<LoadFigures> {
+export async function measure<Context>(
+  name: string,
+  baseUrl: string,
+  options: { connections: number; durationSeconds: number; requests: LoadRequest<Context>[] },
+): Promise<LoadFigures> {
   const result = await autocannon({ url: baseUrl, connections: options.connections, duration: options.durationSeconds, requests: options.requests });
   const ok = result['2xx'];
+  const seconds = result.duration || options.durationSeconds;
   return {
     name,
     ok,
     failed: result.non2xx + result.errors + result.timeouts,
-    perSecond: ok / (result.duration || options.durationSeconds),
+    perSecond: ok / seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    seconds,
   };
 }
 
@@ -57,10 +67,10 @@ export async function measure(name: string, baseUrl: string, options: { connecti
  * other work, the figure that does not depend on what else runs. The child must answer with
  * `answerControlMessages`.
  */
-export async function measureWithCpu<Info>(
+export async function measureWithCpu<Info, Context>(
   name: string,
   server: ChildServer<Info>,
-  options: { connections: number; durationSeconds: number; requests: LoadRequest[] },
+  options: { connections: number; durationSeconds: number; requests: LoadRequest<Context>[] },
 ): Promise<LoadFigures> {
   const before = await server.cpuMicros();
   const figures = await measure(name, server.baseUrl, options);
@@ -78,6 +88,31 @@ export function answerControlMessages(close: () => Promise<void>): void {
     }
     void close().then(() => process.exit(0));
   });
+}
+
+/**
+ * In a child server: listens on an ephemeral loopback port, reports `{ port, ...info }` to the
+ * parent and answers its control messages (`answerControlMessages`).
+ */
+export async function listenInChild(
+  app: { listen(options: { port: number; host: string }): Promise<string>; server: { address(): unknown }; close(): Promise<void> },
+  info: object = {},
+): Promise<void> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send!({ ...info, port: (app.server.address() as { port: number }).port });
+  answerControlMessages(() => app.close());
+}
+
+/**
+ * A bench's entry point: as `script serve` (the child `startChildServer` forks), serves the
+ * request the parent sends; otherwise runs `main`.
+ */
+export async function serveOrRun<Request>(serve: (request: Request) => Promise<void>, main: () => Promise<void>): Promise<void> {
+  if (process.argv[2] === 'serve') {
+    process.once('message', (request: Request) => void serve(request));
+  } else {
+    await main();
+  }
 }
 
 /** A server running in a child process of `script` (started with `serve` as its argument). */
@@ -115,6 +150,21 @@ export async function startChildServer<Info>(script: string, request: unknown, e
         child.send('stop');
       }),
   };
+}
+
+/** `startChildServer`, runs `body` with the server, and stops it whatever happens. */
+export async function withChildServer<Info, T>(
+  script: string,
+  request: unknown,
+  body: (server: ChildServer<Info>) => Promise<T>,
+  execArgv: string[] = [],
+): Promise<T> {
+  const server = await startChildServer<Info>(script, request, execArgv);
+  try {
+    return await body(server);
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Prints figures as a table, each row beside its ceiling's throughput. */
