@@ -12,3 +12,37 @@ export function FormField({ label, hint, ...input }: FieldProps) {
     </label>
   );
 }
+
+/** Minimum length of a new password; the service refuses shorter ones. */
+export const minPasswordLength = 12;
+
+type NewPasswordProps = { label?: string; value: string; onValue: (value: string) => void };
+
+/** The field for choosing a password, with the service's length rule stated up front. */
+export function NewPasswordField({ label = 'Password', value, onValue }: NewPasswordProps) {
+  return (
+    <FormField
+      label={label}
+      type="password"
+      name="password"
+      autoComplete="new-password"
+      required
+      minLength={minPasswordLength}
+      hint={`At least ${minPasswordLength} characters.`}
+      value={value}
+      onInput={(event) => onValue(event.currentTarget.value)}
+    />
+  );
+}
+
+/** A form's error line (when there is one) and its submit button, disabled while busy. */
+export function FormSubmit({ error, busy, label }: { error: string | null | undefined; busy: boolean; label: string }) {
+  return (
+    <>
+      {error ? <p class="field-error" role="alert">{error}</p> : null}
+      <button type="submit" class="button button-primary" disabled={busy}>
+        {label}
+      </button>
+    </>
+  );
+}

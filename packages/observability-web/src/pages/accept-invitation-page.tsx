@@ -3,7 +3,7 @@ import { apiPost } from '../api/api-client.js';
 import type { SessionResponse } from '../api/api-types.js';
 import { useSession } from '../api/session.js';
 import { AuthCard } from '../components/auth-card.js';
-import { FormField } from '../components/form-field.js';
+import { FormField, FormSubmit, NewPasswordField } from '../components/form-field.js';
 import { useSubmit } from '../components/use-submit.js';
 import { linkToken } from '../state/link-token.js';
 import { navigate, useLocation } from '../state/location.js';
@@ -24,21 +24,8 @@ export function AcceptInvitationPage() {
     <AuthCard title="Join the team" intro="You have been invited to the observability dashboard. Choose your name and password.">
       <form class="form" onSubmit={submit}>
         <FormField label="Name" name="name" autoComplete="name" required value={name} onInput={(event) => setName(event.currentTarget.value)} />
-        <FormField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={12}
-          hint="At least 12 characters."
-          value={password}
-          onInput={(event) => setPassword(event.currentTarget.value)}
-        />
-        {error ? <p class="field-error" role="alert">{error}</p> : null}
-        <button type="submit" class="button button-primary" disabled={busy}>
-          {busy ? 'Joining…' : 'Accept invitation'}
-        </button>
+        <NewPasswordField value={password} onValue={setPassword} />
+        <FormSubmit error={error} busy={busy} label={busy ? 'Joining…' : 'Accept invitation'} />
       </form>
     </AuthCard>
   );

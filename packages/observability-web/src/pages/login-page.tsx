@@ -3,7 +3,7 @@ import { apiPost } from '../api/api-client.js';
 import type { SessionResponse } from '../api/api-types.js';
 import { useSession } from '../api/session.js';
 import { AuthCard } from '../components/auth-card.js';
-import { FormField } from '../components/form-field.js';
+import { FormField, FormSubmit } from '../components/form-field.js';
 import { Link } from '../components/link.js';
 import { useSubmit } from '../components/use-submit.js';
 import { navigate, useLocation } from '../state/location.js';
@@ -33,10 +33,7 @@ export function LoginPage() {
           value={password}
           onInput={(event) => setPassword(event.currentTarget.value)}
         />
-        {error ? <p class="field-error" role="alert">{error}</p> : null}
-        <button type="submit" class="button button-primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        <FormSubmit error={error} busy={busy} label={busy ? 'Signing in…' : 'Sign in'} />
       </form>
       <p class="auth-links">
         <Link href="/reset-password">Forgot your password?</Link>

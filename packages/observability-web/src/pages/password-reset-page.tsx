@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { apiPost } from '../api/api-client.js';
 import { AuthCard } from '../components/auth-card.js';
-import { FormField } from '../components/form-field.js';
+import { FormField, FormSubmit, NewPasswordField } from '../components/form-field.js';
 import { Link } from '../components/link.js';
 import { useSubmit } from '../components/use-submit.js';
 import { linkToken } from '../state/link-token.js';
@@ -31,10 +31,7 @@ function RequestReset() {
     <AuthCard title="Reset your password" intro="Enter your account's email and we will send you a link to choose a new password.">
       <form class="form" onSubmit={submit}>
         <FormField label="Email" type="email" name="email" autoComplete="username" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
-        {error ? <p class="field-error" role="alert">{error}</p> : null}
-        <button type="submit" class="button button-primary" disabled={busy}>
-          Send reset link
-        </button>
+        <FormSubmit error={error} busy={busy} label="Send reset link" />
       </form>
       <p class="auth-links">
         <Link href="/login">Back to sign in</Link>
@@ -62,21 +59,8 @@ function ConfirmReset({ token }: { token: string }) {
   return (
     <AuthCard title="Choose a new password">
       <form class="form" onSubmit={submit}>
-        <FormField
-          label="New password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={12}
-          hint="At least 12 characters."
-          value={password}
-          onInput={(event) => setPassword(event.currentTarget.value)}
-        />
-        {error ? <p class="field-error" role="alert">{error}</p> : null}
-        <button type="submit" class="button button-primary" disabled={busy}>
-          Set password
-        </button>
+        <NewPasswordField label="New password" value={password} onValue={setPassword} />
+        <FormSubmit error={error} busy={busy} label="Set password" />
       </form>
     </AuthCard>
   );

@@ -3,7 +3,7 @@ import { ApiRequestError, apiPost } from '../api/api-client.js';
 import type { SessionResponse } from '../api/api-types.js';
 import { useSession } from '../api/session.js';
 import { AuthCard } from '../components/auth-card.js';
-import { FormField } from '../components/form-field.js';
+import { FormField, FormSubmit, NewPasswordField } from '../components/form-field.js';
 import { Link } from '../components/link.js';
 import { useSubmit } from '../components/use-submit.js';
 import { navigate } from '../state/location.js';
@@ -39,21 +39,8 @@ export function SetupPage() {
       <form class="form" onSubmit={submit}>
         <FormField label="Name" name="name" autoComplete="name" required value={name} onInput={(event) => setName(event.currentTarget.value)} />
         <FormField label="Email" type="email" name="email" autoComplete="username" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
-        <FormField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={12}
-          hint="At least 12 characters."
-          value={password}
-          onInput={(event) => setPassword(event.currentTarget.value)}
-        />
-        {error ? <p class="field-error" role="alert">{error}</p> : null}
-        <button type="submit" class="button button-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create administrator'}
-        </button>
+        <NewPasswordField value={password} onValue={setPassword} />
+        <FormSubmit error={error} busy={busy} label={busy ? 'Creating…' : 'Create administrator'} />
       </form>
     </AuthCard>
   );
