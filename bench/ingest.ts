@@ -58,7 +58,9 @@ function envelopeBody(template: string, envelopeNumber: number): string {
 }
 
 async function startTarget(mode: 'service' | 'bare', env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', target, mode], {
+  // BENCH_TARGET_NODE_ARGS passes Node flags to the target, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', '--conditions=source', target, mode], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
