@@ -5,7 +5,7 @@ import { useApi } from '../../api/use-api.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataState } from '../../components/data-state.js';
 import { FormField } from '../../components/form-field.js';
-import { useSubmit } from '../../components/use-submit.js';
+import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
 
 /** The link an invited person opens; the token rides in the fragment, which never reaches a server log. */
@@ -19,22 +19,18 @@ export function InvitationsSettings() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [created, setCreated] = useState<CreatedInvitation | undefined>();
-  const [problem, setProblem] = useState<string | undefined>();
+  const { error: problem, run } = useAction();
   const { busy, error, submit } = useSubmit(async () => {
     setCreated(await apiPost<CreatedInvitation>('/api/v1/admin/invitations', { email: email.trim(), role }));
     setEmail('');
     invitations.reload();
   });
 
-  const withdraw = async (id: string) => {
-    setProblem(undefined);
-    try {
+  const withdraw = (id: string) =>
+    run(async () => {
       await apiDelete(`/api/v1/admin/invitations/${encodeURIComponent(id)}`);
       invitations.reload();
-    } catch (caught) {
-      setProblem(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
+    });
 
   return (
     <div class="settings-section">

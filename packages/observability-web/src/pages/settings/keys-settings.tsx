@@ -5,7 +5,7 @@ import { useApi } from '../../api/use-api.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataState } from '../../components/data-state.js';
 import { FormField } from '../../components/form-field.js';
-import { useSubmit } from '../../components/use-submit.js';
+import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
 
 /** Ingestion keys: create (the secret is shown this once), list with last use, revoke. */
@@ -13,7 +13,7 @@ export function KeysSettings() {
   const keys = useApi<KeysResponse>('/api/v1/admin/keys');
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedKey | undefined>();
-  const [revokeError, setRevokeError] = useState<string | undefined>();
+  const { error: revokeError, run } = useAction();
   const { busy, error, submit } = useSubmit(async () => {
     setCreated(await apiPost<CreatedKey>('/api/v1/admin/keys', { name: name.trim() }));
     setName('');
@@ -22,13 +22,10 @@ export function KeysSettings() {
 
   const revoke = async (id: string, keyName: string) => {
     if (!window.confirm(`Revoke the key "${keyName}"? Senders using it are refused from now on.`)) return;
-    setRevokeError(undefined);
-    try {
+    await run(async () => {
       await apiDelete(`/api/v1/admin/keys/${encodeURIComponent(id)}`);
       keys.reload();
-    } catch (caught) {
-      setRevokeError(caught instanceof Error ? caught.message : String(caught));
-    }
+    });
   };
 
   return (

@@ -1,24 +1,19 @@
-import { useState } from 'preact/hooks';
 import { apiPatch } from '../../api/api-client.js';
 import type { Role, UsersResponse } from '../../api/api-types.js';
 import { useSession } from '../../api/session.js';
 import { useApi } from '../../api/use-api.js';
 import { DataState } from '../../components/data-state.js';
+import { useAction } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
 
 /** The team: change someone's role, deactivate (ends their sessions) or reactivate them. Administrators only. */
 export function UsersSettings() {
   const { user: me } = useSession();
   const users = useApi<UsersResponse>('/api/v1/admin/users');
-  const [problem, setProblem] = useState<string | undefined>();
+  const { error: problem, run } = useAction();
 
   const change = async (id: string, body: { role?: Role; active?: boolean }) => {
-    setProblem(undefined);
-    try {
-      await apiPatch(`/api/v1/admin/users/${encodeURIComponent(id)}`, body);
-    } catch (caught) {
-      setProblem(caught instanceof Error ? caught.message : String(caught));
-    }
+    await run(() => apiPatch(`/api/v1/admin/users/${encodeURIComponent(id)}`, body));
     users.reload();
   };
 
