@@ -14,7 +14,12 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
+/** SHA-256 (hex) of a text, e.g. a canonical JSON already serialized. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
 /** SHA-256 (hex) of the canonical JSON of a value: the identity of a run's content. */
 export function contentHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return sha256Hex(canonicalJson(value));
 }

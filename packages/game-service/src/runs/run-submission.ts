@@ -4,7 +4,7 @@ import { ApiError, type Clock } from '@playstack/server-kit';
 import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
-import { canonicalJson, contentHash } from './canonical-json.js';
+import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunsDatabase, type RunStatus, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
@@ -27,6 +27,16 @@ export interface Submission {
   adapterId: string;
   runId: string;
   payload: Record<string, unknown>;
+}
+
+/**
+ * The payload's canonical JSON (stored) and the run's content hash, which equals
+ * `contentHash({ adapterId, payload })` (members sorted: `adapterId` before `payload`) without
+ * serializing the payload a second time.
+ */
+function runContent(adapterId: string, payload: unknown): { canonicalPayload: string; hash: string } {
+  const canonicalPayload = canonicalJson(payload);
+  return { canonicalPayload, hash: sha256Hex(`{"adapterId":${JSON.stringify(adapterId)},"payload":${canonicalPayload}}`) };
 }
 
 /**
@@ -99,7 +109,7 @@ export class RunSubmissions {
 
     assertPayloadDepth(submission.payload);
     const key: RunKey = { gameId: game.id, playerId: submission.player.id, runId: submission.runId };
-    const hash = contentHash({ adapterId, payload: submission.payload });
+    const content = runContent(adapterId, submission.payload);
     const runKey = runKeyOf(key);
     const earlier = this.#inFlight.get(runKey);
     if (earlier) {
@@ -108,7 +118,7 @@ export class RunSubmissions {
       await earlier.catch(() => undefined);
       if (!(await findRunOutcome(this.#db, key))) return this.submit(submission);
     } else {
-      const attempt = this.#judgeAndRecord(submission, key, type, binding.options ?? {}, hash);
+      const attempt = this.#judgeAndRecord(submission, key, type, binding.options ?? {}, content);
       const settled = attempt.then((outcome) => outcome.stored);
       this.#inFlight.set(runKey, settled);
       void settled.catch(() => undefined).finally(() => this.#inFlight.delete(runKey));
@@ -116,7 +126,7 @@ export class RunSubmissions {
       if (outcome.kind === 'accepted') return outcome.body;
       if (outcome.kind === 'rejected') throw rejection(outcome.reason);
     }
-    return this.#answerFromStore(key, adapterId, hash);
+    return this.#answerFromStore(key, adapterId, content.hash);
   }
 
   async #judgeAndRecord(
@@ -124,7 +134,7 @@ export class RunSubmissions {
     key: RunKey,
     type: AdapterType,
     options: unknown,
-    hash: string,
+    content: { canonicalPayload: string; hash: string },
   ): Promise<
     | { kind: 'accepted'; body: RunAccepted; stored: Promise<void> }
     | { kind: 'rejected'; reason: string; stored: Promise<void> }
@@ -147,9 +157,9 @@ export class RunSubmissions {
         adapterId,
         adapterType: type.id,
         adapterVersion: type.version,
-        contentHash: hash,
+        contentHash: content.hash,
         status,
-        payload: canonicalJson(payload),
+        payload: content.canonicalPayload,
         result: derivation.ok ? derivation.result : null,
         hintMismatches: derivation.ok ? derivation.hintMismatches : [],
         rejectionReason: derivation.ok ? null : derivation.reason,
