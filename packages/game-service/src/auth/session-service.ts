@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ApiError, type Clock } from '@playstack/server-kit';
+import { ApiError, hashOpaqueToken, newOpaqueToken, type Clock } from '@playstack/server-kit';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import { playerForPlatformLink, type Player } from '../players/player-store.js';
 import type { AccessClaims, AccessTokenCodec } from './access-token.js';
 import type { FamilyRevocations } from './family-revocations.js';
 import type { ProviderRegistry } from './providers/provider-registry.js';
-import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
 import { findPresentedToken, insertFamily, issueWithinGrace, revokeFamily, rotate, type PresentedToken } from './session-store.js';
 
 export interface SessionLifetimes {
@@ -55,7 +54,7 @@ export class SessionService {
     const identity = await providers.identify(authorizationCode, game.auth);
     const now = clock.now();
     const familyId = randomUUID();
-    const refreshToken = newRefreshToken();
+    const refreshToken = newOpaqueToken();
     // One transaction, so a deletion of this player (which locks the player first) either
     // completes before (and this creates a new player) or after (and erases this session too).
     const player = await db.transaction().execute(async (trx) => {
@@ -68,7 +67,7 @@ export class SessionService {
         familyId,
         gameId: game.id,
         playerId: signedIn.id,
-        tokenHash: hashRefreshToken(refreshToken),
+        tokenHash: hashOpaqueToken(refreshToken),
         now,
         expiresAt: now + lifetimes.refreshTokenTtlMs,
       });
@@ -84,12 +83,12 @@ export class SessionService {
    */
   async refresh(game: GameDefinition, presentedToken: string): Promise<SessionGrant> {
     const { db, clock, lifetimes } = this.#deps;
-    const tokenHash = hashRefreshToken(presentedToken);
+    const tokenHash = hashOpaqueToken(presentedToken);
     for (let attempt = 1; attempt <= maxRotationAttempts; attempt++) {
       const presented = await this.#findUsable(game, tokenHash);
       const now = clock.now();
-      const refreshToken = newRefreshToken();
-      const next = { familyId: presented.familyId, tokenHash: hashRefreshToken(refreshToken), now, expiresAt: now + lifetimes.refreshTokenTtlMs };
+      const refreshToken = newOpaqueToken();
+      const next = { familyId: presented.familyId, tokenHash: hashOpaqueToken(refreshToken), now, expiresAt: now + lifetimes.refreshTokenTtlMs };
       const player = { id: presented.playerId, gameId: presented.gameId, displayName: presented.displayName };
 
       if (presented.generation === presented.familyGeneration) {
@@ -112,7 +111,7 @@ export class SessionService {
 
   /** Revokes the family of the token (spent or current) and, at once, its access tokens. */
   async logout(game: GameDefinition, presentedToken: string): Promise<void> {
-    const presented = await this.#findUsable(game, hashRefreshToken(presentedToken));
+    const presented = await this.#findUsable(game, hashOpaqueToken(presentedToken));
     await this.#revoke(presented.familyId, 'logout');
   }
 
