@@ -40,11 +40,6 @@ export async function revokeIngestionKey(db: Kysely<any>, id: string, now: numbe
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The key with this id, revoked or not. */
-export async function findIngestionKey(db: Kysely<any>, id: string): Promise<IngestionKeyRow | undefined> {
-  return typed(db).selectFrom('ingestion_keys').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** The active (not revoked) key whose hash this is. */
 export async function findActiveIngestionKeyByHash(
   db: Kysely<any>,

@@ -50,11 +50,6 @@ export function trendBucketsFor(range: QueryRange, interval?: TrendInterval): Tr
   return buckets;
 }
 
-/** The start of the bucket a minute falls in. */
-export function bucketStartOf(buckets: TrendBuckets, minuteMs: number): number {
-  return Math.floor(minuteMs / buckets.intervalMs) * buckets.intervalMs;
-}
-
 /**
  * Every bucket of the layout in time order, each filled from `found` (keyed by bucket start) or
  * with `empty(start)` where nothing was recorded, so charts show gaps as zeros.
