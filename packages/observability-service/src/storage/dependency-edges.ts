@@ -46,6 +46,26 @@ function hasDeclaredEdge(span: { kind: string; peer_service: string | null; peer
   return callerKinds.has(span.kind) && (span.peer_service !== null || span.peer_address !== null || (span.db_system !== null && span.kind === 'client'));
 }
 
+/** The columns a span is read with for the edge search, whether in the batch or stored. */
+type SpanColumns = Pick<
+  NewOccurrence,
+  'trace_id' | 'span_id' | 'parent_span_id' | 'service' | 'environment' | 'kind' | 'peer_service' | 'peer_address' | 'db_system' | 'started_at' | 'duration_ms' | 'status'
+>;
+
+function spanFactsOf(row: SpanColumns): SpanFacts {
+  return {
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    parentSpanId: row.parent_span_id,
+    service: row.service,
+    environment: row.environment,
+    hasPeer: hasDeclaredEdge(row),
+    startedAt: Number(row.started_at),
+    durationMs: row.duration_ms,
+    isError: row.status === 'error',
+  };
+}
+
 const traceLookupChunk = 500;
 
 /**
@@ -57,17 +77,7 @@ const traceLookupChunk = 500;
  * `peer`) does not add a second edge for it. The figures are the child's.
  */
 export async function crossServiceEdges(db: Kysely<IngestionTables>, batch: readonly NewOccurrence[]): Promise<DependencyEdge[]> {
-  const batchSpans: SpanFacts[] = batch.map((row) => ({
-    traceId: row.trace_id,
-    spanId: row.span_id,
-    parentSpanId: row.parent_span_id,
-    service: row.service,
-    environment: row.environment,
-    hasPeer: hasDeclaredEdge(row),
-    startedAt: row.started_at,
-    durationMs: row.duration_ms,
-    isError: row.status === 'error',
-  }));
+  const batchSpans = batch.map(spanFactsOf);
   const traceIds = [...new Set(batchSpans.map((span) => span.traceId))];
   const storedSpans: SpanFacts[] = [];
   for (let offset = 0; offset < traceIds.length; offset += traceLookupChunk) {
@@ -76,19 +86,7 @@ export async function crossServiceEdges(db: Kysely<IngestionTables>, batch: read
       .select(['trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'kind', 'peer_service', 'peer_address', 'db_system', 'started_at', 'duration_ms', 'status'])
       .where('trace_id', 'in', traceIds.slice(offset, offset + traceLookupChunk))
       .execute();
-    for (const row of rows) {
-      storedSpans.push({
-        traceId: row.trace_id,
-        spanId: row.span_id,
-        parentSpanId: row.parent_span_id,
-        service: row.service,
-        environment: row.environment,
-        hasPeer: hasDeclaredEdge(row),
-        startedAt: Number(row.started_at),
-        durationMs: row.duration_ms,
-        isError: row.status === 'error',
-      });
-    }
+    for (const row of rows) storedSpans.push(spanFactsOf(row));
   }
 
   const spanKey = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
