@@ -24,12 +24,20 @@ export interface GameScopeOptions {
  */
 export const gameScope: FastifyPluginAsyncTypebox<GameScopeOptions> = async (scope, { features }) => {
   scope.decorateRequest('game', null as unknown as GameDefinition);
-  scope.addHook('onRequest', async (request) => {
+  // A callback hook: it runs on every game request, and an async one costs a promise and a microtask.
+  scope.addHook('onRequest', (request, _reply, done) => {
     const { gameId } = request.params as { gameId?: string };
     if (gameId === undefined || gameId.length < gameIdMinLength || gameId.length > gameIdMaxLength) {
-      throw new ApiError('invalid-request', `params.gameId must be ${gameIdMinLength} to ${gameIdMaxLength} characters long`);
+      done(new ApiError('invalid-request', `params.gameId must be ${gameIdMinLength} to ${gameIdMaxLength} characters long`));
+      return;
     }
-    request.game = scope.games.require(gameId);
+    try {
+      request.game = scope.games.require(gameId);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   });
   for (const feature of features) await scope.register(feature);
 };

@@ -48,7 +48,7 @@ export const metricsPlugin = fp<MetricsOptions>(
     });
     app.decorate('metrics', registry);
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const labels = {
         method: request.method,
         route: request.routeOptions.url ?? 'unmatched',
@@ -56,6 +56,7 @@ export const metricsPlugin = fp<MetricsOptions>(
       };
       requests.inc(labels);
       duration.observe(labels, reply.elapsedTime / 1000);
+      done();
     });
 
     app.get(
