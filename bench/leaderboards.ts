@@ -17,12 +17,18 @@ import Fastify from 'fastify';
 import SqliteDatabase from 'better-sqlite3';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
-import { measure, printTable, startChildServer, type LoadFigures } from './support/http-load.js';
+import { answerControlMessages, listenInChild, measureWithCpu, printTable, serveOrRun, startChildServer, type LoadFigures } from './support/http-load.js';
 
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const redisUrl = process.env.BENCH_REDIS_URL;
+// BENCH_ONLY (e.g. "me,aroundMe") measures only some of page, me and aroundMe.
+const endpoints = ['page', 'me', 'aroundMe'] as const;
+type Endpoint = (typeof endpoints)[number];
+const measured = endpoints.filter((e) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(e));
+// BENCH_TARGET_NODE_ARGS passes Node flags to the game service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const nodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const signedInPlayers = 1_000;
 const rowsPerInsert = 500;
 const rowsPerTransaction = 100_000;
@@ -32,7 +38,7 @@ const board = { id: boardId, name: 'High score', order: 'desc', operator: 'best'
 const benchEnv = { LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' } as const;
 const dayMs = 86_400_000;
 
-type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; bodies: Record<'page' | 'me' | 'aroundMe', string> };
+type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; bodies: Record<Endpoint, string> };
 interface BootFigures {
   rebuildMs: number;
   heapBytesBefore: number;
@@ -62,7 +68,7 @@ async function serve(request: ServeRequest): Promise<void> {
     const after = process.memoryUsage();
     const figures: BootFigures = { rebuildMs, heapBytesBefore: before.heapUsed, heapBytesAfter: after.heapUsed, rssBytesBefore: before.rss, rssBytesAfter: after.rss };
     process.send!({ port: (app.server.address() as { port: number }).port, ...figures });
-    process.on('message', () => void app.close().then(() => process.exit(0)));
+    answerControlMessages(() => app.close());
     return;
   }
   // The ceiling: the same framework and paths answering the same bytes, no work.
@@ -71,9 +77,7 @@ async function serve(request: ServeRequest): Promise<void> {
   app.get('/v1/games/:gameId/leaderboards/:boardId', answer(request.bodies.page));
   app.get('/v1/games/:gameId/leaderboards/:boardId/me', answer(request.bodies.me));
   app.get('/v1/games/:gameId/leaderboards/:boardId/around-me', answer(request.bodies.aroundMe));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port });
-  process.on('message', () => void app.close().then(() => process.exit(0)));
+  await listenInChild(app);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +157,7 @@ function endpointRequests(players: readonly SeededPlayer[]) {
   };
 }
 
-async function sampleBodies(baseUrl: string, player: SeededPlayer): Promise<Record<'page' | 'me' | 'aroundMe', string>> {
+async function sampleBodies(baseUrl: string, player: SeededPlayer): Promise<Record<Endpoint, string>> {
   const get = async (path: string) => {
     const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${player.token}` } });
     const body = await response.text();
@@ -168,33 +172,29 @@ async function sampleBodies(baseUrl: string, player: SeededPlayer): Promise<Reco
 }
 
 async function benchEngine(label: string, env: Record<string, string>, players: readonly SeededPlayer[]) {
-  const server = await startChildServer<BootFigures>(script, { role: 'game', env } satisfies ServeRequest, ['--expose-gc', '--max-old-space-size=4096']);
+  const server = await startChildServer<BootFigures>(script, { role: 'game', env } satisfies ServeRequest, ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs]);
   try {
     // A player in the middle of the board: a full page after it, neighbours on both sides.
     const bodies = await sampleBodies(server.baseUrl, players[Math.floor(players.length / 2)]!);
     const requests = endpointRequests(players);
     const load = { connections, durationSeconds };
-    const figures: Record<'page' | 'me' | 'aroundMe', LoadFigures> = {
-      page: await measure(`${label}: page (limit 25, cursor at random depth)`, server.baseUrl, { ...load, requests: [requests.page] }),
-      me: await measure(`${label}: /me`, server.baseUrl, { ...load, requests: [requests.me] }),
-      aroundMe: await measure(`${label}: /around-me (radius 5)`, server.baseUrl, { ...load, requests: [requests.aroundMe] }),
-    };
+    const titles: Record<Endpoint, string> = { page: 'page (limit 25, cursor at random depth)', me: '/me', aroundMe: '/around-me (radius 5)' };
+    const figures: Partial<Record<Endpoint, LoadFigures>> = {};
+    for (const e of measured) figures[e] = await measureWithCpu(`${label}: ${titles[e]}`, server, { ...load, requests: [requests[e]] });
     return { figures, bodies, boot: server.info };
   } finally {
     await server.stop();
   }
 }
 
-async function benchCeiling(bodies: Record<'page' | 'me' | 'aroundMe', string>, players: readonly SeededPlayer[]) {
-  const server = await startChildServer<object>(script, { role: 'ceiling', bodies } satisfies ServeRequest);
+async function benchCeiling(bodies: Record<Endpoint, string>, players: readonly SeededPlayer[]) {
+  const server = await startChildServer<object>(script, { role: 'ceiling', bodies } satisfies ServeRequest, nodeArgs);
   try {
     const requests = endpointRequests(players);
     const load = { connections, durationSeconds };
-    return {
-      page: await measure('ceiling: bare route, same page body', server.baseUrl, { ...load, requests: [requests.page] }),
-      me: await measure('ceiling: bare route, same /me body', server.baseUrl, { ...load, requests: [requests.me] }),
-      aroundMe: await measure('ceiling: bare route, same /around-me body', server.baseUrl, { ...load, requests: [requests.aroundMe] }),
-    };
+    const figures: Partial<Record<Endpoint, LoadFigures>> = {};
+    for (const e of measured) figures[e] = await measureWithCpu(`ceiling: bare route, same ${e} body`, server, { ...load, requests: [requests[e]] });
+    return figures;
   } finally {
     await server.stop();
   }
@@ -220,26 +220,22 @@ async function main(): Promise<void> {
     const { players, seedMs } = await seed(env, dir);
     console.log(`seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seedMs / 1000).toFixed(1)} s; ${connections} connections, ${durationSeconds} s per run\n`);
 
-    const inProcess = await benchEngine('in-process skip list', env, players);
+    const inProcess = await benchEngine('in-process rank tree', env, players);
     const runs = [inProcess];
     if (redisUrl) runs.push(await benchEngine('Redis sorted sets', { ...env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }, players));
     else console.log('(set BENCH_REDIS_URL=redis://... to include the Redis rank engine)\n');
     const ceiling = await benchCeiling(inProcess.bodies, players);
 
-    printBoot('in-process skip list', inProcess.boot);
+    printBoot('in-process rank tree', inProcess.boot);
     if (runs[1]) printBoot('Redis sorted sets (memory is Redis\'s, not this process\'s)', runs[1].boot);
     console.log(`body sizes: page ${inProcess.bodies.page.length} B, /me ${inProcess.bodies.me.length} B, /around-me ${inProcess.bodies.aroundMe.length} B\n`);
     printTable([
-      ...runs.flatMap((run) => (['page', 'me', 'aroundMe'] as const).map((k) => ({ figures: run.figures[k], ceiling: ceiling[k] }))),
-      ...(['page', 'me', 'aroundMe'] as const).map((k) => ({ figures: ceiling[k] })),
+      ...runs.flatMap((run) => measured.map((k) => ({ figures: run.figures[k]!, ceiling: ceiling[k]! }))),
+      ...measured.map((k) => ({ figures: ceiling[k]! })),
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === 'serve') {
-  process.once('message', (request: ServeRequest) => void serve(request));
-} else {
-  await main();
-}
+await serveOrRun(serve, main);

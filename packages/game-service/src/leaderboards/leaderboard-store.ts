@@ -1,6 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
-import { rankKeyOf, type RankKey } from './rank-order.js';
 import type { RankedSet, SortOrder } from './ranked-board.js';
 
 /** The feature's one table. Timestamps are epoch milliseconds. */
@@ -161,14 +160,6 @@ export async function entriesAfter(db: Db, set: RankedSet, after: EntryPosition 
   if (after) query = query.where((eb) => beyond(eb, set.order, after, 'forward'));
   const rows = await ordered(query, set.order, 'forward').limit(limit).execute();
   return rows.map(toEntry);
-}
-
-/** Up to `limit` rank keys in rank order after `after`: the rank engine's load, without entry details. */
-export async function rankKeysAfter(db: Db, set: RankedSet, after: EntryPosition | undefined, limit: number): Promise<RankKey[]> {
-  let query = db.selectFrom('leaderboard_entries').select(['player_id', 'score', 'achieved_at']).where((eb) => inSet(eb, set));
-  if (after) query = query.where((eb) => beyond(eb, set.order, after, 'forward'));
-  const rows = await ordered(query, set.order, 'forward').limit(limit).execute();
-  return rows.map((row) => rankKeyOf(set.order, { score: Number(row.score), achievedAt: Number(row.achieved_at), playerId: row.player_id }));
 }
 
 /** Up to `limit` entries immediately before `before`, returned in rank order. */

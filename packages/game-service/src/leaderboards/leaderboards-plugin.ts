@@ -13,7 +13,7 @@ declare module 'fastify' {
 const loadRetryDelayMs = 5_000;
 
 /**
- * Leaderboards: the rank engine (Redis sorted sets with REDIS_URL, else an in-process skip list),
+ * Leaderboards: the rank engine (Redis sorted sets with REDIS_URL, else an in-process order-statistic tree),
  * its rebuild from SQL after boot (readiness check `rank-engine` fails until it is loaded), the
  * `recordScores` write path runs call, and the `entries` part of player erasure.
  */

@@ -1,27 +1,27 @@
 import type { RankEngine, Standing } from './rank-engine.js';
-import type { RankKey } from './rank-order.js';
-import { RankSkipList } from './skip-list.js';
+import type { RankItem } from './rank-order.js';
+import { RankTree } from './rank-tree.js';
 
-/** The rank engine of a single instance: one skip list per ranked set, in this process. */
+/** The rank engine of a single instance: one order-statistic tree per ranked set, in this process. */
 export class MemoryRankEngine implements RankEngine {
   readonly kind = 'in-process' as const;
-  readonly #sets = new Map<string, RankSkipList>();
+  readonly #sets = new Map<string, RankTree>();
 
-  #set(setId: string): RankSkipList {
+  #set(setId: string): RankTree {
     let list = this.#sets.get(setId);
     if (!list) {
-      list = new RankSkipList();
+      list = new RankTree();
       this.#sets.set(setId, list);
     }
     return list;
   }
 
-  async replace(setId: string, keys: readonly RankKey[]): Promise<void> {
-    this.#sets.set(setId, RankSkipList.fromSorted(keys));
+  async replace(setId: string, items: readonly RankItem[]): Promise<void> {
+    this.#sets.set(setId, RankTree.fromSorted(items));
   }
 
-  async upsert(setId: string, key: RankKey): Promise<void> {
-    this.#set(setId).upsert(key);
+  async upsert(setId: string, item: RankItem): Promise<void> {
+    this.#set(setId).upsert(item);
   }
 
   async remove(setId: string, playerId: string): Promise<void> {
@@ -33,11 +33,11 @@ export class MemoryRankEngine implements RankEngine {
     const rank = list?.rankOf(playerId);
     if (!list || rank === undefined) return { total: list?.size ?? 0, rank: undefined, windowFirstRank: 1, window: [] };
     const windowFirstRank = Math.max(1, rank - radius);
-    return { total: list.size, rank, windowFirstRank, window: list.playersFrom(windowFirstRank, rank + radius - windowFirstRank + 1) };
+    return { total: list.size, rank, windowFirstRank, window: list.itemsFrom(windowFirstRank, rank + radius - windowFirstRank + 1) };
   }
 
-  async playersFrom(setId: string, fromRank: number, count: number): Promise<string[]> {
-    return this.#sets.get(setId)?.playersFrom(fromRank, count) ?? [];
+  async itemsFrom(setId: string, fromRank: number, count: number): Promise<RankItem[]> {
+    return this.#sets.get(setId)?.itemsFrom(fromRank, count) ?? [];
   }
 
   async drop(setId: string): Promise<void> {

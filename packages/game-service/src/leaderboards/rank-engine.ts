@@ -1,4 +1,10 @@
-import type { RankKey } from './rank-order.js';
+import type { RankItem, RankKey } from './rank-order.js';
+
+/**
+ * An item as an engine answers it: the name is unknown only in a shared set last written by a
+ * version that kept no names (the reader then takes it from SQL).
+ */
+export type HeldItem = RankKey & { readonly displayName: string | undefined };
 
 /** Where a player stands in a ranked set, with the players around them. */
 export interface Standing {
@@ -8,30 +14,30 @@ export interface Standing {
   readonly rank: number | undefined;
   /** Rank of `window[0]`. */
   readonly windowFirstRank: number;
-  /** Player ids from `rank - radius` to `rank + radius` (clipped to the set), in rank order. */
-  readonly window: readonly string[];
+  /** Entries from `rank - radius` to `rank + radius` (clipped to the set), in rank order. */
+  readonly window: readonly HeldItem[];
 }
 
 /**
  * An order-statistic index over ranked sets (one per board and period), keyed by
- * `rankedSetId`. It holds positions only; entry details stay in SQL, the source of truth.
- * Rank-of-player and players-at-rank are O(log n).
+ * `rankedSetId`. It holds each entry's position and display name, a copy of SQL (the source of
+ * truth) kept in step by `RankIndex`. Rank-of-player and entries-at-rank are O(log n).
  */
 export interface RankEngine {
   readonly kind: 'in-process' | 'redis';
   /**
-   * Replaces a set's contents with keys given in rank order (the rebuild from SQL).
+   * Replaces a set's contents with items given in rank order (the rebuild from SQL).
    * `ttlMs`: how long a shared engine may keep the set before forgetting it by itself (until a
    * period's end plus grace, measured on the app's clock so tests that move time stay consistent).
    */
-  replace(setId: string, keys: readonly RankKey[], ttlMs?: number): Promise<void>;
-  /** Sets a player's position (insert or move). */
-  upsert(setId: string, key: RankKey): Promise<void>;
+  replace(setId: string, items: readonly RankItem[], ttlMs?: number): Promise<void>;
+  /** Sets a player's position and name (insert, move or rename). */
+  upsert(setId: string, item: RankItem): Promise<void>;
   remove(setId: string, playerId: string): Promise<void>;
   /** The player's standing, with up to `radius` players either side (radius 0: none). */
   standing(setId: string, playerId: string, radius: number): Promise<Standing>;
-  /** Up to `count` player ids from 1-based `fromRank`, in rank order. */
-  playersFrom(setId: string, fromRank: number, count: number): Promise<string[]>;
+  /** Up to `count` entries from 1-based `fromRank`, in rank order. */
+  itemsFrom(setId: string, fromRank: number, count: number): Promise<HeldItem[]>;
   /** Forgets a set (an expired period: SQL answers for it from then on). */
   drop(setId: string): Promise<void>;
 }

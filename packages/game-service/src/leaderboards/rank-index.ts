@@ -8,15 +8,14 @@ import {
   entriesOfPlayer,
   entriesOfPlayers,
   findEntry,
-  rankKeysAfter,
   type Entry,
   type EntryPosition,
   type LeaderboardTables,
 } from './leaderboard-store.js';
 import { isCurrentPeriod, parsePeriodKey } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import type { RankEngine } from './rank-engine.js';
-import { compareRankKeys, rankKeyOf, type RankKey } from './rank-order.js';
+import type { HeldItem, RankEngine } from './rank-engine.js';
+import { compareRankKeys, entryOfItem, rankItemOf, type RankItem } from './rank-order.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 
 /** An entry with its 1-based position. */
@@ -96,7 +95,7 @@ export class RankIndex {
       for (const set of held) {
         const id = rankedSetId(set);
         const row = rows.find((r) => r.boardId === set.boardId && r.period === set.period);
-        if (row) await this.#engine.upsert(id, rankKeyOf(set.order, row));
+        if (row) await this.#engine.upsert(id, rankItemOf(set.order, row));
         else await this.#engine.remove(id, playerId);
         // The period may have ended while this ran; forget what was just written to it.
         if (!this.#held.has(id)) await this.#engine.drop(id);
@@ -131,15 +130,27 @@ export class RankIndex {
     if (await this.#hold(set)) {
       const found = await this.#engine.standing(rankedSetId(set), playerId, radius);
       if (found.rank === undefined) return { total: found.total, entry: undefined, window: [] };
-      const details = new Map((await entriesOfPlayers(this.#db, set, found.window)).map((e) => [e.playerId, e]));
       const window: RankedEntry[] = [];
-      found.window.forEach((id, i) => {
-        const entry = details.get(id);
-        if (entry) window.push({ ...entry, rank: found.windowFirstRank + i });
+      (await this.#named(set, found.window)).forEach((item, i) => {
+        if (item) window.push({ ...entryOfItem(set.order, item), rank: found.windowFirstRank + i });
       });
       return { total: found.total, entry: window.find((e) => e.playerId === playerId), window };
     }
     return this.#standingFromSql(set, playerId, radius);
+  }
+
+  /**
+   * The engine's items with their names. A shared set last written by a version that kept no
+   * names lacks some; SQL has them (undefined for an entry erased since the engine answered).
+   */
+  async #named(set: RankedSet, items: readonly HeldItem[]): Promise<Array<RankItem | undefined>> {
+    const unnamed = items.filter((item) => item.displayName === undefined).map((item) => item.playerId);
+    if (unnamed.length === 0) return items as RankItem[];
+    const names = new Map((await entriesOfPlayers(this.#db, set, unnamed)).map((e) => [e.playerId, e.displayName]));
+    return items.map((item) => {
+      const displayName = item.displayName ?? names.get(item.playerId);
+      return displayName === undefined ? undefined : { ...item, displayName };
+    });
   }
 
   async #standingFromSql(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
@@ -164,20 +175,20 @@ export class RankIndex {
   }
 
   /**
-   * Compares every held set's order in the engine with SQL's. Meaningful while no writes are in
-   * flight; operators and tests use it to prove the two agree.
+   * Compares every held set in the engine with SQL: order, scores, times and names. Meaningful
+   * while no writes are in flight; operators and tests use it to prove the two agree.
    */
   async checkConsistency(): Promise<SetConsistency[]> {
     await this.#dropEnded(this.#clock.now());
     const report: SetConsistency[] = [];
     for (const [setId, held] of [...this.#held]) {
       if (held.loading) await held.loading;
-      const sqlIds = (await this.#readSet(held.set)).map((k) => k.playerId);
-      const engineIds = await this.#engine.playersFrom(setId, 1, Math.max(sqlIds.length + 1, 1));
-      const length = Math.max(sqlIds.length, engineIds.length);
+      const sqlItems = await this.#readSet(held.set);
+      const engineItems = await this.#engine.itemsFrom(setId, 1, sqlItems.length + 1);
+      const length = Math.max(sqlItems.length, engineItems.length);
       let firstDifferenceAt: number | undefined;
-      for (let i = 0; i < length && firstDifferenceAt === undefined; i++) if (sqlIds[i] !== engineIds[i]) firstDifferenceAt = i + 1;
-      report.push({ setId, engineTotal: engineIds.length, sqlTotal: sqlIds.length, firstDifferenceAt });
+      for (let i = 0; i < length && firstDifferenceAt === undefined; i++) if (!sameItem(sqlItems[i], engineItems[i])) firstDifferenceAt = i + 1;
+      report.push({ setId, engineTotal: engineItems.length, sqlTotal: sqlItems.length, firstDifferenceAt });
     }
     return report;
   }
@@ -209,24 +220,23 @@ export class RankIndex {
   }
 
   async #loadSet(set: RankedSet, id: string): Promise<void> {
-    const keys = await this.#readSet(set);
+    const items = await this.#readSet(set);
     // SQL returns rank order; a collation that orders unusual player ids differently from the
     // engine is the one case needing a sort.
-    if (!keys.every((key, i) => i === 0 || compareRankKeys(keys[i - 1]!, key) < 0)) keys.sort(compareRankKeys);
+    if (!items.every((item, i) => i === 0 || compareRankKeys(items[i - 1]!, item) < 0)) items.sort(compareRankKeys);
     const endMs = parsePeriodKey(set.period)?.endMs ?? Infinity;
     const ttlMs = Number.isFinite(endMs) ? Math.max(1, endMs + endedSetGraceMs - this.#clock.now()) : undefined;
-    await this.#engine.replace(id, keys, ttlMs);
+    await this.#engine.replace(id, items, ttlMs);
   }
 
-  async #readSet(set: RankedSet): Promise<RankKey[]> {
-    const keys: RankKey[] = [];
+  async #readSet(set: RankedSet): Promise<RankItem[]> {
+    const items: RankItem[] = [];
     let after: EntryPosition | undefined;
     for (;;) {
-      const batch = await rankKeysAfter(this.#db, set, after, loadBatchSize);
-      for (const key of batch) keys.push(key);
-      const last = batch.at(-1);
-      if (!last || batch.length < loadBatchSize) return keys;
-      after = { score: set.order === 'desc' ? -last.sortScore : last.sortScore, achievedAt: last.achievedAt, playerId: last.playerId };
+      const batch = await entriesAfter(this.#db, set, after, loadBatchSize);
+      for (const entry of batch) items.push(rankItemOf(set.order, entry));
+      after = batch.at(-1);
+      if (!after || batch.length < loadBatchSize) return items;
     }
   }
 
@@ -243,4 +253,8 @@ export class RankIndex {
     this.#nextPeriodEndMs = nextEnd;
     for (const id of ended) await this.#engine.drop(id);
   }
+}
+
+function sameItem(a: HeldItem | undefined, b: HeldItem | undefined): boolean {
+  return a !== undefined && b !== undefined && compareRankKeys(a, b) === 0 && a.displayName === b.displayName;
 }

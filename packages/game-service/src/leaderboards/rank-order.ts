@@ -1,3 +1,4 @@
+import type { Entry } from './leaderboard-store.js';
 import type { SortOrder } from './ranked-board.js';
 
 /**
@@ -11,9 +12,22 @@ export interface RankKey {
   readonly playerId: string;
 }
 
-/** The rank key of an entry on a board of the given order. */
-export function rankKeyOf(order: SortOrder, entry: { score: number; achievedAt: number; playerId: string }): RankKey {
-  return { sortScore: order === 'desc' ? -entry.score : entry.score, achievedAt: entry.achievedAt, playerId: entry.playerId };
+/**
+ * What the rank engine holds of an entry: its position and the name shown beside it, so the
+ * engine answers `/me` and `/around-me` without reading SQL (the score is the key's, un-negated).
+ */
+export interface RankItem extends RankKey {
+  readonly displayName: string;
+}
+
+/** The rank item of an entry on a board of the given order. */
+export function rankItemOf(order: SortOrder, entry: Entry): RankItem {
+  return { sortScore: order === 'desc' ? -entry.score : entry.score, achievedAt: entry.achievedAt, playerId: entry.playerId, displayName: entry.displayName };
+}
+
+/** The entry a rank item stands for (the inverse of `rankItemOf`). */
+export function entryOfItem(order: SortOrder, item: RankItem): Entry {
+  return { playerId: item.playerId, displayName: item.displayName, score: order === 'desc' ? -item.sortScore : item.sortScore, achievedAt: item.achievedAt };
 }
 
 /** Negative when `a` ranks before `b`, zero for the same position, positive after. */

@@ -1,6 +1,6 @@
 import type { Redis } from '@playstack/server-kit';
-import type { RankEngine, Standing } from './rank-engine.js';
-import type { RankKey } from './rank-order.js';
+import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
+import type { RankItem } from './rank-order.js';
 
 /**
  * Sorted-set members carry the tie-break: with equal scores Redis orders members by bytes, so
@@ -9,33 +9,43 @@ import type { RankKey } from './rank-order.js';
  */
 const achievedAtDigits = 15;
 const memberPlayerOffset = achievedAtDigits + 1;
-const rebuildBatchSize = 1_000;
+/** Entries per round trip when building or reading a set in bulk. */
+const batchSize = 1_000;
 
-function memberOf(key: RankKey): string {
-  return `${String(key.achievedAt).padStart(achievedAtDigits, '0')}:${key.playerId}`;
+function memberOf(item: RankItem): string {
+  return `${String(item.achievedAt).padStart(achievedAtDigits, '0')}:${item.playerId}`;
 }
 
-function playerOfMember(member: string): string {
-  return member.slice(memberPlayerOffset);
-}
-
-// Each set is a sorted set (positions) and a hash (player -> member), kept together by Lua
-// scripts so a player never has two members. The hash tag keeps both keys in one cluster slot.
+// Each set is a sorted set (positions), a hash (player -> member) and a hash (player -> display
+// name), kept together by Lua scripts so a player never has two members. The hash tag keeps the
+// three keys in one cluster slot.
 const upsertScript = `
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then redis.call('ZREM', KEYS[1], old) end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
 return 1`;
 
 const removeScript = `
 local old = redis.call('HGET', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
 if not old then return 0 end
 redis.call('ZREM', KEYS[1], old)
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1`;
 
-const standingScript = `
+// Members with scores from 0-based start to stop, and the names of their players.
+const itemsFunction = `
+local function items(zset, names, start, stop)
+  local scored = redis.call('ZRANGE', zset, start, stop, 'WITHSCORES')
+  if #scored == 0 then return {scored, {}} end
+  local players = {}
+  for i = 1, #scored, 2 do players[#players + 1] = string.sub(scored[i], ${memberPlayerOffset + 1}) end
+  return {scored, redis.call('HMGET', names, unpack(players))}
+end`;
+
+const standingScript = `${itemsFunction}
 local total = redis.call('ZCARD', KEYS[1])
 local member = redis.call('HGET', KEYS[2], ARGV[1])
 if not member then return {total} end
@@ -43,12 +53,35 @@ local rank = redis.call('ZRANK', KEYS[1], member)
 local radius = tonumber(ARGV[2])
 local first = rank - radius
 if first < 0 then first = 0 end
-return {total, rank, first, redis.call('ZRANGE', KEYS[1], first, rank + radius)}`;
+local window = items(KEYS[1], KEYS[3], first, rank + radius)
+return {total, rank, first, window[1], window[2]}`;
+
+const itemsScript = `${itemsFunction}
+return items(KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]))`;
+
+type ScoredMembers = string[];
+type Names = Array<string | null>;
 
 interface RankScripts {
-  leaderboardUpsert(zset: string, hash: string, playerId: string, score: string, member: string): Promise<number>;
-  leaderboardRemove(zset: string, hash: string, playerId: string): Promise<number>;
-  leaderboardStanding(zset: string, hash: string, playerId: string, radius: number): Promise<[number, number?, number?, string[]?]>;
+  leaderboardUpsert(zset: string, hash: string, names: string, playerId: string, score: string, member: string, displayName: string): Promise<number>;
+  leaderboardRemove(zset: string, hash: string, names: string, playerId: string): Promise<number>;
+  leaderboardStanding(zset: string, hash: string, names: string, playerId: string, radius: number): Promise<[number, number?, number?, ScoredMembers?, Names?]>;
+  leaderboardItems(zset: string, names: string, start: number, stop: number): Promise<[ScoredMembers, Names]>;
+}
+
+/** Items from ZRANGE WITHSCORES (`[member, score, ...]`) and the names HMGET found for them. */
+function heldItems(scored: ScoredMembers, names: Names): HeldItem[] {
+  const items: HeldItem[] = [];
+  for (let i = 0; i < scored.length; i += 2) {
+    const member = scored[i]!;
+    items.push({
+      sortScore: Number(scored[i + 1]),
+      achievedAt: Number(member.slice(0, achievedAtDigits)),
+      playerId: member.slice(memberPlayerOffset),
+      displayName: names[i / 2] ?? undefined,
+    });
+  }
+  return items;
 }
 
 /** The shared rank engine: Redis sorted sets, so every instance reads the same ranks. */
@@ -57,67 +90,73 @@ export class RedisRankEngine implements RankEngine {
   readonly #redis: Redis & RankScripts;
 
   constructor(redis: Redis) {
-    redis.defineCommand('leaderboardUpsert', { numberOfKeys: 2, lua: upsertScript });
-    redis.defineCommand('leaderboardRemove', { numberOfKeys: 2, lua: removeScript });
-    redis.defineCommand('leaderboardStanding', { numberOfKeys: 2, lua: standingScript });
+    redis.defineCommand('leaderboardUpsert', { numberOfKeys: 3, lua: upsertScript });
+    redis.defineCommand('leaderboardRemove', { numberOfKeys: 3, lua: removeScript });
+    redis.defineCommand('leaderboardStanding', { numberOfKeys: 3, lua: standingScript });
+    redis.defineCommand('leaderboardItems', { numberOfKeys: 2, lua: itemsScript });
     this.#redis = redis as Redis & RankScripts;
   }
 
-  #keys(setId: string): [zset: string, hash: string] {
-    return [`lb:{${setId}}:z`, `lb:{${setId}}:h`];
+  #keys(setId: string): [zset: string, hash: string, names: string] {
+    return [`lb:{${setId}}:z`, `lb:{${setId}}:h`, `lb:{${setId}}:n`];
   }
 
   /** Builds the set beside the live one and swaps it in with RENAME, so readers never see it half-built. */
-  async replace(setId: string, keys: readonly RankKey[], ttlMs?: number): Promise<void> {
-    const [zset, hash] = this.#keys(setId);
-    const [buildZset, buildHash] = [`${zset}:build`, `${hash}:build`];
-    await this.#redis.del(buildZset, buildHash);
-    for (let start = 0; start < keys.length; start += rebuildBatchSize) {
-      const batch = keys.slice(start, start + rebuildBatchSize);
+  async replace(setId: string, items: readonly RankItem[], ttlMs?: number): Promise<void> {
+    const live = this.#keys(setId);
+    const build = live.map((key) => `${key}:build`) as typeof live;
+    await this.#redis.del(...build);
+    for (let start = 0; start < items.length; start += batchSize) {
+      const batch = items.slice(start, start + batchSize);
       const scored: string[] = [];
       const members: string[] = [];
-      for (const key of batch) {
-        const member = memberOf(key);
-        scored.push(String(key.sortScore), member);
-        members.push(key.playerId, member);
+      const names: string[] = [];
+      for (const item of batch) {
+        const member = memberOf(item);
+        scored.push(String(item.sortScore), member);
+        members.push(item.playerId, member);
+        names.push(item.playerId, item.displayName);
       }
-      await this.#redis.pipeline().zadd(buildZset, ...scored).hset(buildHash, ...members).exec();
+      await this.#redis.pipeline().zadd(build[0], ...scored).hset(build[1], ...members).hset(build[2], ...names).exec();
     }
     const swap = this.#redis.multi();
-    if (keys.length === 0) {
-      swap.del(zset, hash);
+    if (items.length === 0) {
+      swap.del(...live);
     } else {
-      if (ttlMs !== undefined) swap.pexpire(buildZset, ttlMs).pexpire(buildHash, ttlMs);
-      swap.rename(buildZset, zset).rename(buildHash, hash);
+      build.forEach((key, i) => {
+        if (ttlMs !== undefined) swap.pexpire(key, ttlMs);
+        swap.rename(key, live[i]!);
+      });
     }
     await swap.exec();
   }
 
-  async upsert(setId: string, key: RankKey): Promise<void> {
-    const [zset, hash] = this.#keys(setId);
-    await this.#redis.leaderboardUpsert(zset, hash, key.playerId, String(key.sortScore), memberOf(key));
+  async upsert(setId: string, item: RankItem): Promise<void> {
+    await this.#redis.leaderboardUpsert(...this.#keys(setId), item.playerId, String(item.sortScore), memberOf(item), item.displayName);
   }
 
   async remove(setId: string, playerId: string): Promise<void> {
-    const [zset, hash] = this.#keys(setId);
-    await this.#redis.leaderboardRemove(zset, hash, playerId);
+    await this.#redis.leaderboardRemove(...this.#keys(setId), playerId);
   }
 
   async standing(setId: string, playerId: string, radius: number): Promise<Standing> {
-    const [zset, hash] = this.#keys(setId);
-    const [total, rank, first, members] = await this.#redis.leaderboardStanding(zset, hash, playerId, radius);
-    if (rank === undefined || first === undefined || members === undefined) {
+    const [total, rank, first, scored, names] = await this.#redis.leaderboardStanding(...this.#keys(setId), playerId, radius);
+    if (rank === undefined || first === undefined || scored === undefined || names === undefined) {
       return { total, rank: undefined, windowFirstRank: 1, window: [] };
     }
-    return { total, rank: rank + 1, windowFirstRank: first + 1, window: members.map(playerOfMember) };
+    return { total, rank: rank + 1, windowFirstRank: first + 1, window: heldItems(scored, names) };
   }
 
-  async playersFrom(setId: string, fromRank: number, count: number): Promise<string[]> {
-    if (count <= 0) return [];
-    const [zset] = this.#keys(setId);
-    const start = Math.max(1, fromRank) - 1;
-    const members = await this.#redis.zrange(zset, start, start + count - 1);
-    return members.map(playerOfMember);
+  async itemsFrom(setId: string, fromRank: number, count: number): Promise<HeldItem[]> {
+    const [zset, , names] = this.#keys(setId);
+    const items: HeldItem[] = [];
+    // In slices: a script unpacks one HMGET argument per player, and Lua's stack is finite.
+    for (let start = Math.max(1, fromRank) - 1, end = start + count; start < end; start += batchSize) {
+      const [scored, found] = await this.#redis.leaderboardItems(zset, names, start, Math.min(start + batchSize, end) - 1);
+      items.push(...heldItems(scored, found));
+      if (scored.length < 2 * batchSize) break;
+    }
+    return items;
   }
 
   async drop(setId: string): Promise<void> {

@@ -25,6 +25,8 @@ const operation = fc.oneof(
       durationMs: fc.integer({ min: 1, max: 5 }),
       // Results arrive a little out of order, like queued offline runs.
       lateByMs: fc.constantFrom(0, 0, 0, 1_000, 3_600_000),
+      // Players change their names now and then; the engine serves names, so it must follow.
+      renamed: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), player: fc.nat(playerCount - 1) }) },
@@ -75,7 +77,7 @@ describeEachDatabase('rank engine and SQL', (database) => {
                     await app.playerErasure.erase(app.database, { gameId: game.id, playerId }, app.log);
                     return;
                   }
-                  await recordResult(app, game, { id: playerId, displayName: `Player ${op.player}` }, { score: op.score, durationMs: op.durationMs }, clock.now() - op.lateByMs);
+                  await recordResult(app, game, { id: playerId, displayName: `Player ${op.player}${op.renamed ? ' (renamed)' : ''}` }, { score: op.score, durationMs: op.durationMs }, clock.now() - op.lateByMs);
                 }),
               );
               const failure = settled.find((outcome) => outcome.status === 'rejected');

@@ -47,6 +47,39 @@ describeEachDatabase('rank engine at boot', (database) => {
           await second.close();
         }
       });
+
+      it('answers names from the engine, and from SQL where a shared set has none (written by an earlier version)', async () => {
+        const game = arenaGame(`names-${variant.name}`);
+        const app = await buildTestApp(database(), { ...variant.env(), ...unthrottled }, { clock: new ManualClock('2026-11-21T10:00:00.000Z') });
+        try {
+          await storeManifest(app, manifestWith(game));
+          const reader = await signedIn(app, game.id, 'reader');
+          for (let i = 0; i < 5; i++) await recordResult(app, game, { id: `p${i}`, displayName: `Name ${i}` }, { score: 10 * i, durationMs: 1 });
+          await recordResult(app, game, reader, { score: 25, durationMs: 1 });
+          const names = async () => {
+            const around = await getJson(app, `/v1/games/${game.id}/leaderboards/high/around-me?radius=2`, reader.headers);
+            return around.body.entries.map((e: { playerId: string; displayName: string }) => [e.playerId, e.displayName]);
+          };
+          const expected = [
+            ['p4', 'Name 4'],
+            ['p3', 'Name 3'],
+            [reader.id, reader.displayName],
+            ['p2', 'Name 2'],
+            ['p1', 'Name 1'],
+          ];
+          expect(await names()).toEqual(expected);
+          // A rename reaches the engine with the next result, even one that does not move the entry.
+          await recordResult(app, game, { id: 'p3', displayName: 'Renamed 3' }, { score: 1, durationMs: 1 });
+          expected[1] = ['p3', 'Renamed 3'];
+          expect(await names()).toEqual(expected);
+          if (!app.redis) return;
+          await app.redis.del(`lb:{${game.id}:high:all}:n`);
+          expect(await names()).toEqual(expected);
+          expect((await app.leaderboards.ranks.checkConsistency()).find((c) => c.setId === `${game.id}:high:all`)).toMatchObject({ firstDifferenceAt: 1 });
+        } finally {
+          await app.close();
+        }
+      });
     });
   }
 });
