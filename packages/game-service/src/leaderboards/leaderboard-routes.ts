@@ -1,5 +1,6 @@
 import { errorResponses } from '@playstack/server-kit';
 import type { GameFeature } from '../games/game-scope.js';
+import { isoTimestamp } from './iso-time.js';
 import type { RankedEntry } from './rank-index.js';
 import {
   aroundMeRadiusDefault,
@@ -20,7 +21,7 @@ function toResponseEntry(entry: RankedEntry): LeaderboardEntry {
     playerId: entry.playerId,
     displayName: entry.displayName,
     score: entry.score,
-    achievedAt: new Date(entry.achievedAt).toISOString(),
+    achievedAt: isoTimestamp(entry.achievedAt),
   };
 }
 

@@ -3,7 +3,6 @@ import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
 import {
   deletePlayerEntries,
-  entriesAfter,
   entriesOfPlayer,
   insertEntriesIfAbsent,
   updateEntry,
@@ -163,14 +162,13 @@ export class Leaderboards {
   async page(game: LeaderboardGame, boardId: string, query: LeaderboardRead & { cursor?: string | undefined; limit: number }): Promise<LeaderboardPage> {
     const set = this.#resolveSet(game, boardId, query.period);
     const after = query.cursor === undefined ? undefined : decodeCursor(set, query.cursor);
-    const rows = await entriesAfter(this.#db, set, after, query.limit + 1);
+    const rows = await this.ranks.entriesAfter(set, after, query.limit + 1);
     const shown = rows.slice(0, query.limit);
-    const firstRank = shown.length > 0 ? await this.ranks.rankOf(set, shown[0]!) : 0;
     const last = shown.at(-1);
     return {
       boardId,
       period: set.period,
-      entries: shown.map((entry, i) => ({ ...entry, rank: firstRank + i })),
+      entries: shown,
       nextCursor: rows.length > query.limit && last ? encodeCursor(set, last) : null,
     };
   }

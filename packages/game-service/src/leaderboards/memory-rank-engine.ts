@@ -1,5 +1,5 @@
-import type { RankEngine, Standing } from './rank-engine.js';
-import type { RankItem } from './rank-order.js';
+import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
+import type { RankItem, RankKey } from './rank-order.js';
 import { RankTree } from './rank-tree.js';
 
 /** The rank engine of a single instance: one order-statistic tree per ranked set, in this process. */
@@ -38,6 +38,12 @@ export class MemoryRankEngine implements RankEngine {
 
   async itemsFrom(setId: string, fromRank: number, count: number): Promise<RankItem[]> {
     return this.#sets.get(setId)?.itemsFrom(fromRank, count) ?? [];
+  }
+
+  async itemsAfter(setId: string, key: RankKey | undefined, count: number): Promise<{ firstRank: number; items: HeldItem[] }> {
+    const tree = this.#sets.get(setId);
+    const firstRank = (key && tree ? tree.countThrough(key) : 0) + 1;
+    return { firstRank, items: tree?.itemsFrom(firstRank, count) ?? [] };
   }
 
   async drop(setId: string): Promise<void> {

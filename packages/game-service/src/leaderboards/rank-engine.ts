@@ -38,6 +38,12 @@ export interface RankEngine {
   standing(setId: string, playerId: string, radius: number): Promise<Standing>;
   /** Up to `count` entries from 1-based `fromRank`, in rank order. */
   itemsFrom(setId: string, fromRank: number, count: number): Promise<HeldItem[]>;
+  /**
+   * Up to `count` entries ranked after `key` (from the top without one) and the rank of the
+   * first; undefined when the engine cannot place `key` (Redis places only the key of an entry
+   * still in the set, which is what a cursor usually names).
+   */
+  itemsAfter(setId: string, key: RankKey | undefined, count: number): Promise<{ firstRank: number; items: HeldItem[] } | undefined>;
   /** Forgets a set (an expired period: SQL answers for it from then on). */
   drop(setId: string): Promise<void>;
 }

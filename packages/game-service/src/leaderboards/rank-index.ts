@@ -15,8 +15,8 @@ import {
 import { isCurrentPeriod, parsePeriodKey } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { HeldItem, RankEngine } from './rank-engine.js';
-import { compareRankKeys, entryOfItem, rankItemOf, type RankItem } from './rank-order.js';
-import { rankedSetId, type RankedSet } from './ranked-board.js';
+import { compareRankKeys, rankItemOf, type RankItem } from './rank-order.js';
+import { rankedSetId, type RankedSet, type SortOrder } from './ranked-board.js';
 
 /** An entry with its 1-based position. */
 export interface RankedEntry extends Entry {
@@ -109,6 +109,27 @@ export class RankIndex {
     await this.syncPlayer(gameId, playerId, sets);
   }
 
+  /**
+   * Up to `count` entries ranked after a position (from the top without one), with their ranks:
+   * from the engine when it can place the position, else from SQL.
+   */
+  async entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
+    if (await this.#hold(set)) {
+      const key = after && { sortScore: set.order === 'desc' ? -after.score : after.score, achievedAt: after.achievedAt, playerId: after.playerId };
+      const found = await this.#engine.itemsAfter(rankedSetId(set), key, count);
+      if (found) {
+        const entries: RankedEntry[] = [];
+        (await this.#named(set, found.items)).forEach((item, i) => {
+          if (item) entries.push(rankedEntryOf(set.order, item, found.firstRank + i));
+        });
+        return entries;
+      }
+    }
+    const rows = await entriesAfter(this.#db, set, after, count);
+    const firstRank = rows.length > 0 ? await this.rankOf(set, rows[0]!) : 0;
+    return rows.map((entry, i) => ({ ...entry, rank: firstRank + i }));
+  }
+
   /** The 1-based rank of an entry at a known position. */
   async rankOf(set: RankedSet, position: EntryPosition): Promise<number> {
     if (await this.#hold(set)) {
@@ -132,7 +153,7 @@ export class RankIndex {
       if (found.rank === undefined) return { total: found.total, entry: undefined, window: [] };
       const window: RankedEntry[] = [];
       (await this.#named(set, found.window)).forEach((item, i) => {
-        if (item) window.push({ ...entryOfItem(set.order, item), rank: found.windowFirstRank + i });
+        if (item) window.push(rankedEntryOf(set.order, item, found.windowFirstRank + i));
       });
       return { total: found.total, entry: window.find((e) => e.playerId === playerId), window };
     }
@@ -253,6 +274,11 @@ export class RankIndex {
     this.#nextPeriodEndMs = nextEnd;
     for (const id of ended) await this.#engine.drop(id);
   }
+}
+
+/** The entry a rank item stands for (the score un-negated), at a rank. */
+function rankedEntryOf(order: SortOrder, item: RankItem, rank: number): RankedEntry {
+  return { playerId: item.playerId, displayName: item.displayName, score: order === 'desc' ? -item.sortScore : item.sortScore, achievedAt: item.achievedAt, rank };
 }
 
 function sameItem(a: HeldItem | undefined, b: HeldItem | undefined): boolean {

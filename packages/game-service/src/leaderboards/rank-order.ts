@@ -25,11 +25,6 @@ export function rankItemOf(order: SortOrder, entry: Entry): RankItem {
   return { sortScore: order === 'desc' ? -entry.score : entry.score, achievedAt: entry.achievedAt, playerId: entry.playerId, displayName: entry.displayName };
 }
 
-/** The entry a rank item stands for (the inverse of `rankItemOf`). */
-export function entryOfItem(order: SortOrder, item: RankItem): Entry {
-  return { playerId: item.playerId, displayName: item.displayName, score: order === 'desc' ? -item.sortScore : item.sortScore, achievedAt: item.achievedAt };
-}
-
 /** Negative when `a` ranks before `b`, zero for the same position, positive after. */
 export function compareRankKeys(a: RankKey, b: RankKey): number {
   if (a.sortScore !== b.sortScore) return a.sortScore < b.sortScore ? -1 : 1;

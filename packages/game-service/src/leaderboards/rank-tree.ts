@@ -140,6 +140,26 @@ export class RankTree {
     return rank;
   }
 
+  /** How many items rank at or before `key` (whether or not an item has exactly that key). */
+  countThrough(key: RankKey): number {
+    let count = 0;
+    let node = this.#root;
+    while (node instanceof Branch) {
+      const child = this.#childFor(node, key);
+      for (let i = 0; i < child; i++) count += node.counts[i]!;
+      node = node.children[child]!;
+    }
+    const items = node.items;
+    let low = 0;
+    let high = items.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareRankKeys(items[middle]!, key) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    return count + low;
+  }
+
   /** Up to `count` items starting at 1-based `fromRank`, in rank order. */
   itemsFrom(fromRank: number, count: number): RankItem[] {
     const out: RankItem[] = [];

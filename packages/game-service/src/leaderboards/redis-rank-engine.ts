@@ -1,6 +1,6 @@
 import type { Redis } from '@playstack/server-kit';
 import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
-import type { RankItem } from './rank-order.js';
+import type { RankItem, RankKey } from './rank-order.js';
 
 /**
  * Sorted-set members carry the tie-break: with equal scores Redis orders members by bytes, so
@@ -12,7 +12,7 @@ const memberPlayerOffset = achievedAtDigits + 1;
 /** Entries per round trip when building or reading a set in bulk. */
 const batchSize = 1_000;
 
-function memberOf(item: RankItem): string {
+function memberOf(item: RankKey): string {
   return `${String(item.achievedAt).padStart(achievedAtDigits, '0')}:${item.playerId}`;
 }
 
@@ -59,6 +59,17 @@ return {total, rank, first, window[1], window[2]}`;
 const itemsScript = `${itemsFunction}
 return items(KEYS[1], KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]))`;
 
+// From the top, or after a member that still holds the given score (else false: cannot place it).
+const itemsAfterScript = `${itemsFunction}
+local start = 0
+if ARGV[2] ~= '' then
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[2])
+  if not score or tonumber(score) ~= tonumber(ARGV[1]) then return false end
+  start = redis.call('ZRANK', KEYS[1], ARGV[2]) + 1
+end
+local window = items(KEYS[1], KEYS[2], start, start + tonumber(ARGV[3]) - 1)
+return {start, window[1], window[2]}`;
+
 type ScoredMembers = string[];
 type Names = Array<string | null>;
 
@@ -67,6 +78,7 @@ interface RankScripts {
   leaderboardRemove(zset: string, hash: string, names: string, playerId: string): Promise<number>;
   leaderboardStanding(zset: string, hash: string, names: string, playerId: string, radius: number): Promise<[number, number?, number?, ScoredMembers?, Names?]>;
   leaderboardItems(zset: string, names: string, start: number, stop: number): Promise<[ScoredMembers, Names]>;
+  leaderboardItemsAfter(zset: string, names: string, score: string, member: string, count: number): Promise<[number, ScoredMembers, Names] | null>;
 }
 
 /** Items from ZRANGE WITHSCORES (`[member, score, ...]`) and the names HMGET found for them. */
@@ -94,6 +106,7 @@ export class RedisRankEngine implements RankEngine {
     redis.defineCommand('leaderboardRemove', { numberOfKeys: 3, lua: removeScript });
     redis.defineCommand('leaderboardStanding', { numberOfKeys: 3, lua: standingScript });
     redis.defineCommand('leaderboardItems', { numberOfKeys: 2, lua: itemsScript });
+    redis.defineCommand('leaderboardItemsAfter', { numberOfKeys: 2, lua: itemsAfterScript });
     this.#redis = redis as Redis & RankScripts;
   }
 
@@ -157,6 +170,14 @@ export class RedisRankEngine implements RankEngine {
       if (scored.length < 2 * batchSize) break;
     }
     return items;
+  }
+
+  async itemsAfter(setId: string, key: RankKey | undefined, count: number): Promise<{ firstRank: number; items: HeldItem[] } | undefined> {
+    const [zset, , names] = this.#keys(setId);
+    const found = await this.#redis.leaderboardItemsAfter(zset, names, key ? String(key.sortScore) : '', key ? memberOf(key) : '', count);
+    if (!found) return undefined;
+    const [start, scored, named] = found;
+    return { firstRank: start + 1, items: heldItems(scored, named) };
   }
 
   async drop(setId: string): Promise<void> {

@@ -174,6 +174,28 @@ describeEachDatabase('leaderboards over HTTP', (database) => {
         expect(seen.at(-1)).toBe('newcomer');
       });
 
+      it('pages on from where a cursor pointed after its entry moved or was erased', async () => {
+        for (let i = 0; i < 10; i++) await recordResult(app, game, { id: `p${i}` }, { score: 100 - i, durationMs: 1 });
+        const first = await page('high', 'limit=3');
+        expect(ids(first)).toEqual(['p0', 'p1', 'p2']);
+        // The cursor's own entry (p2) jumps to the top: the next page still starts right after its old place.
+        await recordResult(app, game, { id: 'p2' }, { score: 500, durationMs: 1 });
+        const second = await page('high', `limit=3&cursor=${first.nextCursor}`);
+        expect(second.entries.map((e: { rank: number; playerId: string }) => [e.rank, e.playerId])).toEqual([
+          [4, 'p3'],
+          [5, 'p4'],
+          [6, 'p5'],
+        ]);
+        // The next cursor's entry (p5) is erased: paging carries on from its place.
+        await app.playerErasure.erase(app.database, { gameId: game.id, playerId: 'p5' }, app.log);
+        const third = await page('high', `limit=3&cursor=${second.nextCursor}`);
+        expect(third.entries.map((e: { rank: number; playerId: string }) => [e.rank, e.playerId])).toEqual([
+          [6, 'p6'],
+          [7, 'p7'],
+          [8, 'p8'],
+        ]);
+      });
+
       it('numbers later pages by global rank and ends with a null cursor', async () => {
         for (let i = 0; i < 5; i++) await recordResult(app, game, { id: `p${i}` }, { score: 50 - i, durationMs: 1 });
         const first = await page('high', 'limit=2');

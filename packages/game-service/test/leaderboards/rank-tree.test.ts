@@ -33,6 +33,15 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>): void {
     expect(plain(tree.itemOf(item.playerId)!)).toEqual(item);
   });
   expect(tree.itemsFrom(sorted.length + 1, 3)).toEqual([]);
+  // Positions between, on and around the items held: how many rank at or before each.
+  for (const sortScore of [-4, -3, -2, -1, 0, 1, 2, 3, 4]) {
+    for (const achievedAt of [-1, 0, 1, 2]) {
+      for (const playerId of ['', 'p05', 'p05a', 'p39', 'q']) {
+        const key = { sortScore, achievedAt, playerId };
+        expect(tree.countThrough(key)).toBe(sorted.filter((item) => compareRankKeys(item, key) <= 0).length);
+      }
+    }
+  }
   for (const playerId of playerIds) if (!model.has(playerId)) expect(tree.rankOf(playerId)).toBeUndefined();
 }
 
