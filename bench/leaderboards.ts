@@ -1,6 +1,6 @@
 // Leaderboard reads at 1,000,000 entries over HTTP (loopback, keep-alive): requests per second
 // and p50/p99 latency of a page (keyset cursor at a random depth), /me and /around-me, each beside
-// a bare Fastify route answering a same-sized JSON body (the ceiling). Also the rank engine's
+// a bare Fastify route answering the same bytes, body and headers (the ceiling). Also the rank engine's
 // rebuild time at boot and its memory per million entries.
 //
 //   npx tsx --conditions=source bench/leaderboards.ts
@@ -26,6 +26,7 @@ const redisUrl = process.env.BENCH_REDIS_URL;
 // BENCH_ONLY (e.g. "me,aroundMe") measures only some of page, me and aroundMe.
 const endpoints = ['page', 'me', 'aroundMe'] as const;
 type Endpoint = (typeof endpoints)[number];
+const titles: Record<Endpoint, string> = { page: 'page (limit 25, cursor at random depth)', me: '/me', aroundMe: '/around-me (radius 5)' };
 const measured = endpoints.filter((e) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(e));
 // BENCH_TARGET_NODE_ARGS passes Node flags to the game service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const nodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -38,7 +39,12 @@ const board = { id: boardId, name: 'High score', order: 'desc', operator: 'best'
 const benchEnv = { LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' } as const;
 const dayMs = 86_400_000;
 
-type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; bodies: Record<Endpoint, string> };
+/** A response as the service sent it: the body and the headers it added beyond HTTP's own. */
+interface Sample {
+  body: string;
+  headers: Record<string, string>;
+}
+type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; samples: Record<Endpoint, Sample> };
 interface BootFigures {
   rebuildMs: number;
   heapBytesBefore: number;
@@ -71,12 +77,14 @@ async function serve(request: ServeRequest): Promise<void> {
     answerControlMessages(() => app.close());
     return;
   }
-  // The ceiling: the same framework and paths answering the same bytes, no work.
+  // The ceiling: the same framework and paths answering the same bytes (body and headers), no
+  // work. Same headers because the load generator parses every one: fewer would make the ceiling
+  // cheaper for the client, not the service slower.
   const app = Fastify({ logger: false });
-  const answer = (body: string) => async (_request: unknown, reply: { type(t: string): { send(b: string): unknown } }) => reply.type('application/json; charset=utf-8').send(body);
-  app.get('/v1/games/:gameId/leaderboards/:boardId', answer(request.bodies.page));
-  app.get('/v1/games/:gameId/leaderboards/:boardId/me', answer(request.bodies.me));
-  app.get('/v1/games/:gameId/leaderboards/:boardId/around-me', answer(request.bodies.aroundMe));
+  const answer = (sample: Sample) => async (_request: unknown, reply: { headers(h: Record<string, string>): { send(b: string): unknown } }) => reply.headers(sample.headers).send(sample.body);
+  app.get('/v1/games/:gameId/leaderboards/:boardId', answer(request.samples.page));
+  app.get('/v1/games/:gameId/leaderboards/:boardId/me', answer(request.samples.me));
+  app.get('/v1/games/:gameId/leaderboards/:boardId/around-me', answer(request.samples.aroundMe));
   await listenInChild(app);
 }
 
@@ -157,12 +165,15 @@ function endpointRequests(players: readonly SeededPlayer[]) {
   };
 }
 
-async function sampleBodies(baseUrl: string, player: SeededPlayer): Promise<Record<Endpoint, string>> {
-  const get = async (path: string) => {
+/** Headers Node writes itself; every other header of a sample is replayed by the ceiling. */
+const transportHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+async function sampleResponses(baseUrl: string, player: SeededPlayer): Promise<Record<Endpoint, Sample>> {
+  const get = async (path: string): Promise<Sample> => {
     const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${player.token}` } });
     const body = await response.text();
     if (response.status !== 200) throw new Error(`${path}: ${response.status} ${body}`);
-    return body;
+    return { body, headers: Object.fromEntries([...response.headers].filter(([name]) => !transportHeaders.has(name))) };
   };
   return {
     page: await get(`${leaderboardPath}?limit=25&cursor=${player.cursor}`),
@@ -175,25 +186,24 @@ async function benchEngine(label: string, env: Record<string, string>, players: 
   const server = await startChildServer<BootFigures>(script, { role: 'game', env } satisfies ServeRequest, ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs]);
   try {
     // A player in the middle of the board: a full page after it, neighbours on both sides.
-    const bodies = await sampleBodies(server.baseUrl, players[Math.floor(players.length / 2)]!);
+    const samples = await sampleResponses(server.baseUrl, players[Math.floor(players.length / 2)]!);
     const requests = endpointRequests(players);
     const load = { connections, durationSeconds };
-    const titles: Record<Endpoint, string> = { page: 'page (limit 25, cursor at random depth)', me: '/me', aroundMe: '/around-me (radius 5)' };
     const figures: Partial<Record<Endpoint, LoadFigures>> = {};
     for (const e of measured) figures[e] = await measureWithCpu(`${label}: ${titles[e]}`, server, { ...load, requests: [requests[e]] });
-    return { figures, bodies, boot: server.info };
+    return { figures, samples, boot: server.info };
   } finally {
     await server.stop();
   }
 }
 
-async function benchCeiling(bodies: Record<Endpoint, string>, players: readonly SeededPlayer[]) {
-  const server = await startChildServer<object>(script, { role: 'ceiling', bodies } satisfies ServeRequest, nodeArgs);
+async function benchCeiling(samples: Record<Endpoint, Sample>, players: readonly SeededPlayer[]) {
+  const server = await startChildServer<object>(script, { role: 'ceiling', samples } satisfies ServeRequest, nodeArgs);
   try {
     const requests = endpointRequests(players);
     const load = { connections, durationSeconds };
     const figures: Partial<Record<Endpoint, LoadFigures>> = {};
-    for (const e of measured) figures[e] = await measureWithCpu(`ceiling: bare route, same ${e} body`, server, { ...load, requests: [requests[e]] });
+    for (const e of measured) figures[e] = await measureWithCpu(`ceiling: bare route, same ${e} response`, server, { ...load, requests: [requests[e]] });
     return figures;
   } finally {
     await server.stop();
@@ -224,11 +234,12 @@ async function main(): Promise<void> {
     const runs = [inProcess];
     if (redisUrl) runs.push(await benchEngine('Redis sorted sets', { ...env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }, players));
     else console.log('(set BENCH_REDIS_URL=redis://... to include the Redis rank engine)\n');
-    const ceiling = await benchCeiling(inProcess.bodies, players);
+    const ceiling = await benchCeiling(inProcess.samples, players);
 
     printBoot('in-process rank tree', inProcess.boot);
     if (runs[1]) printBoot('Redis sorted sets (memory is Redis\'s, not this process\'s)', runs[1].boot);
-    console.log(`body sizes: page ${inProcess.bodies.page.length} B, /me ${inProcess.bodies.me.length} B, /around-me ${inProcess.bodies.aroundMe.length} B\n`);
+    const { page, me, aroundMe } = inProcess.samples;
+    console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}\n`);
     printTable([
       ...runs.flatMap((run) => measured.map((k) => ({ figures: run.figures[k]!, ceiling: ceiling[k]! }))),
       ...measured.map((k) => ({ figures: ceiling[k]! })),
