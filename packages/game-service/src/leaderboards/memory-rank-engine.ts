@@ -8,12 +8,12 @@ export class MemoryRankEngine implements RankEngine {
   readonly #sets = new Map<string, RankTree>();
 
   #set(setId: string): RankTree {
-    let list = this.#sets.get(setId);
-    if (!list) {
-      list = new RankTree();
-      this.#sets.set(setId, list);
+    let tree = this.#sets.get(setId);
+    if (!tree) {
+      tree = new RankTree();
+      this.#sets.set(setId, tree);
     }
-    return list;
+    return tree;
   }
 
   async replace(setId: string, items: readonly RankItem[]): Promise<void> {
@@ -29,11 +29,11 @@ export class MemoryRankEngine implements RankEngine {
   }
 
   async standing(setId: string, playerId: string, radius: number): Promise<Standing> {
-    const list = this.#sets.get(setId);
-    const rank = list?.rankOf(playerId);
-    if (!list || rank === undefined) return { total: list?.size ?? 0, rank: undefined, windowFirstRank: 1, window: [] };
+    const tree = this.#sets.get(setId);
+    const rank = tree?.rankOf(playerId);
+    if (!tree || rank === undefined) return { total: tree?.size ?? 0, rank: undefined, windowFirstRank: 1, window: [] };
     const windowFirstRank = Math.max(1, rank - radius);
-    return { total: list.size, rank, windowFirstRank, window: list.itemsFrom(windowFirstRank, rank + radius - windowFirstRank + 1) };
+    return { total: tree.size, rank, windowFirstRank, window: tree.itemsFrom(windowFirstRank, rank + radius - windowFirstRank + 1) };
   }
 
   async itemsFrom(setId: string, fromRank: number, count: number): Promise<RankItem[]> {

@@ -15,8 +15,8 @@ import {
 import { isCurrentPeriod, parsePeriodKey } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { HeldItem, RankEngine } from './rank-engine.js';
-import { compareRankKeys, rankItemOf, type RankItem } from './rank-order.js';
-import { rankedSetId, type RankedSet, type SortOrder } from './ranked-board.js';
+import { compareRankKeys, rankItemOf, rankKeyOf, sortScoreOf, type RankItem } from './rank-order.js';
+import { rankedSetId, type RankedSet } from './ranked-board.js';
 
 /** An entry with its 1-based position. */
 export interface RankedEntry extends Entry {
@@ -115,15 +115,8 @@ export class RankIndex {
    */
   async entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
     if (await this.#hold(set)) {
-      const key = after && { sortScore: set.order === 'desc' ? -after.score : after.score, achievedAt: after.achievedAt, playerId: after.playerId };
-      const found = await this.#engine.itemsAfter(rankedSetId(set), key, count);
-      if (found) {
-        const entries: RankedEntry[] = [];
-        (await this.#named(set, found.items)).forEach((item, i) => {
-          if (item) entries.push(rankedEntryOf(set.order, item, found.firstRank + i));
-        });
-        return entries;
-      }
+      const found = await this.#engine.itemsAfter(rankedSetId(set), after && rankKeyOf(set.order, after), count);
+      if (found) return this.#rankedEntries(set, found.items, found.firstRank);
     }
     const rows = await entriesAfter(this.#db, set, after, count);
     const firstRank = rows.length > 0 ? await this.rankOf(set, rows[0]!) : 0;
@@ -151,27 +144,27 @@ export class RankIndex {
     if (await this.#hold(set)) {
       const found = await this.#engine.standing(rankedSetId(set), playerId, radius);
       if (found.rank === undefined) return { total: found.total, entry: undefined, window: [] };
-      const window: RankedEntry[] = [];
-      (await this.#named(set, found.window)).forEach((item, i) => {
-        if (item) window.push(rankedEntryOf(set.order, item, found.windowFirstRank + i));
-      });
+      const window = await this.#rankedEntries(set, found.window, found.windowFirstRank);
       return { total: found.total, entry: window.find((e) => e.playerId === playerId), window };
     }
     return this.#standingFromSql(set, playerId, radius);
   }
 
   /**
-   * The engine's items with their names. A shared set last written by a version that kept no
-   * names lacks some; SQL has them (undefined for an entry erased since the engine answered).
+   * Consecutive engine items as entries ranked from `firstRank`. A shared set last written by a
+   * version that kept no names lacks some; SQL has them (an entry erased since the engine
+   * answered is left out, and the others keep their ranks).
    */
-  async #named(set: RankedSet, items: readonly HeldItem[]): Promise<Array<RankItem | undefined>> {
+  async #rankedEntries(set: RankedSet, items: readonly HeldItem[], firstRank: number): Promise<RankedEntry[]> {
     const unnamed = items.filter((item) => item.displayName === undefined).map((item) => item.playerId);
-    if (unnamed.length === 0) return items as RankItem[];
-    const names = new Map((await entriesOfPlayers(this.#db, set, unnamed)).map((e) => [e.playerId, e.displayName]));
-    return items.map((item) => {
-      const displayName = item.displayName ?? names.get(item.playerId);
-      return displayName === undefined ? undefined : { ...item, displayName };
+    const names = unnamed.length === 0 ? undefined : new Map((await entriesOfPlayers(this.#db, set, unnamed)).map((e) => [e.playerId, e.displayName]));
+    const entries: RankedEntry[] = [];
+    items.forEach((item, i) => {
+      const displayName = item.displayName ?? names?.get(item.playerId);
+      if (displayName === undefined) return;
+      entries.push({ playerId: item.playerId, displayName, score: sortScoreOf(set.order, item.sortScore), achievedAt: item.achievedAt, rank: firstRank + i });
     });
+    return entries;
   }
 
   async #standingFromSql(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
@@ -274,11 +267,6 @@ export class RankIndex {
     this.#nextPeriodEndMs = nextEnd;
     for (const id of ended) await this.#engine.drop(id);
   }
-}
-
-/** The entry a rank item stands for (the score un-negated), at a rank. */
-function rankedEntryOf(order: SortOrder, item: RankItem, rank: number): RankedEntry {
-  return { playerId: item.playerId, displayName: item.displayName, score: order === 'desc' ? -item.sortScore : item.sortScore, achievedAt: item.achievedAt, rank };
 }
 
 function sameItem(a: HeldItem | undefined, b: HeldItem | undefined): boolean {

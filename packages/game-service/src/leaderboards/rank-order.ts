@@ -20,9 +20,20 @@ export interface RankItem extends RankKey {
   readonly displayName: string;
 }
 
+/** A score as it sorts on a board of the given order, and back: negation is its own inverse. */
+export function sortScoreOf(order: SortOrder, score: number): number {
+  return order === 'desc' ? -score : score;
+}
+
+/** The rank key of a position (score as stored) on a board of the given order. */
+export function rankKeyOf(order: SortOrder, position: { score: number; achievedAt: number; playerId: string }): RankKey {
+  return { sortScore: sortScoreOf(order, position.score), achievedAt: position.achievedAt, playerId: position.playerId };
+}
+
 /** The rank item of an entry on a board of the given order. */
 export function rankItemOf(order: SortOrder, entry: Entry): RankItem {
-  return { sortScore: order === 'desc' ? -entry.score : entry.score, achievedAt: entry.achievedAt, playerId: entry.playerId, displayName: entry.displayName };
+  // Written out rather than spread from rankKeyOf: a rebuild makes a million of these.
+  return { sortScore: sortScoreOf(order, entry.score), achievedAt: entry.achievedAt, playerId: entry.playerId, displayName: entry.displayName };
 }
 
 /** Negative when `a` ranks before `b`, zero for the same position, positive after. */

@@ -35,6 +35,21 @@ class Branch {
 
 type TreeNode = Leaf | Branch;
 
+/**
+ * The index of the first element of `list` from `from` on that ranks after `key` (the list is
+ * in rank order): how many of those elements rank at or before it, plus `from`.
+ */
+function indexAfter(list: ReadonlyArray<RankKey | undefined>, key: RankKey, from: number): number {
+  let low = from;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareRankKeys(list[middle]!, key) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 function sum(values: readonly number[]): number {
   let total = 0;
   for (const value of values) total += value;
@@ -50,7 +65,7 @@ function sum(values: readonly number[]): number {
  */
 export class RankTree {
   readonly #capacity: number;
-  readonly #bySlot = new Map<string, Slot>();
+  readonly #byPlayer = new Map<string, Slot>();
   #root: TreeNode = new Leaf();
 
   /** `capacity` (>= 4): most items per leaf and children per branch; small values are for tests. */
@@ -60,7 +75,7 @@ export class RankTree {
   }
 
   get size(): number {
-    return this.#bySlot.size;
+    return this.#byPlayer.size;
   }
 
   /** Builds the tree from items already in rank order in O(n); throws if they are not. */
@@ -73,7 +88,7 @@ export class RankTree {
     let leaf = new Leaf();
     for (const item of items) {
       if (previous && compareRankKeys(previous, item) >= 0) throw new Error('fromSorted needs items in strictly increasing rank order');
-      if (tree.#bySlot.has(item.playerId)) throw new Error(`player ${item.playerId} appears twice`);
+      if (tree.#byPlayer.has(item.playerId)) throw new Error(`player ${item.playerId} appears twice`);
       if (leaf.items.length === fill) {
         leaves.push(leaf);
         const next = new Leaf();
@@ -83,7 +98,7 @@ export class RankTree {
       }
       const slot = new Slot(item.sortScore, item.achievedAt, item.playerId, item.displayName, leaf);
       leaf.items.push(slot);
-      tree.#bySlot.set(item.playerId, slot);
+      tree.#byPlayer.set(item.playerId, slot);
       previous = item;
     }
     leaves.push(leaf);
@@ -103,7 +118,7 @@ export class RankTree {
 
   /** Sets a player's item (inserting, moving or renaming an existing entry). */
   upsert(item: RankItem): void {
-    const existing = this.#bySlot.get(item.playerId);
+    const existing = this.#byPlayer.get(item.playerId);
     if (existing) {
       if (compareRankKeys(existing, item) === 0) {
         existing.displayName = item.displayName;
@@ -116,7 +131,7 @@ export class RankTree {
 
   /** Removes a player's entry; false when there was none. */
   remove(playerId: string): boolean {
-    const slot = this.#bySlot.get(playerId);
+    const slot = this.#byPlayer.get(playerId);
     if (!slot) return false;
     this.#delete(slot);
     return true;
@@ -124,12 +139,12 @@ export class RankTree {
 
   /** The player's item, or undefined. */
   itemOf(playerId: string): RankItem | undefined {
-    return this.#bySlot.get(playerId);
+    return this.#byPlayer.get(playerId);
   }
 
   /** The player's 1-based rank, or undefined when absent. */
   rankOf(playerId: string): number | undefined {
-    const slot = this.#bySlot.get(playerId);
+    const slot = this.#byPlayer.get(playerId);
     if (!slot) return undefined;
     let rank = slot.leaf.items.indexOf(slot) + 1;
     let node: TreeNode = slot.leaf;
@@ -149,15 +164,7 @@ export class RankTree {
       for (let i = 0; i < child; i++) count += node.counts[i]!;
       node = node.children[child]!;
     }
-    const items = node.items;
-    let low = 0;
-    let high = items.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareRankKeys(items[middle]!, key) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    return count + low;
+    return count + indexAfter(node.items, key, 0);
   }
 
   /** Up to `count` items starting at 1-based `fromRank`, in rank order. */
@@ -186,7 +193,7 @@ export class RankTree {
         leaves.push(node);
         if (node.items.length === 0 && node !== this.#root) throw new Error('empty leaf');
         node.items.forEach((slot, i) => {
-          if (slot.leaf !== node || this.#bySlot.get(slot.playerId) !== slot) throw new Error(`slot of ${slot.playerId} misplaced`);
+          if (slot.leaf !== node || this.#byPlayer.get(slot.playerId) !== slot) throw new Error(`slot of ${slot.playerId} misplaced`);
           if (i > 0 && compareRankKeys(node.items[i - 1]!, slot) >= 0) throw new Error('leaf out of order');
           if ((low && compareRankKeys(slot, low) < 0) || (high && compareRankKeys(slot, high) >= 0)) throw new Error('item outside its separators');
         });
@@ -211,39 +218,25 @@ export class RankTree {
   #insert(item: RankItem): void {
     let node = this.#root;
     while (node instanceof Branch) node = node.children[this.#childFor(node, item)]!;
-    const items = node.items;
-    let low = 0;
-    let high = items.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareRankKeys(items[middle]!, item) < 0) low = middle + 1;
-      else high = middle;
-    }
     const slot = new Slot(item.sortScore, item.achievedAt, item.playerId, item.displayName, node);
-    items.splice(low, 0, slot);
-    this.#bySlot.set(item.playerId, slot);
+    // The player's old slot is gone already and keys are unique: nothing in the leaf equals it.
+    node.items.splice(indexAfter(node.items, item, 0), 0, slot);
+    this.#byPlayer.set(item.playerId, slot);
     this.#addToCounts(node, 1);
-    if (items.length > this.#capacity) this.#splitLeaf(node);
+    if (node.items.length > this.#capacity) this.#splitLeaf(node);
   }
 
   #delete(slot: Slot): void {
     const leaf = slot.leaf;
     leaf.items.splice(leaf.items.indexOf(slot), 1);
-    this.#bySlot.delete(slot.playerId);
+    this.#byPlayer.delete(slot.playerId);
     this.#addToCounts(leaf, -1);
     this.#rebalance(leaf);
   }
 
   /** The child of a branch whose range holds `key`: the number of separators at or below it. */
   #childFor(branch: Branch, key: RankKey): number {
-    let low = 1;
-    let high = branch.children.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareRankKeys(branch.keys[middle]!, key) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    return low - 1;
+    return indexAfter(branch.keys, key, 1) - 1;
   }
 
   #addToCounts(node: TreeNode, delta: number): void {
