@@ -6,7 +6,7 @@ import { countPlayersByGame } from '../players/player-counts.js';
 import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import { adapterTypes } from '../runs/adapters/registry.js';
 import { countRunsByGame } from '../runs/run-counts.js';
-import { listRuns, type RunRecord, type RunStatus } from '../runs/run-store.js';
+import { emptyRunCounts, listRuns, type RunRecord, type RunStatus } from '../runs/run-store.js';
 import { insertInvitation, listInvitations, type InvitationSummary } from './admin-accounts-store.js';
 import { isoTime } from './admin-layout.js';
 
@@ -131,7 +131,7 @@ export class AdminData {
       name: game.name,
       provider: game.auth.provider,
       players: players.get(game.id) ?? 0,
-      runs: runs.get(game.id)?.byStatus ?? { accepted: 0, flagged: 0, rejected: 0 },
+      runs: runs.get(game.id)?.byStatus ?? emptyRunCounts(),
       boards: game.boards.map((board) => board.id),
     }));
   }

@@ -19,7 +19,7 @@ import {
 } from '@playstack/server-kit';
 import type { Period } from '../manifest/manifest-schema.js';
 import type { ManifestProblem } from '../manifest/manifest-check.js';
-import type { RunStatus } from '../runs/run-store.js';
+import { runStatuses, type RunStatus } from '../runs/run-store.js';
 import { countAdmins, findAdminByEmail, insertAdmin, spendInvitation } from './admin-accounts-store.js';
 import { AdminData, type InvitationCreated } from './admin-data.js';
 import { adminPage, type Notice } from './admin-layout.js';
@@ -43,7 +43,6 @@ declare module 'fastify' {
 
 const maxFieldLength = 1_000_000;
 const runsPageSize = 50;
-const runStatuses: readonly RunStatus[] = ['accepted', 'flagged', 'rejected'];
 const periods: readonly Period[] = ['all', 'daily', 'weekly', 'monthly'];
 
 /** Form and JSON bodies alike: flat string fields, bounded. */

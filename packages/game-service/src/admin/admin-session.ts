@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiError,
   assertSameOrigin,
   clearedSessionCookieOptions,
   csrfHeaderName,
+  csrfTokenMatches,
   isStateChanging,
   KyselySessionStore,
-  secretsMatch,
+  newOpaqueToken,
   sessionCookieOptions,
   SessionManager,
   type App,
@@ -94,7 +94,7 @@ export class AdminSessions {
   formCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
     const existing = request.cookies[adminFormCsrfCookie];
     if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-    const token = randomBytes(32).toString('base64url');
+    const token = newOpaqueToken();
     reply.setCookie(adminFormCsrfCookie, token, { ...sessionCookieOptions(request, 3600), sameSite: 'strict', path: '/admin' });
     return token;
   }
@@ -103,9 +103,8 @@ export class AdminSessions {
   assertCsrf(request: FastifyRequest): void {
     if (!isStateChanging(request.method)) return;
     assertSameOrigin(request);
-    const presented = presentedCsrfToken(request);
     const expected = request.adminSession?.csrfToken ?? request.cookies[adminFormCsrfCookie];
-    if (!expected || !presented || !secretsMatch(presented, expected)) {
+    if (!expected || !csrfTokenMatches(expected, presentedCsrfToken(request))) {
       throw new ApiError('csrf-failed', 'This form has expired or did not come from this site; reload the page and try again.');
     }
   }

@@ -1,7 +1,7 @@
 import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { ManifestProblem } from '../manifest/manifest-check.js';
-import type { RunRecord } from '../runs/run-store.js';
+import { runStatuses, type RunRecord } from '../runs/run-store.js';
 import { csrfField, isoTime } from './admin-layout.js';
 import { html, type Html } from './html.js';
 import type { AdminHealth, AdminOverview, BoardTop, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';
@@ -130,7 +130,7 @@ export function runsBody(view: RunsView): Html {
   if (view.nextBefore !== null) nextQuery.set('before', String(view.nextBefore));
   return html`<div class="card"><form class="inline" method="get" action="${base}">
 <div><label for="status">Status</label><select id="status" name="status">
-<option value="">any</option>${(['accepted', 'flagged', 'rejected'] as const).map(
+<option value="">any</option>${runStatuses.map(
     (s) => html`<option value="${s}"${view.filter.status === s ? html` selected` : ''}>${s}</option>`,
   )}</select></div>
 <div><label for="player">Player id</label><input id="player" type="text" name="player" value="${view.filter.player ?? ''}"></div>

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newOpaqueToken } from '@playstack/server-kit';
 import type { Kysely } from 'kysely';
 
 interface SettingTables {
@@ -18,7 +18,7 @@ export async function resolveTokenSecret(anyDb: Kysely<any>, configured: string 
   const db = anyDb as Kysely<SettingTables>;
   await db
     .insertInto('service_settings')
-    .values({ name: settingName, value: randomBytes(generatedSecretBytes).toString('base64url') })
+    .values({ name: settingName, value: newOpaqueToken(generatedSecretBytes) })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const row = await db.selectFrom('service_settings').select('value').where('name', '=', settingName).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { RunStatus, RunsDatabase } from './run-store.js';
+import { emptyRunCounts, type RunStatus, type RunsDatabase } from './run-store.js';
 
 /** Per game: runs by status, and how many arrived since a moment (e.g. the start of today, UTC). */
 export interface GameRunCounts {
@@ -22,10 +22,15 @@ export async function countRunsByGame(anyDb: Kysely<any>, sinceMs: number): Prom
     .execute();
   const counts = new Map<string, GameRunCounts>();
   for (const row of rows) {
-    const game = counts.get(row.game_id) ?? { byStatus: { accepted: 0, flagged: 0, rejected: 0 }, since: 0 };
+    const game = counts.get(row.game_id) ?? { byStatus: emptyRunCounts(), since: 0 };
     game.byStatus[row.status] = Number(row.count);
     game.since += Number(row.since ?? 0);
     counts.set(row.game_id, game);
   }
   return counts;
+}
+
+/** Counts of one game's runs by status. */
+export async function countRunsByStatus(db: Kysely<any>, gameId: string): Promise<Record<RunStatus, number>> {
+  return (await countRunsByGame(db, 0)).get(gameId)?.byStatus ?? emptyRunCounts();
 }

@@ -5,6 +5,11 @@ import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
 export type RunStatus = 'accepted' | 'flagged' | 'rejected';
 export const runStatuses: readonly RunStatus[] = ['accepted', 'flagged', 'rejected'];
 
+/** A count of zero runs per status. */
+export function emptyRunCounts(): Record<RunStatus, number> {
+  return { accepted: 0, flagged: 0, rejected: 0 };
+}
+
 export interface RunsTable {
   id: Generated<number>;
   game_id: string;
@@ -198,15 +203,3 @@ export async function findRunById(db: Db, gameId: string, id: number): Promise<R
   return row ? toRunRecord(row) : undefined;
 }
 
-/** Counts of a game's runs by status, for an operator's overview. */
-export async function countRunsByStatus(db: Db, gameId: string): Promise<Record<RunStatus, number>> {
-  const rows = await db
-    .selectFrom('runs')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('game_id', '=', gameId)
-    .groupBy('status')
-    .execute();
-  const counts: Record<RunStatus, number> = { accepted: 0, flagged: 0, rejected: 0 };
-  for (const row of rows) counts[row.status] = Number(row.count);
-  return counts;
-}

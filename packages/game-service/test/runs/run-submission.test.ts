@@ -4,7 +4,8 @@ import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { replay2048 } from '../../src/runs/adapters/game-2048.js';
-import { countRunsByStatus, findRunById, listRuns } from '../../src/runs/run-store.js';
+import { countRunsByStatus } from '../../src/runs/run-counts.js';
+import { findRunById, listRuns } from '../../src/runs/run-store.js';
 import { bearer, devSignIn, manifestWith, storeManifest, type Session } from '../support/identity-fixtures.js';
 import { buildTestApp } from '../support/test-app.js';
 
