@@ -12,7 +12,7 @@ import type {
 import type { GameClientEvents } from './client-events.js';
 import { RunNotQueuedError } from './errors.js';
 import { TypedEmitter } from './event-emitter.js';
-import { isSuccess, serviceErrorOf, type FetchFunction, type JsonRequest, type TransportOptions } from './http-transport.js';
+import { gamePath, isSuccess, serviceErrorOf, type FetchFunction, type JsonRequest, type TransportOptions } from './http-transport.js';
 import { defaultBackoff, type BackoffOptions } from './retry-policy.js';
 import { RunFlusher, type FlushReport } from './run-flusher.js';
 import { createRunId } from './run-id.js';
@@ -242,7 +242,7 @@ export class GameClient {
    */
   async deletePlayer(): Promise<PlayerDeleted> {
     const session = await this.#sessions.current();
-    const deleted = await this.#read<PlayerDeleted>({ method: 'DELETE', path: `/v1/games/${encodeURIComponent(this.gameId)}/player` });
+    const deleted = await this.#read<PlayerDeleted>({ method: 'DELETE', path: gamePath(this.gameId, '/player') });
     const playerId = session?.player.id;
     await this.#queue.update((runs) => {
       const kept = runs.filter((run) => run.gameId !== this.gameId || (run.playerId !== playerId && run.playerId !== null));
@@ -259,7 +259,7 @@ export class GameClient {
   }
 
   #boardPath(boardId: string, suffix: string): string {
-    return `/v1/games/${encodeURIComponent(this.gameId)}/leaderboards/${encodeURIComponent(boardId)}${suffix}`;
+    return gamePath(this.gameId, `/leaderboards/${encodeURIComponent(boardId)}${suffix}`);
   }
 }
 

@@ -31,6 +31,11 @@ export interface JsonResponse {
  * timeout, a truncated or unreadable 2xx body) becomes a NetworkError: the caller cannot know
  * whether the service acted, which is safe to retry only because run ids are idempotent.
  */
+/** The service path of a game endpoint: `/v1/games/<gameId><suffix>` (suffix already encoded). */
+export function gamePath(gameId: string, suffix: string): string {
+  return `/v1/games/${encodeURIComponent(gameId)}${suffix}`;
+}
+
 export async function sendJson(options: TransportOptions, request: JsonRequest): Promise<JsonResponse> {
   const url = new URL(options.baseUrl.replace(/\/+$/, '') + request.path);
   for (const [name, value] of Object.entries(request.query ?? {})) {

@@ -2,7 +2,7 @@ import type { RunAccepted } from './api-types.js';
 import type { GameClientEvents } from './client-events.js';
 import { GameServiceError, NetworkError, SignedOutError } from './errors.js';
 import type { TypedEmitter } from './event-emitter.js';
-import { isSuccess, serviceErrorOf, type JsonResponse } from './http-transport.js';
+import { gamePath, isSuccess, serviceErrorOf, type JsonResponse } from './http-transport.js';
 import { isRetryableStatus, retryDelayMs, type BackoffOptions } from './retry-policy.js';
 import type { QueuedRun, RunQueue } from './run-queue.js';
 import type { SessionManager } from './session-manager.js';
@@ -196,7 +196,7 @@ export class RunFlusher {
       response = await this.#options.sessions.authorized(
         {
           method: 'POST',
-          path: `/v1/games/${encodeURIComponent(run.gameId)}/runs/${encodeURIComponent(run.adapterId)}`,
+          path: gamePath(run.gameId, `/runs/${encodeURIComponent(run.adapterId)}`),
           body: { runId: run.runId, payload: run.payload },
         },
         playerId,

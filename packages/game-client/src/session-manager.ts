@@ -2,10 +2,10 @@ import type { PlayerSummary, SessionResponse } from './api-types.js';
 import type { GameClientEvents, SignedOutReason } from './client-events.js';
 import { GameServiceError, NetworkError, SignedOutError } from './errors.js';
 import type { TypedEmitter } from './event-emitter.js';
-import { isSuccess, sendJson, serviceErrorOf, type JsonRequest, type JsonResponse, type TransportOptions } from './http-transport.js';
+import { gamePath, isSuccess, sendJson, serviceErrorOf, type JsonRequest, type JsonResponse, type TransportOptions } from './http-transport.js';
 import { isRetryableStatus } from './retry-policy.js';
 import type { ClientStorage } from './storage/client-storage.js';
-import { withWebLock } from './storage/web-locks.js';
+import { inTurn, withWebLock } from './storage/web-locks.js';
 
 /** What the library keeps of a session. Expiry instants are epoch milliseconds of the client's clock. */
 export interface StoredSession {
@@ -56,13 +56,7 @@ export function sessionStorageKey(gameId: string): string {
 const refreshChains = new Map<string, Promise<unknown>>();
 
 function serializeRefresh<T>(gameId: string, task: () => Promise<T>): Promise<T> {
-  const previous = refreshChains.get(gameId) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => withWebLock(`playstack-game-client:session-refresh:${gameId}`, task));
-  refreshChains.set(gameId, next);
-  void next.finally(() => {
-    if (refreshChains.get(gameId) === next) refreshChains.delete(gameId);
-  }).catch(() => undefined);
-  return next;
+  return inTurn(refreshChains, gameId, () => withWebLock(`playstack-game-client:session-refresh:${gameId}`, task));
 }
 
 /** What the storage holds under the session key. */
@@ -168,7 +162,7 @@ export class SessionManager {
     await this.current();
     // Another client sharing the storage may have rotated the tokens since we read them: revoke
     // with the newest refresh token, not a spent one.
-    const stored = parseStoredSession(await this.#options.storage.get(this.#key), this.#options.gameId);
+    const stored = await this.#readStored();
     const session = stored.kind === 'session' ? stored.session : this.#session;
     if (!session) return { revoked: false };
     await this.end('logout');
@@ -352,6 +346,6 @@ export class SessionManager {
   }
 
   #path(suffix: string): string {
-    return `/v1/games/${encodeURIComponent(this.#options.gameId)}${suffix}`;
+    return gamePath(this.#options.gameId, suffix);
   }
 }

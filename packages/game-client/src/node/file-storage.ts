@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ClientStorage, StorageChange } from '../storage/client-storage.js';
+import { inTurn } from '../storage/web-locks.js';
 
 // Changes to one file (whole read-modify-write cycles, not only the writes) are serialised per
 // process by resolved path, across every storage object opened on it, so a client restarted
@@ -68,41 +69,20 @@ export function createFileStorage(filePath: string): ClientStorage {
 
   /** Runs `task` after every earlier change to this file in this process, holding the lock file. */
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const previous = writeChains.get(path) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => withLockFile(path, task));
-    writeChains.set(path, next);
-    void next.finally(() => {
-      if (writeChains.get(path) === next) writeChains.delete(path);
-    }).catch(() => undefined);
-    return next;
+    return inTurn(writeChains, path, () => withLockFile(path, task));
   }
 
-  function change(apply: (values: Record<string, string>) => boolean): Promise<void> {
-    return exclusive(async () => {
-      const values = await readAll();
-      if (apply(values)) await writeAll(values);
-    });
-  }
-
-  return {
+  const storage: ClientStorage = {
     async get(key) {
       await (writeChains.get(path) ?? Promise.resolve()).catch(() => undefined);
       const values = await readAll();
       return Object.hasOwn(values, key) ? values[key] : undefined;
     },
     set(key, value) {
-      return change((values) => {
-        if (values[key] === value) return false;
-        values[key] = value;
-        return true;
-      });
+      return storage.update(key, () => ({ value, result: undefined }));
     },
     delete(key) {
-      return change((values) => {
-        if (!Object.hasOwn(values, key)) return false;
-        delete values[key];
-        return true;
-      });
+      return storage.update(key, () => ({ value: undefined, result: undefined }));
     },
     update<Result>(key: string, apply: (current: string | undefined) => StorageChange<Result>): Promise<Result> {
       return exclusive(async () => {
@@ -118,6 +98,7 @@ export function createFileStorage(filePath: string): ClientStorage {
       });
     },
   };
+  return storage;
 }
 
 /**

@@ -178,10 +178,10 @@ export class AdminData {
   }
 
   async health(): Promise<AdminHealth> {
-    const failing = await this.#app.readiness.failures(readinessTimeoutMs);
+    const { ready, failing } = await this.healthAtGlance();
     const failed = new Map(failing.map((f) => [f.check, f.reason]));
     return {
-      ready: failing.length === 0,
+      ready,
       checks: this.#app.readiness.names().map((check) => ({ check, ok: !failed.has(check), reason: failed.get(check) ?? null })),
       database: this.#app.database.dialect,
       redis: this.#app.redis ? 'configured' : 'not configured (in-process state)',

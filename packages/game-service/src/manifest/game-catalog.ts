@@ -82,9 +82,14 @@ export class GameCatalog {
   async storeManifest(document: unknown, author?: string): Promise<StoreManifestResult> {
     const result = this.check(document);
     if (!result.ok) return { ok: false, problems: result.problems };
-    const stored = await insertManifestVersion(this.#db, JSON.stringify(result.manifest), author ?? null, this.#clock.now());
-    this.#serve(stored.version, result.manifest);
-    return { ok: true, version: stored };
+    return { ok: true, version: await this.#store(result.manifest, JSON.stringify(result.manifest), author ?? null) };
+  }
+
+  /** Appends a checked manifest (`document` is its JSON) as the next version and serves it. */
+  async #store(manifest: Manifest, document: string, author: string | null): Promise<ManifestVersionSummary> {
+    const stored = await insertManifestVersion(this.#db, document, author, this.#clock.now());
+    this.#serve(stored.version, manifest);
+    return stored;
   }
 
   async listVersions(limit = defaultVersionListLimit): Promise<ManifestVersionSummary[]> {
@@ -117,9 +122,9 @@ export class GameCatalog {
     if (fileDocument) {
       const result = this.check(fileDocument.document);
       if (!result.ok) throw new InvalidManifestError(`GAME_MANIFEST_FILE ${fileDocument.path}`, result.problems);
-      const latest = await latestManifest(this.#db);
-      if (latest?.document !== JSON.stringify(result.manifest)) {
-        await this.storeManifest(result.manifest, `GAME_MANIFEST_FILE ${fileDocument.path}`);
+      const document = JSON.stringify(result.manifest);
+      if ((await latestManifest(this.#db))?.document !== document) {
+        await this.#store(result.manifest, document, `GAME_MANIFEST_FILE ${fileDocument.path}`);
         return;
       }
     }

@@ -18,6 +18,10 @@ export interface StoredManifest extends ManifestVersionSummary {
 
 const maxInsertAttempts = 5;
 
+function toStoredManifest(row: ManifestTables['manifest_versions']): StoredManifest {
+  return { version: row.version, document: row.document, author: row.author, createdAt: row.created_at };
+}
+
 function isUniqueViolation(error: unknown): boolean {
   const err = error as { code?: string; message?: string };
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || /UNIQUE constraint failed/.test(err.message ?? '');
@@ -32,8 +36,7 @@ export async function insertManifestVersion(
 ): Promise<ManifestVersionSummary> {
   const db = anyDb as Kysely<ManifestTables>;
   for (let attempt = 1; ; attempt++) {
-    const latest = await db.selectFrom('manifest_versions').select((eb) => eb.fn.max('version').as('version')).executeTakeFirst();
-    const version = Number(latest?.version ?? 0) + 1;
+    const version = (await latestManifestVersion(db)) + 1;
     try {
       await db.insertInto('manifest_versions').values({ version, document, author, created_at: now }).execute();
       return { version, author, createdAt: now };
@@ -47,7 +50,7 @@ export async function insertManifestVersion(
 export async function latestManifest(anyDb: Kysely<any>): Promise<StoredManifest | undefined> {
   const db = anyDb as Kysely<ManifestTables>;
   const row = await db.selectFrom('manifest_versions').selectAll().orderBy('version', 'desc').limit(1).executeTakeFirst();
-  return row && { version: row.version, document: row.document, author: row.author, createdAt: row.created_at };
+  return row && toStoredManifest(row);
 }
 
 /** The newest stored version number (0 when none), cheap enough to poll. */
@@ -60,7 +63,7 @@ export async function latestManifestVersion(anyDb: Kysely<any>): Promise<number>
 export async function manifestVersion(anyDb: Kysely<any>, version: number): Promise<StoredManifest | undefined> {
   const db = anyDb as Kysely<ManifestTables>;
   const row = await db.selectFrom('manifest_versions').selectAll().where('version', '=', version).executeTakeFirst();
-  return row && { version: row.version, document: row.document, author: row.author, createdAt: row.created_at };
+  return row && toStoredManifest(row);
 }
 
 /** Versions, newest first. */

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { ApiError, type Clock } from '@playstack/server-kit';
 import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
@@ -112,11 +112,13 @@ export class RunSubmissions {
     const content = runContent(adapterId, submission.payload);
     const runKey = runKeyOf(key);
     const earlier = this.#inFlight.get(runKey);
+    let known: StoredOutcome | undefined;
     if (earlier) {
       // A duplicate racing one this process is still handling: answer from what that one stored,
       // or, when it failed before storing anything, judge it afresh.
       await earlier.catch(() => undefined);
-      if (!(await findRunOutcome(this.#db, key))) return this.submit(submission);
+      known = await findRunOutcome(this.#db, key);
+      if (!known) return this.submit(submission);
     } else {
       const attempt = this.#judgeAndRecord(submission, key, type, binding.options ?? {}, content);
       const settled = attempt.then((outcome) => outcome.stored);
@@ -126,7 +128,7 @@ export class RunSubmissions {
       if (outcome.kind === 'accepted') return outcome.body;
       if (outcome.kind === 'rejected') throw rejection(outcome.reason);
     }
-    return this.#answerFromStore(key, adapterId, content.hash);
+    return this.#answerFromStore(key, adapterId, content.hash, known);
   }
 
   async #judgeAndRecord(
@@ -188,12 +190,15 @@ export class RunSubmissions {
     return { kind: 'accepted', body, stored };
   }
 
-  /** The answer for a runId already recorded: the original response, or 409 for other content. */
-  async #answerFromStore(key: RunKey, adapterId: string, hash: string): Promise<RunAccepted> {
+  /**
+   * The answer for a runId already recorded: the original response, or 409 for other content.
+   * `known`: the stored outcome when the caller has just read it.
+   */
+  async #answerFromStore(key: RunKey, adapterId: string, hash: string, known?: StoredOutcome): Promise<RunAccepted> {
     // Real elapsed time, not the app's clock: this bounds a wait, it is not a moment of the game.
     const deadline = performance.now() + this.#responseWaitMs;
-    for (;;) {
-      const stored = await findRunOutcome(this.#db, key);
+    for (let read = known; ; read = undefined) {
+      const stored = read ?? (await findRunOutcome(this.#db, key));
       if (!stored) throw new Error(`run ${key.runId} was recorded but cannot be read back`);
       if (stored.contentHash !== hash) throw conflict(key.runId);
       if (stored.status === 'rejected') throw rejection(stored.rejectionReason ?? 'no reason recorded');
