@@ -9,15 +9,15 @@
 // (default 16) set the size and load. BENCH_REDIS_URL adds a run with the Redis rank engine.
 // The server runs in a child process so it has a core of its own while autocannon drives it.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import SqliteDatabase from 'better-sqlite3';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
-import { answerControlMessages, listenInChild, measureWithCpu, printTable, serveOrRun, startChildServer, type LoadFigures } from './support/http-load.js';
+import { answerControlMessages, listenInChild, measureWithCpu, printTable, serveOrRun, withChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
+import { withTempDir } from './support/scratch.js';
 
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -182,32 +182,32 @@ async function sampleResponses(baseUrl: string, player: SeededPlayer): Promise<R
   };
 }
 
-async function benchEngine(label: string, env: Record<string, string>, players: readonly SeededPlayer[]) {
-  const server = await startChildServer<BootFigures>(script, { role: 'game', env } satisfies ServeRequest, ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs]);
-  try {
-    // A player in the middle of the board: a full page after it, neighbours on both sides.
-    const samples = await sampleResponses(server.baseUrl, players[Math.floor(players.length / 2)]!);
-    const requests = endpointRequests(players);
-    const load = { connections, durationSeconds };
-    const figures: Partial<Record<Endpoint, LoadFigures>> = {};
-    for (const e of measured) figures[e] = await measureWithCpu(`${label}: ${titles[e]}`, server, { ...load, requests: [requests[e]] });
-    return { figures, samples, boot: server.info };
-  } finally {
-    await server.stop();
-  }
+/** Every measured endpoint against `server`, one load run each. */
+async function measureEndpoints(server: ChildServer<unknown>, players: readonly SeededPlayer[], name: (e: Endpoint) => string) {
+  const requests = endpointRequests(players);
+  const figures: Partial<Record<Endpoint, LoadFigures>> = {};
+  for (const e of measured) figures[e] = await measureWithCpu(name(e), server, { connections, durationSeconds, requests: [requests[e]] });
+  return figures;
 }
 
-async function benchCeiling(samples: Record<Endpoint, Sample>, players: readonly SeededPlayer[]) {
-  const server = await startChildServer<object>(script, { role: 'ceiling', samples } satisfies ServeRequest, nodeArgs);
-  try {
-    const requests = endpointRequests(players);
-    const load = { connections, durationSeconds };
-    const figures: Partial<Record<Endpoint, LoadFigures>> = {};
-    for (const e of measured) figures[e] = await measureWithCpu(`ceiling: bare route, same ${e} response`, server, { ...load, requests: [requests[e]] });
-    return figures;
-  } finally {
-    await server.stop();
-  }
+function benchEngine(label: string, env: Record<string, string>, players: readonly SeededPlayer[]) {
+  const request: ServeRequest = { role: 'game', env };
+  return withChildServer<BootFigures, { figures: Partial<Record<Endpoint, LoadFigures>>; samples: Record<Endpoint, Sample>; boot: BootFigures }>(
+    script,
+    request,
+    async (server) => {
+      // A player in the middle of the board: a full page after it, neighbours on both sides.
+      const samples = await sampleResponses(server.baseUrl, players[Math.floor(players.length / 2)]!);
+      const figures = await measureEndpoints(server, players, (e) => `${label}: ${titles[e]}`);
+      return { figures, samples, boot: server.info };
+    },
+    ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs],
+  );
+}
+
+function benchCeiling(samples: Record<Endpoint, Sample>, players: readonly SeededPlayer[]) {
+  const request: ServeRequest = { role: 'ceiling', samples };
+  return withChildServer(script, request, (server) => measureEndpoints(server, players, (e) => `ceiling: bare route, same ${e} response`), nodeArgs);
 }
 
 function printBoot(label: string, boot: BootFigures): void {
@@ -221,8 +221,7 @@ function printBoot(label: string, boot: BootFigures): void {
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-leaderboards-'));
-  try {
+  await withTempDir('bench-leaderboards-', async (dir) => {
     const manifestFile = join(dir, 'manifest.json');
     const game = { id: gameId, name: 'Bench', auth: { provider: 'dev' }, adapters: { score: { type: 'bounded-score', options: {} } }, boards: [board] };
     writeFileSync(manifestFile, JSON.stringify({ games: [game] }));
@@ -244,9 +243,7 @@ async function main(): Promise<void> {
       ...runs.flatMap((run) => measured.map((k) => ({ figures: run.figures[k]!, ceiling: ceiling[k]! }))),
       ...measured.map((k) => ({ figures: ceiling[k]! })),
     ]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 await serveOrRun(serve, main);
