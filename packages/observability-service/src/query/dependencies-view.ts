@@ -19,7 +19,7 @@ export async function dependenciesView(query: ReadQuery): Promise<DependenciesRe
     where: touching,
     groupBy: ['source_service', 'target', 'target_kind'],
     withHistogram: true,
-  });
+  }, query.dirtyMinutes);
   const edges = groups
     .sort((a, b) => b.count - a.count || `${a.keys.source_service}>${a.keys.target}`.localeCompare(`${b.keys.source_service}>${b.keys.target}`))
     .map((group) => {

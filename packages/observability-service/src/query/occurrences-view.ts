@@ -50,7 +50,7 @@ async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOption
       table: 'operation_rollups',
       range: whole,
       equals: { service: query.filters.service, environment: query.filters.environment },
-    });
+    }, query.dirtyMinutes);
     return all ? pick(all) : 0;
   }
   let rollups = query.db

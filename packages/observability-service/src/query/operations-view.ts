@@ -26,7 +26,7 @@ export async function operationsView(query: ReadQuery, limit: number): Promise<O
     equals: { service: filters.service, environment: filters.environment },
     groupBy: keyColumns,
   } as const;
-  const top = (await aggregateRollups(db, dialect, base))
+  const top = (await aggregateRollups(db, dialect, base, query.dirtyMinutes))
     // In JavaScript: SQL text ordering depends on the database's collation.
     .sort(
       (a, b) =>
@@ -43,7 +43,7 @@ export async function operationsView(query: ReadQuery, limit: number): Promise<O
     ...base,
     withHistogram: true,
     where: [inList('service', top.map((group) => group.keys.service!)), inList('operation', top.map((group) => group.keys.operation!))],
-  });
+  }, query.dirtyMinutes);
   const histogramByKey = new Map(withHistograms.map((group) => [keyOf(group), group.histogram]));
 
   return {

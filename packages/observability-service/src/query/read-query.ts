@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { resolveQueryRange, type QueryFilters, type QueryRange } from './query-range.js';
+import type { DirtyMinutes } from './rollup-aggregate.js';
+import { dirtyMinutesNow } from './tier-watermark.js';
 
 /** What every read view receives: where to read, the resolved range and the filters. */
 export interface ReadQuery {
@@ -9,6 +11,8 @@ export interface ReadQuery {
   readonly dialect: Database['dialect'];
   readonly range: QueryRange;
   readonly filters: QueryFilters;
+  /** The minutes the tiers have not caught up with, looked up once per request (on first use). */
+  readonly dirtyMinutes: DirtyMinutes;
 }
 
 /** The service database seen through the ingestion tables the views read. */
@@ -22,11 +26,14 @@ export function readQueryOf(
   nowMs: number,
   query: { from?: string | undefined; to?: string | undefined; service?: string | undefined; environment?: string | undefined },
 ): ReadQuery {
+  const db = ingestionDb(database);
+  let dirty: ReturnType<DirtyMinutes> | undefined;
   return {
-    db: ingestionDb(database),
+    db,
     dialect: database.dialect,
     range: resolveQueryRange(query, nowMs),
     filters: { service: query.service, environment: query.environment },
+    dirtyMinutes: () => (dirty ??= dirtyMinutesNow(db)),
   };
 }
 

@@ -13,6 +13,9 @@ export type RollupTable = 'operation_rollups' | 'tenant_rollups' | 'statement_ro
 /** A condition on key columns that every row of the source and its tiers can answer. */
 export type RollupCondition = RawBuilder<unknown>;
 
+/** The minutes the tiers have not caught up with (see `dirtyMinutesNow`), as a request reads them. */
+export type DirtyMinutes = () => Promise<Set<number> | undefined>;
+
 export interface RollupAggregateQuery {
   /** The per-minute rollup table whose figures are wanted (its tiers are used where they can be). */
   table: RollupTable;
@@ -109,13 +112,14 @@ function sourceKeyConditions(query: RollupAggregateQuery): RollupCondition[] {
 
 /**
  * Where a query's rows come from: clean stretches of the range from the tiers, the minutes the
- * tiers have not caught up with from the per-minute rollups.
+ * tiers have not caught up with from the per-minute rollups. `dirtyMinutes` lets the reads of
+ * one request share one look-up; without it the minutes are looked up now.
  */
-async function partsFor(db: Kysely<IngestionTables>, query: RollupAggregateQuery): Promise<Part[]> {
+async function partsFor(db: Kysely<IngestionTables>, query: RollupAggregateQuery, dirtyMinutes?: DirtyMinutes): Promise<Part[]> {
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(query.range);
   if (endMinuteMs <= firstMinuteMs) return [];
   const dimension = query.tiers ?? tierDimensions[query.table];
-  const dirty = await dirtyMinutesNow(db);
+  const dirty = await (dirtyMinutes ? dirtyMinutes() : dirtyMinutesNow(db));
   const grain = grainOfQuery(dimension, query);
   const planned = dirty ? planTiers(firstMinuteMs, endMinuteMs, dirty, largestTierWithin(query.bucketMs), dimension.minuteGrains(grain)) : undefined;
   // Scattered dirty minutes make a long OR that no index serves: one range scan is cheaper then.
@@ -150,10 +154,14 @@ async function partsFor(db: Kysely<IngestionTables>, query: RollupAggregateQuery
  * The distinct values of the `groupBy` columns with data in the range: cheaper than summing
  * when only the keys are wanted.
  */
-export async function distinctRollupKeys(db: Kysely<IngestionTables>, query: RollupAggregateQuery): Promise<Array<Record<string, string>>> {
+export async function distinctRollupKeys(
+  db: Kysely<IngestionTables>,
+  query: RollupAggregateQuery,
+  dirtyMinutes?: DirtyMinutes,
+): Promise<Array<Record<string, string>>> {
   const groupBy = query.groupBy ?? [];
   const seen = new Map<string, Record<string, string>>();
-  for (const part of await partsFor(db, query)) {
+  for (const part of await partsFor(db, query, dirtyMinutes)) {
     const result = await sql<Record<string, unknown>>`
       select distinct ${sql.join(groupBy.map((column) => sql.ref(column)))}
       from ${part.from}
@@ -171,8 +179,13 @@ export async function distinctRollupKeys(db: Kysely<IngestionTables>, query: Rol
  * Sums a rollup's figures over a range, grouped by key columns and optionally time buckets;
  * histograms are concatenated by the database, merged by the caller.
  */
-export async function aggregateRollups(db: Kysely<IngestionTables>, dialect: Dialect, query: RollupAggregateQuery): Promise<RollupAggregate[]> {
-  const parts = await partsFor(db, query);
+export async function aggregateRollups(
+  db: Kysely<IngestionTables>,
+  dialect: Dialect,
+  query: RollupAggregateQuery,
+  dirtyMinutes?: DirtyMinutes,
+): Promise<RollupAggregate[]> {
+  const parts = await partsFor(db, query, dirtyMinutes);
   const groupBy = query.groupBy ?? [];
   const merged = new Map<string, RollupAggregate>();
   for (const part of parts) {

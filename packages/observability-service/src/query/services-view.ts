@@ -13,7 +13,7 @@ export async function servicesView(query: ReadQuery): Promise<ServicesResponse> 
     equals: { service: filters.service, environment: filters.environment },
     groupBy: ['service', 'environment'],
     withHistogram: true,
-  });
+  }, query.dirtyMinutes);
   const byService = new Map<string, { environments: string[]; count: number; errorCount: number; histogram: MergedHistogram }>();
   for (const group of groups) {
     const service = group.keys.service!;

@@ -12,7 +12,7 @@ export async function summaryView(query: ReadQuery): Promise<SummaryResponse> {
     equals: { service: filters.service, environment: filters.environment },
     groupBy: ['service'],
     withHistogram: true,
-  });
+  }, query.dirtyMinutes);
   const histogram = new MergedHistogram();
   let count = 0;
   let errorCount = 0;

@@ -14,7 +14,7 @@ export async function trendView(query: ReadQuery, interval?: TrendInterval): Pro
     equals: { service: filters.service, environment: filters.environment },
     bucketMs: buckets.intervalMs,
     withHistogram: true,
-  });
+  }, query.dirtyMinutes);
   const found = new Map(
     groups.map((group) => {
       const histogram = new MergedHistogram().add(group.histogram);

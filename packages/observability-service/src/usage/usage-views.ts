@@ -16,8 +16,8 @@ export async function usageView(query: ReadQuery, tenantId: string | undefined):
   // Figures per tenant read the tenant grain; the services per tenant only need distinct keys.
   const base = { table: 'tenant_rollups' as const, range: query.range, equals: usageFilters(query, tenantId) };
   const [groups, pairs] = await Promise.all([
-    aggregateRollups(query.db, query.dialect, { ...base, groupBy: ['tenant_id'] }),
-    distinctRollupKeys(query.db, { ...base, groupBy: ['tenant_id', 'service'] }),
+    aggregateRollups(query.db, query.dialect, { ...base, groupBy: ['tenant_id'] }, query.dirtyMinutes),
+    distinctRollupKeys(query.db, { ...base, groupBy: ['tenant_id', 'service'] }, query.dirtyMinutes),
   ]);
   const byTenant = new Map<string, { occurrences: number; errors: number; totalDurationMs: number; services: string[] }>();
   for (const group of groups) {
@@ -38,7 +38,7 @@ export async function usageTrendView(query: ReadQuery, tenantId: string | undefi
     range: query.range,
     equals: usageFilters(query, tenantId),
     bucketMs: buckets.intervalMs,
-  });
+  }, query.dirtyMinutes);
   const found = new Map(
     groups.map((group) => [
       group.bucketStartMs,
@@ -67,6 +67,7 @@ export function usageExportBatches(query: ReadQuery, tenantId: string | undefine
       for (let windowStart = buckets.firstStartMs; windowStart < range.toMs; windowStart += windowMs) {
         const window: QueryRange = { fromMs: Math.max(range.fromMs, windowStart), toMs: Math.min(range.toMs, windowStart + windowMs) };
         if (window.toMs <= window.fromMs) continue;
+        // Not the request's `dirtyMinutes`: a stream can outlast it, so each window looks them up afresh.
         const groups = await aggregateRollups(query.db, query.dialect, {
           table: 'tenant_rollups',
           range: window,
