@@ -69,15 +69,14 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     mailFrom: config.MAIL_FROM,
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
-  await app.register(adminRoutes, {
-    prefix: '/api/v1/admin',
-    invitationTtlMs: config.INVITATION_TTL_HOURS * 3_600_000,
-    fallbackRetentionDays: config.RETENTION_DAYS,
-  });
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,
     pruneIntervalMs: config.RETENTION_PRUNE_INTERVAL_SECONDS * 1000,
     pruneBatchRows: config.RETENTION_PRUNE_BATCH_ROWS,
+  });
+  await app.register(adminRoutes, {
+    prefix: '/api/v1/admin',
+    invitationTtlMs: config.INVITATION_TTL_HOURS * 3_600_000,
   });
   await app.register(ingestionPlugin, {
     keys: app.ingestionKeys,
@@ -88,10 +87,10 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
   });
   await app.register(otlpRoutes);
 
-  await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000, fallbackRetentionDays: config.RETENTION_DAYS });
+  await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000 });
   await app.register(queryRoutes);
   await app.register(usageRoutes);
-  await app.register(healthRoutes, { fallbackRetentionDays: config.RETENTION_DAYS });
+  await app.register(healthRoutes);
 
   await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });
 

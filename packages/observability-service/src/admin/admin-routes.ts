@@ -17,12 +17,10 @@ import {
   UserChangeBody,
   UserList,
 } from './admin-schemas.js';
-import { getRetentionDays, setRetentionDays } from './retention-store.js';
+import { setRetentionDays } from './retention-store.js';
 
 export interface AdminRoutesOptions {
   invitationTtlMs: number;
-  /** `RETENTION_DAYS`, shown until an admin sets retention. */
-  fallbackRetentionDays: number;
 }
 
 const tags = ['admin'];
@@ -156,7 +154,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   app.get(
     '/retention',
     { schema: { tags, security, summary: 'Days of telemetry kept', response: { 200: Retention, ...errorResponses(401, 403) } } },
-    async () => ({ days: await getRetentionDays(db, options.fallbackRetentionDays) }),
+    // Read afresh: another instance may have changed it since this one's last prune.
+    async () => ({ days: await app.retention.policy.refresh() }),
   );
 
   app.put(
@@ -167,7 +166,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     async (request) => {
       await setRetentionDays(db, request.body.days, app.clock.now());
       // Ingestion's cached copy follows at once here; other instances pick it up at their next prune.
-      if (app.hasDecorator('retention')) await app.retention.policy.refresh();
+      await app.retention.policy.refresh();
       return { days: request.body.days };
     },
   );

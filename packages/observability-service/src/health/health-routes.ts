@@ -3,13 +3,8 @@ import { errorResponses, type App } from '@playstack/server-kit';
 import { HealthViewResponse } from './health-schemas.js';
 import { healthView } from './health-view.js';
 
-export interface HealthRoutesOptions {
-  /** `RETENTION_DAYS`, used while no admin has set retention. */
-  fallbackRetentionDays: number;
-}
-
 /** `/api/v1/health`: how ingestion, storage and the database are doing. */
-export async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
+export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify as unknown as App;
   app.addHook('onRequest', app.requireSession);
   app.get(
@@ -23,6 +18,6 @@ export async function healthRoutes(fastify: FastifyInstance, options: HealthRout
         response: { 200: HealthViewResponse, ...errorResponses(401) },
       },
     },
-    async () => healthView(app.database, app.clock.now(), options.fallbackRetentionDays),
+    async () => healthView(app.database, app.clock.now(), app.retention.policy),
   );
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '@playstack/server-kit';
-import { getRetentionDays } from '../admin/retention-store.js';
+import type { RetentionPolicy } from '../retention/retention-policy.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { ingestionTotals } from './ingestion-counters.js';
 import type { HealthViewResponse } from './health-schemas.js';
@@ -46,7 +46,7 @@ async function rowCounts(db: Kysely<IngestionTables>): Promise<Record<keyof type
 }
 
 /** Ingestion, storage, retention and database status, for operators. */
-export async function healthView(database: Database, nowMs: number, fallbackRetentionDays: number): Promise<HealthViewResponse> {
+export async function healthView(database: Database, nowMs: number, retention: RetentionPolicy): Promise<HealthViewResponse> {
   const checkedAt = new Date(nowMs).toISOString();
   const started = performance.now();
   try {
@@ -70,7 +70,7 @@ export async function healthView(database: Database, nowMs: number, fallbackRete
     ingestionTotals(database.db, currentMinute - dayMs, currentMinute + minuteMs),
     storageSizeBytes(database),
     rowCounts(db),
-    getRetentionDays(database.db, fallbackRetentionDays),
+    retention.refresh(),
   ]);
   const oldestMs = oldest?.oldest === null || oldest?.oldest === undefined ? undefined : Number(oldest.oldest);
   return {

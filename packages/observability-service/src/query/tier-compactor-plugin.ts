@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '@playstack/server-kit';
-import { getRetentionDays } from '../admin/retention-store.js';
 import { compactTiers, pruneTiers, type CompactionResult } from './tier-compactor.js';
 
 declare module 'fastify' {
@@ -13,8 +12,6 @@ declare module 'fastify' {
 
 export interface TierCompactorOptions {
   intervalMs: number;
-  /** `RETENTION_DAYS`, used while no admin has set retention. */
-  fallbackRetentionDays: number;
 }
 
 const dayMs = 86_400_000;
@@ -31,8 +28,8 @@ export const tierCompactorPlugin = fp<TierCompactorOptions>(
       running ??= (async () => {
         try {
           const result = await compactTiers(app.database);
-          const days = await getRetentionDays(app.database.db, options.fallbackRetentionDays);
-          await pruneTiers(app.database.db, app.clock.now() - days * dayMs);
+          // The retention in force as of the last prune (or this instance's last admin change).
+          await pruneTiers(app.database.db, app.clock.now() - app.retention.policy.days * dayMs);
           return result;
         } finally {
           running = undefined;
@@ -51,5 +48,5 @@ export const tierCompactorPlugin = fp<TierCompactorOptions>(
     });
     app.decorate('tierCompactor', { runOnce });
   },
-  { name: 'tier-compactor' },
+  { name: 'tier-compactor', dependencies: ['retention'] },
 );
