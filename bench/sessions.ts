@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
-import { listenInChild, serveOrRun, measure, withChildServer, type LoadFigures, type LoadRequest } from './support/http-load.js';
+import { listenInChild, serveOrRun, measure, printTable, withChildServer, type LoadFigures, type LoadRequest } from './support/http-load.js';
 import { onPostgres, withTempDir } from './support/scratch.js';
 
 /** autocannon's per-connection context: the refresh token the connection last received. */
@@ -135,12 +135,6 @@ async function main(): Promise<void> {
     loadExchange('ceiling: bare Fastify route, same body and response', server.baseUrl),
   );
 
-  const pad = (text: string, width: number) => text.padEnd(width);
-  const num = (value: number, width: number) => String(Math.round(value)).padStart(width);
   console.log(`\n${connections} connections, ${durationSeconds} s each\n`);
-  console.log(`${pad('scenario', 56)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)} ${'of ceiling'.padStart(11)}`);
-  for (const row of [...rows, ceiling]) {
-    const ratio = row === ceiling ? '' : `${((row.perSecond / ceiling.perSecond) * 100).toFixed(1)} %`;
-    console.log(`${pad(row.name, 56)} ${num(row.perSecond, 8)} ${num(row.p50, 7)} ${num(row.p99, 7)} ${num(row.failed, 8)} ${ratio.padStart(11)}`);
-  }
+  printTable([...rows.map((figures) => ({ figures, ceiling })), { figures: ceiling }]);
 }
