@@ -18,9 +18,10 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import type { Page } from 'playwright-core';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
+import { launchChromium } from '@playstack/server-kit/testing';
 import { dashboardPlugin } from '../packages/observability-service/src/web/dashboard-plugin.js';
-import { firstAdmin } from '../packages/observability-service/test/support/browser-session.js';
-import { buildDashboard, launchBrowser, screenshot } from '../packages/observability-web/test/support/dashboard-harness.js';
+import { firstAdminSession } from '../packages/observability-service/test/support/browser-session.js';
+import { buildDashboard, screenshot } from '../packages/observability-web/test/support/dashboard-harness.js';
 
 const dataDir = process.env.BENCH_DATA_DIR ?? join(tmpdir(), 'playstack-bench-queries');
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -42,10 +43,7 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 // The queries bench created this admin; on a data set without one, this creates them.
-const setup = await app.inject({ method: 'POST', url: '/api/v1/auth/setup', payload: firstAdmin });
-const signIn = setup.statusCode === 200 ? setup : await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: firstAdmin.email, password: firstAdmin.password } });
-const cookie = signIn.cookies.find((entry) => entry.name === 'obs_session')?.value;
-if (!cookie) throw new Error(`could not sign in: ${signIn.statusCode} ${signIn.body}`);
+const { cookie } = await firstAdminSession(app);
 
 const bounds = await app.database.db
   .selectFrom('occurrences' as never)
@@ -104,7 +102,7 @@ async function load(page: Page, origin: string, path: string): Promise<Load> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
-const browser = await launchBrowser();
+const browser = await launchChromium();
 const ceiling = Fastify();
 try {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });

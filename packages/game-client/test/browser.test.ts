@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@playstack/server-kit/testing';
+import { createTestDatabase, launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
 import { startGameService, type GameServiceHarness } from './support/game-service-harness.js';
 
 // The library's browser entry point in headless Chromium: Web Crypto run ids, fetch,
@@ -28,8 +28,6 @@ function browserModules(directory = sourceRoot): Record<string, { contentType: s
   );
 }
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 let database: TestDatabase;
 let harness: GameServiceHarness;
 let browser: Browser;
@@ -42,7 +40,7 @@ beforeAll(async () => {
     },
     ...browserModules(),
   });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { buildDashboard, clearScreenshots, launchBrowser, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
+import { describeEachDatabase, launchChromium as launchBrowser } from '@playstack/server-kit/testing';
+import { buildDashboard, clearScreenshots, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };

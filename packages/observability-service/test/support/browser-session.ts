@@ -33,6 +33,12 @@ export async function signIn(app: App, email: string, password: string): Promise
   return browserSessionFrom(await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } }));
 }
 
+/** The first admin's session: created on a service that has no user yet, signed in on one that has them. */
+export async function firstAdminSession(app: App, admin = firstAdmin): Promise<BrowserSession> {
+  const setup = await app.inject({ method: 'POST', url: '/api/v1/auth/setup', payload: admin });
+  return setup.statusCode === 200 ? browserSessionFrom(setup) : signIn(app, admin.email, admin.password);
+}
+
 /** `app.inject` as a signed-in browser: the cookie always, the CSRF header on state-changing methods. */
 export function asBrowser(app: App, session: BrowserSession, options: InjectOptions): Promise<LightMyRequestResponse> {
   const method = (options.method ?? 'GET').toUpperCase();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { App } from '@playstack/server-kit';
 import type { TestDatabase } from '@playstack/server-kit/testing';
@@ -12,9 +12,6 @@ import { buildApp, loadObservabilityConfig } from '@playstack/observability-serv
 const packageDir = fileURLToPath(new URL('../../', import.meta.url));
 /** Screenshots land here (gitignored), one folder per suite. */
 export const screenshotsDir = fileURLToPath(new URL('../../../../test-output/dashboard/', import.meta.url));
-
-/** Debian's Chromium: npm packages cannot download browsers on these machines. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Builds the dashboard from its sources into a fresh directory, so the browser tests never run
@@ -43,13 +40,6 @@ export async function startService(database: TestDatabase, webDir: string, env: 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return { app, baseUrl: `http://127.0.0.1:${port}` };
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
 }
 
 /** Empties a suite's screenshot folder, so a failure shot of an earlier run cannot mislead. */
