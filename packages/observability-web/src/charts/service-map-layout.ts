@@ -25,9 +25,9 @@ export interface MapLayout {
   height: number;
 }
 
-export const mapSpacing = { column: 220, row: 70, margin: 90 };
+const mapSpacing = { column: 220, row: 70, margin: 90 };
 /** Past this many columns the map would scroll sideways: use the ellipse instead. */
-export const mapColumnsMax = 6;
+const mapColumnsMax = 6;
 export const mapNodeSize = { halfWidth: 74, halfHeight: 18 };
 /** Clear space between two boxes on the ellipse. */
 const mapNodeGapPx = 8;

@@ -20,7 +20,7 @@ export function DataState<T>({
   return <div class={state.loading ? 'stale' : undefined} aria-busy={state.loading}>{children(state.data)}</div>;
 }
 
-export function ErrorNotice({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+function ErrorNotice({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   const requestId = error instanceof ApiRequestError ? error.requestId : undefined;
   return (
     <div class="notice notice-error" role="alert">

@@ -16,15 +16,15 @@ export function FormField({ label, hint, ...input }: FieldProps) {
 /** Minimum length of a new password; the service refuses shorter ones. */
 export const minPasswordLength = 12;
 
-type NewPasswordProps = { label?: string; value: string; onValue: (value: string) => void };
+type NewPasswordProps = { label?: string; name?: string; value: string; onValue: (value: string) => void };
 
 /** The field for choosing a password, with the service's length rule stated up front. */
-export function NewPasswordField({ label = 'Password', value, onValue }: NewPasswordProps) {
+export function NewPasswordField({ label = 'Password', name = 'password', value, onValue }: NewPasswordProps) {
   return (
     <FormField
       label={label}
       type="password"
-      name="password"
+      name={name}
       autoComplete="new-password"
       required
       minLength={minPasswordLength}

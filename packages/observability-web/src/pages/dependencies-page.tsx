@@ -6,7 +6,7 @@ import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { formatCount, formatDurationMs, formatPercent } from '../format.js';
-import { hrefWithView } from '../state/links.js';
+import { hrefWithView, serviceHref } from '../state/links.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
 /** Who calls whom: a service map and the edges as a table. */
@@ -50,9 +50,9 @@ export function DependencyView({ query }: { query: Record<string, string> }) {
                 {(showAll ? data.edges : data.edges.slice(0, edgesShownFirst)).map((edge) => (
                   <tr key={`${edge.source}->${edge.target}`}>
                     <td>
-                      <Link href={hrefWithView(`/services/${encodeURIComponent(edge.source)}`)}>{edge.source}</Link>
+                      <Link href={hrefWithView(serviceHref(edge.source))}>{edge.source}</Link>
                     </td>
-                    <td>{edge.targetKind === 'service' ? <Link href={hrefWithView(`/services/${encodeURIComponent(edge.target)}`)}>{edge.target}</Link> : edge.target}</td>
+                    <td>{edge.targetKind === 'service' ? <Link href={hrefWithView(serviceHref(edge.target))}>{edge.target}</Link> : edge.target}</td>
                     <td>{edge.targetKind}</td>
                     <td class="num">{formatCount(edge.count)}</td>
                     <td class={edge.errorCount > 0 ? 'num bad' : 'num'}>{formatPercent(edge.count ? edge.errorCount / edge.count : 0)}</td>

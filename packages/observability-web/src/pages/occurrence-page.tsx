@@ -4,7 +4,7 @@ import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { OccurrenceFields } from '../components/occurrence-fields.js';
-import { hrefWithView } from '../state/links.js';
+import { hrefWithView, serviceHref } from '../state/links.js';
 import type { RouteParams } from '../state/routes.js';
 
 /** One occurrence in full, with a link to its trace. */
@@ -19,7 +19,7 @@ export function OccurrencePage({ params }: { params: RouteParams }) {
               <Link class="button button-primary" href={hrefWithView(`/traces/${occurrence.traceId}`, { span: occurrence.spanId })}>
                 View trace
               </Link>
-              <Link href={hrefWithView(`/services/${encodeURIComponent(occurrence.service)}`)}>Service {occurrence.service}</Link>
+              <Link href={hrefWithView(serviceHref(occurrence.service))}>Service {occurrence.service}</Link>
             </p>
             <OccurrenceFields occurrence={occurrence} />
           </>

@@ -6,21 +6,11 @@ import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
-import { hrefWithView } from '../state/links.js';
+import { hrefWithView, withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
 const pageSize = 50;
-
-function withParams(search: URLSearchParams, change: Record<string, string | undefined>): string {
-  const next = new URLSearchParams(search);
-  for (const [name, value] of Object.entries(change)) {
-    if (value === undefined || value === '') next.delete(name);
-    else next.set(name, value);
-  }
-  const text = next.toString();
-  return `/occurrences${text ? `?${text}` : ''}`;
-}
 
 /** The occurrences of the view, newest first, filtered by operation and status, a page at a time. */
 export function OccurrencesPage() {
@@ -40,7 +30,7 @@ export function OccurrencesPage() {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          navigate(withParams(search, { operation: operationText.trim(), offset: undefined }));
+          navigate(withParams('/occurrences', search, { operation: operationText.trim(), offset: undefined }));
         }}
       >
         <label class="field-inline">
@@ -49,7 +39,7 @@ export function OccurrencesPage() {
         </label>
         <label class="field-inline">
           Status
-          <select name="status" value={status} onChange={(event) => navigate(withParams(search, { status: event.currentTarget.value, offset: undefined }))}>
+          <select name="status" value={status} onChange={(event) => navigate(withParams('/occurrences', search, { status: event.currentTarget.value, offset: undefined }))}>
             <option value="">Any</option>
             <option value="ok">ok</option>
             <option value="error">error</option>
@@ -103,10 +93,10 @@ export function OccurrencesPage() {
               <span>
                 {formatCount(data.total === 0 ? 0 : data.offset + 1)}–{formatCount(data.offset + data.items.length)} of {formatCount(data.total)}
               </span>
-              <button type="button" class="button button-small" disabled={data.offset === 0} onClick={() => navigate(withParams(search, { offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}>
+              <button type="button" class="button button-small" disabled={data.offset === 0} onClick={() => navigate(withParams('/occurrences', search, { offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}>
                 Newer
               </button>
-              <button type="button" class="button button-small" disabled={data.offset + data.items.length >= data.total} onClick={() => navigate(withParams(search, { offset: String(data.offset + data.limit) }))}>
+              <button type="button" class="button button-small" disabled={data.offset + data.items.length >= data.total} onClick={() => navigate(withParams('/occurrences', search, { offset: String(data.offset + data.limit) }))}>
                 Older
               </button>
             </nav>

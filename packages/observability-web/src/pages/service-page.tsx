@@ -7,7 +7,7 @@ import { Link } from '../components/link.js';
 import { Tabs } from '../components/tabs.js';
 import { Tiles } from '../components/tiles.js';
 import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
-import { hrefWithView } from '../state/links.js';
+import { hrefWithView, serviceHref } from '../state/links.js';
 import type { RouteParams } from '../state/routes.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 import { DatabaseTable } from './database-page.js';
@@ -26,7 +26,7 @@ export function ServicePage({ params }: { params: RouteParams }) {
   const { apiQuery } = useGlobalFilters();
   // The page is about the service in its path, whatever the service filter says.
   const query = { ...apiQuery, service: name };
-  const base = `/services/${encodeURIComponent(name)}`;
+  const base = serviceHref(name);
   return (
     <Layout title={name}>
       <Tabs

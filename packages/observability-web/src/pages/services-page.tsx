@@ -6,7 +6,7 @@ import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { Sparkline } from '../components/sparkline.js';
 import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
-import { hrefWithView } from '../state/links.js';
+import { hrefWithView, serviceHref } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
 import { nextServiceSort, readServiceSort, sortServices, writeServiceSort, type ServiceSortKey } from '../state/service-sort.js';
 import { sparklineInterval } from '../state/sparkline-interval.js';
@@ -72,7 +72,7 @@ export function ServicesPage() {
                 {rows.map((row) => (
                   <tr key={row.service}>
                     <td>
-                      <Link href={hrefWithView(`/services/${encodeURIComponent(row.service)}`)} class="strong">
+                      <Link href={hrefWithView(serviceHref(row.service))} class="strong">
                         {row.service}
                       </Link>
                     </td>

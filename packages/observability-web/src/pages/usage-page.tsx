@@ -7,6 +7,7 @@ import { TimeSeriesChart } from '../charts/time-series-chart.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { formatCount, formatDurationMs } from '../format.js';
+import { withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
@@ -21,13 +22,7 @@ export function UsagePage() {
   const [tenantText, setTenantText] = useState(tenantId);
   useEffect(() => setTenantText(tenantId), [tenantId]);
 
-  const applyTenant = (value: string) => {
-    const next = new URLSearchParams(search);
-    if (value) next.set('tenantId', value);
-    else next.delete('tenantId');
-    const text = next.toString();
-    navigate(`/usage${text ? `?${text}` : ''}`);
-  };
+  const applyTenant = (value: string) => navigate(withParams('/usage', search, { tenantId: value }));
 
   return (
     <Layout

@@ -14,7 +14,7 @@ export const rangePresets = [
 ] as const;
 
 export type RangePresetKey = (typeof rangePresets)[number]['key'];
-export const defaultPreset: RangePresetKey = '24h';
+const defaultPreset: RangePresetKey = '24h';
 
 export type TimeRange = { kind: 'preset'; preset: RangePresetKey } | { kind: 'custom'; fromMs: number; toMs: number };
 
@@ -25,7 +25,7 @@ export interface GlobalFilters {
 }
 
 /** The query-string names the global state uses; pages must not reuse them for other things. */
-export const globalParamNames = ['range', 'from', 'to', 'service', 'environment'] as const;
+const globalParamNames = ['range', 'from', 'to', 'service', 'environment'] as const;
 
 function presetByKey(key: string | null): (typeof rangePresets)[number] | undefined {
   return rangePresets.find((preset) => preset.key === key);

@@ -13,7 +13,7 @@ const intervals = [
 ] as const;
 
 /** A sparkline is a hint of shape, not a chart: this many points are plenty. */
-export const sparklinePointsMax = 48;
+const sparklinePointsMax = 48;
 
 /**
  * The trend interval for a sparkline over `from`..`to`: the finest with at most

@@ -9,7 +9,7 @@ import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
 
 /** The link an invited person opens; the token rides in the fragment, which never reaches a server log. */
-export function invitationLink(token: string): string {
+function invitationLink(token: string): string {
   return `${window.location.origin}/accept-invitation#token=${encodeURIComponent(token)}`;
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { apiPost } from '../../api/api-client.js';
-import { FormField } from '../../components/form-field.js';
+import { FormField, NewPasswordField } from '../../components/form-field.js';
 import { useSubmit } from '../../components/use-submit.js';
 
 /** Change one's own password; the current one is required. */
@@ -27,17 +27,7 @@ export function PasswordSettings() {
           value={currentPassword}
           onInput={(event) => setCurrentPassword(event.currentTarget.value)}
         />
-        <FormField
-          label="New password"
-          type="password"
-          name="newPassword"
-          autoComplete="new-password"
-          required
-          minLength={12}
-          hint="At least 12 characters."
-          value={newPassword}
-          onInput={(event) => setNewPassword(event.currentTarget.value)}
-        />
+        <NewPasswordField label="New password" name="newPassword" value={newPassword} onValue={setNewPassword} />
         <button type="submit" class="button button-primary" disabled={busy}>
           Change password
         </button>
