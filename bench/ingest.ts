@@ -9,28 +9,51 @@
 //   npx tsx --conditions=source bench/ingest.ts
 //
 // BENCH_SECONDS (default 10) per phase, BENCH_CONCURRENCY (default 16) requests in flight.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The servers run in child processes, so the load generator does not share their event loop;
+// BENCH_TARGET_NODE_ARGS passes Node flags to them, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
+import Fastify from 'fastify';
+import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { migrateToLatest, openDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../packages/observability-service/src/migrations/index.js';
 import { mapOccurrence } from '../packages/observability-service/src/ingest/occurrence-mapper.js';
 import type { ProtocolOccurrence } from '../packages/observability-service/src/ingest/protocol-types.js';
+import { listenInChild, serveOrRun, withChildServer, type ChildServer } from './support/http-load.js';
+import { withTempDir } from './support/scratch.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const occurrencesPerEnvelope = 500;
 const apiKey = 'bench-ingest-key-0123456789';
-const target = fileURLToPath(new URL('./support/ingest-target.ts', import.meta.url));
+const script = fileURLToPath(import.meta.url);
+const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const resource = { service: 'bench-api', environment: 'production', version: '1.0.0', instance: 'bench-1' };
 // Every request gets a fresh envelope number, the first 8 hex digits of its trace and span ids,
 // and the current time as its occurrences' start, as real traffic has: identical rows over and
 // over would measure SQLite's worst case (equal index keys), not ingestion.
 const idPlaceholder = 'ffffffff';
 const timePlaceholder = '@@startedAt@@';
+
+type ServeRequest = { role: 'service'; env: Record<string, string> } | { role: 'bare' };
+
+async function serve(request: ServeRequest): Promise<void> {
+  if (request.role === 'service') {
+    await listenInChild(await buildApp(loadObservabilityConfig({ ...process.env, ...request.env, LOG_LEVEL: 'error' })));
+    return;
+  }
+  // The ceiling: the same body parsed by Fastify's JSON parser, no validation or storage.
+  const bare = Fastify({ bodyLimit: 5 * 1024 * 1024 });
+  bare.post('/api/v1/ingest', async (req, reply) => {
+    const body = req.body as { occurrences: unknown[] };
+    return reply.code(202).send({ accepted: { occurrences: body.occurrences.length }, rejected: { occurrences: 0 }, truncated: { strings: 0 }, errors: [] });
+  });
+  await listenInChild(bare);
+}
+
+await serveOrRun(serve, main);
 
 /** One envelope body template: realistic traces (server span, internal span, database call, outgoing call). */
 function envelopeTemplate(): { text: string; occurrences: ProtocolOccurrence[] } {
@@ -57,24 +80,6 @@ function envelopeBody(template: string, envelopeNumber: number): string {
   return template.replaceAll(idPlaceholder, envelopeNumber.toString(16).padStart(8, '0')).replaceAll(timePlaceholder, new Date().toISOString());
 }
 
-async function startTarget(mode: 'service' | 'bare', env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
-  // BENCH_TARGET_NODE_ARGS passes Node flags to the target, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', '--conditions=source', target, mode], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`${mode} target exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/api/v1/ingest`, exited };
-}
-
 interface LoadResult {
   perSecond: number;
   /** Occurrences per CPU-second the server used: what one uncontended core sustains. */
@@ -84,13 +89,9 @@ interface LoadResult {
   p99Ms: number;
 }
 
-async function serverCpuSeconds(url: string): Promise<number> {
-  const response = await fetch(new URL('/bench/cpu-seconds', url));
-  return ((await response.json()) as { cpuSeconds: number }).cpuSeconds;
-}
-
 /** Posts envelopes from `concurrency` loops for `seconds`; returns acknowledged occurrences per second. */
-async function load(url: string, template: string): Promise<LoadResult> {
+async function load(server: ChildServer<unknown>, template: string): Promise<LoadResult> {
+  const url = `${server.baseUrl}/api/v1/ingest`;
   let envelopeNumber = 0;
   let acknowledged = 0;
   const latencies: number[] = [];
@@ -107,7 +108,7 @@ async function load(url: string, template: string): Promise<LoadResult> {
   // Warm-up: JIT, SQLite page cache, connection pool.
   for (let i = 0; i < 10; i++) await send();
   latencies.length = 0;
-  const cpuBefore = await serverCpuSeconds(url);
+  const cpuBefore = await server.cpuMicros();
   const startedAt = performance.now();
   const deadline = startedAt + seconds * 1000;
   await Promise.all(
@@ -119,7 +120,7 @@ async function load(url: string, template: string): Promise<LoadResult> {
     }),
   );
   const elapsed = (performance.now() - startedAt) / 1000;
-  const cpuUsed = (await serverCpuSeconds(url)) - cpuBefore;
+  const cpuUsed = ((await server.cpuMicros()) - cpuBefore) / 1e6;
   latencies.sort((a, b) => a - b);
   return {
     perSecond: acknowledged / elapsed,
@@ -132,8 +133,7 @@ async function load(url: string, template: string): Promise<LoadResult> {
 
 /** The storage ceiling: the same rows inserted 500 per statement, one transaction per envelope. */
 async function rawInsertCeiling(occurrences: ProtocolOccurrence[]): Promise<{ perSecond: number; perCpuSecond: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-ingest-raw-'));
-  try {
+  return withTempDir('bench-ingest-raw-', async (dataDir) => {
     const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'raw.sqlite', sqliteSynchronous: 'normal' });
     await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
     await database.close();
@@ -177,47 +177,41 @@ async function rawInsertCeiling(occurrences: ProtocolOccurrence[]): Promise<{ pe
     const cpu = process.cpuUsage(cpuBefore);
     file.close();
     return { perSecond, perCpuSecond: inserted / ((cpu.user + cpu.system) / 1e6) };
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-const format = (value: number) => Math.round(value).toLocaleString('en-US');
-const { text, occurrences } = envelopeTemplate();
-console.log(`envelope: ${occurrencesPerEnvelope} occurrences, ${format(text.length)} bytes; ${concurrency} requests in flight; ${seconds} s per phase`);
+function format(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
 
-const bare = await startTarget('bare', {});
-const bareResult = await load(bare.url, text);
-bare.child.kill('SIGTERM');
-await bare.exited;
+async function main(): Promise<void> {
+  const { text, occurrences } = envelopeTemplate();
+  console.log(`envelope: ${occurrencesPerEnvelope} occurrences, ${format(text.length)} bytes; ${concurrency} requests in flight; ${seconds} s per phase`);
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
-try {
-  const env = { DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, INGEST_RATE_LIMIT_PER_SECOND: '1000000' };
-  const service = await startTarget('service', env);
-  const serviceResult = await load(service.url, text);
-  service.child.kill('SIGTERM');
-  await service.exited;
+  const bareResult = await withChildServer(script, { role: 'bare' } satisfies ServeRequest, (server) => load(server, text), targetNodeArgs);
 
-  const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
-  const stored = Number((await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  await store.close();
-  const warmUp = 10 * occurrencesPerEnvelope;
-  if (stored !== serviceResult.acknowledged + warmUp) throw new Error(`stored ${stored} occurrences but ${serviceResult.acknowledged + warmUp} were acknowledged`);
+  await withTempDir('bench-ingest-', async (dataDir) => {
+    const env = { DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, INGEST_RATE_LIMIT_PER_SECOND: '1000000' };
+    const serviceResult = await withChildServer(script, { role: 'service', env } satisfies ServeRequest, (server) => load(server, text), targetNodeArgs);
 
-  const raw = await rawInsertCeiling(occurrences);
-  const loadAverage = (await import('node:os')).loadavg()[0]!.toFixed(1);
-  console.log(`load average at the end: ${loadAverage} (per-CPU-second figures are what one uncontended core sustains)`);
-  console.log(
-    `bare Fastify route (same bodies, parse only):  ${format(bareResult.perSecond)} occurrences/s; ${format(bareResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${bareResult.p50Ms.toFixed(1)} ms, p99 ${bareResult.p99Ms.toFixed(1)} ms)`,
-  );
-  console.log(`raw batched insert loop (same rows, no HTTP):  ${format(raw.perSecond)} occurrences/s; ${format(raw.perCpuSecond)} per CPU-second`);
-  console.log(
-    `service, SQLite, accepted and durable:         ${format(serviceResult.perSecond)} occurrences/s; ${format(serviceResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${serviceResult.p50Ms.toFixed(1)} ms, p99 ${serviceResult.p99Ms.toFixed(1)} ms; ${format(stored)} stored = acknowledged)`,
-  );
-  console.log(
-    `service / bare route: ${(serviceResult.perSecond / bareResult.perSecond).toFixed(2)} (per CPU-second ${(serviceResult.perServerCpuSecond / bareResult.perServerCpuSecond).toFixed(2)}); service / raw insert loop: ${(serviceResult.perSecond / raw.perSecond).toFixed(2)} (per CPU-second ${(serviceResult.perServerCpuSecond / raw.perCpuSecond).toFixed(2)})`,
-  );
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+    const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
+    const stored = Number((await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    await store.close();
+    const warmUp = 10 * occurrencesPerEnvelope;
+    if (stored !== serviceResult.acknowledged + warmUp) throw new Error(`stored ${stored} occurrences but ${serviceResult.acknowledged + warmUp} were acknowledged`);
+
+    const raw = await rawInsertCeiling(occurrences);
+    const loadAverage = loadavg()[0]!.toFixed(1);
+    console.log(`load average at the end: ${loadAverage} (per-CPU-second figures are what one uncontended core sustains)`);
+    console.log(
+      `bare Fastify route (same bodies, parse only):  ${format(bareResult.perSecond)} occurrences/s; ${format(bareResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${bareResult.p50Ms.toFixed(1)} ms, p99 ${bareResult.p99Ms.toFixed(1)} ms)`,
+    );
+    console.log(`raw batched insert loop (same rows, no HTTP):  ${format(raw.perSecond)} occurrences/s; ${format(raw.perCpuSecond)} per CPU-second`);
+    console.log(
+      `service, SQLite, accepted and durable:         ${format(serviceResult.perSecond)} occurrences/s; ${format(serviceResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${serviceResult.p50Ms.toFixed(1)} ms, p99 ${serviceResult.p99Ms.toFixed(1)} ms; ${format(stored)} stored = acknowledged)`,
+    );
+    console.log(
+      `service / bare route: ${(serviceResult.perSecond / bareResult.perSecond).toFixed(2)} (per CPU-second ${(serviceResult.perServerCpuSecond / bareResult.perServerCpuSecond).toFixed(2)}); service / raw insert loop: ${(serviceResult.perSecond / raw.perSecond).toFixed(2)} (per CPU-second ${(serviceResult.perServerCpuSecond / raw.perCpuSecond).toFixed(2)})`,
+    );
+  });
 }
