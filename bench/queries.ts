@@ -15,10 +15,9 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { normalizeStatement, statementHash, statementVerb } from '../packages/observability-service/src/ingest/statement-normalizer.js';
-import type { NewOccurrence } from '../packages/observability-service/src/storage/occurrence-writer.js';
+import { mergeRollups, occurrenceColumns, occurrenceParameters, type NewOccurrence } from '../packages/observability-service/src/storage/occurrence-writer.js';
+import { multiRowInsertSql } from '../packages/observability-service/src/storage/multi-row-insert.js';
 import type { IngestionTables } from '../packages/observability-service/src/storage/storage-tables.js';
-import { declaredEdge } from '../packages/observability-service/src/storage/dependency-edges.js';
-import { RollupAccumulator, rollupSpecs } from '../packages/observability-service/src/storage/rollup-accumulator.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
 import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
 import { seededRandom } from '@playstack/server-kit/testing';
@@ -113,48 +112,20 @@ function traceRows(trace: number, startedAt: number): NewOccurrence[] {
   ];
 }
 
-const columns = [
-  'client_id', 'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'service_version', 'instance',
-  'operation', 'kind', 'started_at', 'duration_ms', 'status', 'tenant_id', 'http_method', 'http_route',
-  'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'peer_service',
-  'peer_address', 'error_type', 'error_message', 'error_stack', 'attributes',
-] as const;
-
 /**
  * Stores a batch the way ingestion does (raw rows plus the four per-minute rollups, in one
  * transaction), minus the envelope handling and the parent/child edge search: every call in this
  * data set names its peer, so that search would find nothing.
  */
 async function store(app: App, rows: readonly NewOccurrence[]): Promise<void> {
-  const postgres = app.database.dialect === 'postgres';
   const receivedAt = app.clock.now();
   await (app.database.db as Kysely<IngestionTables>).transaction().execute(async (trx) => {
     for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
       const chunk = rows.slice(offset, offset + rowsPerInsert);
-      const parameters: unknown[] = [];
-      let placeholder = 0;
-      const tuples = chunk.map((row) => {
-        for (const column of columns) parameters.push(row[column]);
-        parameters.push(receivedAt);
-        return `(${Array.from({ length: columns.length + 1 }, () => (postgres ? `$${++placeholder}` : '?')).join(',')})`;
-      });
-      await trx.executeQuery(CompiledQuery.raw(`insert into occurrences (${columns.join(',')},received_at) values ${tuples.join(',')}`, parameters));
+      const insert = multiRowInsertSql(app.database.dialect, 'occurrences', occurrenceColumns, chunk.length);
+      await trx.executeQuery(CompiledQuery.raw(insert, occurrenceParameters(chunk, receivedAt)));
     }
-    const operations = new RollupAccumulator(rollupSpecs.operation);
-    const tenantsRollup = new RollupAccumulator(rollupSpecs.tenant);
-    const statementsRollup = new RollupAccumulator(rollupSpecs.statement);
-    const dependencies = new RollupAccumulator(rollupSpecs.dependency);
-    for (const row of rows) {
-      const isError = row.status === 'error';
-      operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind], [], row.duration_ms, isError);
-      if (row.tenant_id !== null) tenantsRollup.add(row.started_at, [row.tenant_id, row.service, row.environment], [], row.duration_ms, isError);
-      if (row.db_system !== null && row.db_statement_hash !== null && row.normalized_statement !== null) {
-        statementsRollup.add(row.started_at, [row.service, row.environment, row.db_system, row.db_statement_hash], [row.normalized_statement, row.db_operation], row.duration_ms, isError);
-      }
-      const edge = declaredEdge(row);
-      if (edge) dependencies.add(edge.startedAt, [edge.environment, edge.sourceService, edge.target, edge.targetKind], [], edge.durationMs, edge.isError);
-    }
-    for (const accumulator of [operations, tenantsRollup, statementsRollup, dependencies]) await accumulator.mergeInto(trx);
+    await mergeRollups(trx, rows, []);
   });
 }
 

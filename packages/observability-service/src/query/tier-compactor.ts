@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '@playstack/server-kit';
+import { multiRowInsertSql } from '../storage/multi-row-insert.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { allKey, allTierDimensions, grainsOf, minuteMs, tierSizesMs, type TierDimension } from './rollup-tiers.js';
 import { minutesTouched, setTierWatermark, tierWatermark } from './tier-watermark.js';
@@ -38,23 +39,19 @@ function tierColumns(dimension: TierDimension): string[] {
 
 /**
  * Inserts grouped rows, each histogram merged into one canonical string (concatenations would
- * grow with traffic instead of with the number of latency buckets). Precompiled text: building a
- * Kysely tree per row costs more than the insert.
+ * grow with traffic instead of with the number of latency buckets).
  */
 async function insertWithMergedHistograms(db: Kysely<any>, database: Database, dimension: TierDimension, rows: Array<Record<string, unknown>>): Promise<void> {
   const columns = tierColumns(dimension);
-  const postgres = database.dialect === 'postgres';
   for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
     const chunk = rows.slice(offset, offset + rowsPerInsert);
     const parameters: unknown[] = [];
-    let placeholder = 0;
-    const tuples = chunk.map((row) => {
+    for (const row of chunk) {
       for (const column of columns) {
         parameters.push(column === 'histogram' ? new MergedHistogram().add(row.histogram as string | null).encode() : row[column]);
       }
-      return `(${columns.map(() => (postgres ? `$${++placeholder}` : '?')).join(',')})`;
-    });
-    await db.executeQuery(CompiledQuery.raw(`insert into ${dimension.table} (${columns.join(',')}) values ${tuples.join(',')}`, parameters));
+    }
+    await db.executeQuery(CompiledQuery.raw(multiRowInsertSql(database.dialect, dimension.table, columns, chunk.length), parameters));
   }
 }
 

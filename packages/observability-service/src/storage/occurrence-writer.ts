@@ -2,18 +2,29 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock, Database } from '@playstack/server-kit';
 import { recordIngestion } from '../health/ingestion-counters.js';
 import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
+import { multiRowInsertSql } from './multi-row-insert.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
 import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
 
 /** A row to store, plus the normalized statement its database rollup is keyed by. */
 export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at'> & { normalized_statement: string | null };
 
-const occurrenceColumns = [
+/** The columns of `occurrences` a row is inserted with, in insert order (`received_at` last). */
+export const occurrenceColumns = [
   'client_id', 'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'service_version', 'instance',
   'operation', 'kind', 'started_at', 'duration_ms', 'status', 'tenant_id', 'http_method', 'http_route',
   'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'peer_service',
   'peer_address', 'error_type', 'error_message', 'error_stack', 'attributes', 'received_at',
 ] as const satisfies ReadonlyArray<keyof OccurrencesTable>;
+
+/** The parameters of a `multiRowInsertSql` over `occurrenceColumns` for these rows. */
+export function occurrenceParameters(rows: readonly NewOccurrence[], receivedAt: number): unknown[] {
+  const parameters: unknown[] = [];
+  for (const row of rows) {
+    for (const column of occurrenceColumns) parameters.push(column === 'received_at' ? receivedAt : row[column]);
+  }
+  return parameters;
+}
 
 /** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
 const rowsPerInsert = 1_000;
@@ -119,7 +130,7 @@ export class OccurrenceWriter {
       const parentChildEdges = await crossServiceEdges(trx, rows);
       const now = clock.now();
       await this.#insertRows(trx, rows, now);
-      await this.#mergeRollups(trx, rows, parentChildEdges);
+      await mergeRollups(trx, rows, parentChildEdges);
       await recordIngestion(trx, now, rows.length, refused);
     });
     onCommit?.({ envelopes, rows: rows.length, durationMs: performance.now() - started });
@@ -128,51 +139,43 @@ export class OccurrenceWriter {
   async #insertRows(trx: Transaction<IngestionTables>, rows: readonly NewOccurrence[], receivedAt: number): Promise<void> {
     for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
       const chunk = rows.slice(offset, offset + rowsPerInsert);
-      const parameters: unknown[] = [];
-      for (const row of chunk) {
-        for (const column of occurrenceColumns) parameters.push(column === 'received_at' ? receivedAt : row[column]);
-      }
-      // Precompiled text: building a Kysely tree of thousands of values per chunk costs more than the insert.
-      await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), parameters));
+      await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), occurrenceParameters(chunk, receivedAt)));
     }
   }
 
   #insertStatement(rowCount: number): string {
-    if (rowCount === rowsPerInsert) return (this.#fullChunkInsertSql ??= this.#buildInsertStatement(rowCount));
-    return this.#buildInsertStatement(rowCount);
+    const build = () => multiRowInsertSql(this.#options.database.dialect, 'occurrences', occurrenceColumns, rowCount);
+    return rowCount === rowsPerInsert ? (this.#fullChunkInsertSql ??= build()) : build();
   }
+}
 
-  #buildInsertStatement(rowCount: number): string {
-    const postgres = this.#options.database.dialect === 'postgres';
-    let parameter = 0;
-    const tuple = () => `(${occurrenceColumns.map(() => (postgres ? `$${++parameter}` : '?')).join(',')})`;
-    return `insert into occurrences (${occurrenceColumns.join(',')}) values ${Array.from({ length: rowCount }, tuple).join(',')}`;
-  }
-
-  async #mergeRollups(trx: Kysely<IngestionTables>, rows: readonly NewOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
-    const operations = new RollupAccumulator(rollupSpecs.operation);
-    const tenants = new RollupAccumulator(rollupSpecs.tenant);
-    const statements = new RollupAccumulator(rollupSpecs.statement);
-    const dependencies = new RollupAccumulator(rollupSpecs.dependency);
-    const addEdge = (edge: DependencyEdge) =>
-      dependencies.add(edge.startedAt, [edge.environment, edge.sourceService, edge.target, edge.targetKind], [], edge.durationMs, edge.isError);
-    for (const row of rows) {
-      const isError = row.status === 'error';
-      operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind], [], row.duration_ms, isError);
-      if (row.tenant_id !== null) tenants.add(row.started_at, [row.tenant_id, row.service, row.environment], [], row.duration_ms, isError);
-      if (row.db_system !== null && row.db_statement_hash !== null && row.normalized_statement !== null) {
-        statements.add(
-          row.started_at,
-          [row.service, row.environment, row.db_system, row.db_statement_hash],
-          [row.normalized_statement, row.db_operation],
-          row.duration_ms,
-          isError,
-        );
-      }
-      const edge = declaredEdge(row);
-      if (edge) addEdge(edge);
+/**
+ * Adds the rows' figures to the four per-minute rollups: operation, tenant, statement (rows with
+ * a normalized statement) and dependency (the edges rows declare, plus `parentChildEdges`).
+ */
+export async function mergeRollups(trx: Kysely<IngestionTables>, rows: readonly NewOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+  const operations = new RollupAccumulator(rollupSpecs.operation);
+  const tenants = new RollupAccumulator(rollupSpecs.tenant);
+  const statements = new RollupAccumulator(rollupSpecs.statement);
+  const dependencies = new RollupAccumulator(rollupSpecs.dependency);
+  const addEdge = (edge: DependencyEdge) =>
+    dependencies.add(edge.startedAt, [edge.environment, edge.sourceService, edge.target, edge.targetKind], [], edge.durationMs, edge.isError);
+  for (const row of rows) {
+    const isError = row.status === 'error';
+    operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind], [], row.duration_ms, isError);
+    if (row.tenant_id !== null) tenants.add(row.started_at, [row.tenant_id, row.service, row.environment], [], row.duration_ms, isError);
+    if (row.db_system !== null && row.db_statement_hash !== null && row.normalized_statement !== null) {
+      statements.add(
+        row.started_at,
+        [row.service, row.environment, row.db_system, row.db_statement_hash],
+        [row.normalized_statement, row.db_operation],
+        row.duration_ms,
+        isError,
+      );
     }
-    for (const edge of parentChildEdges) addEdge(edge);
-    for (const accumulator of [operations, tenants, statements, dependencies]) await accumulator.mergeInto(trx);
+    const edge = declaredEdge(row);
+    if (edge) addEdge(edge);
   }
+  for (const edge of parentChildEdges) addEdge(edge);
+  for (const accumulator of [operations, tenants, statements, dependencies]) await accumulator.mergeInto(trx);
 }
