@@ -12,7 +12,7 @@ export { openDatabase, type Database, type DatabaseOptions, type Dialect } from 
 export { migrateToLatest, type ServiceMigration } from './db/migrator.js';
 export { autoIncrementPrimaryKey, greatest, least, portable } from './db/column-types.js';
 export { connectRedis, type Redis } from './redis/redis.js';
-export { metricsPlugin, secretsEqual, type MetricsOptions } from './metrics/metrics.js';
+export { metricsPlugin, type MetricsOptions } from './metrics/metrics.js';
 export { Readiness, type ReadinessCheck } from './system/readiness.js';
 export { ManualClock, systemClock, type Clock } from './system/clock.js';
 export { systemRoutes } from './system/system-routes.js';

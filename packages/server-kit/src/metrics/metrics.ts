@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { secretsMatch } from '../auth/opaque-token.js';
 import { ApiError } from '../errors/api-error.js';
 
 declare module 'fastify' {
@@ -15,13 +15,6 @@ export interface MetricsOptions {
   token?: string | undefined;
   /** Label prefix for the service's metric names, e.g. `game`. */
   prefix: string;
-}
-
-/** Constant-time comparison of a presented secret with the expected one. */
-export function secretsEqual(presented: string, expected: string): boolean {
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
@@ -66,7 +59,7 @@ export const metricsPlugin = fp<MetricsOptions>(
         if (options.token) {
           const header = request.headers.authorization ?? '';
           const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
-          if (!secretsEqual(presented, options.token)) {
+          if (!secretsMatch(presented, options.token)) {
             throw new ApiError('unauthorized', 'The metrics endpoint needs Authorization: Bearer <METRICS_TOKEN>.', {
               headers: { 'www-authenticate': 'Bearer' },
             });
