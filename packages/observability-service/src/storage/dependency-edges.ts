@@ -30,20 +30,24 @@ interface SpanFacts {
 const callerKinds = new Set(['client', 'producer']);
 
 /**
- * The edge a span declares itself: a client/producer span naming its `peer` (service, else
- * address), or a client span on a database without a peer (target: the database system).
+ * What a span declares it calls: a client/producer span its `peer` (service, else address), a
+ * client span on a database without a peer the database system; otherwise nothing.
  */
-export function declaredEdge(row: NewOccurrence): DependencyEdge | undefined {
-  if (!callerKinds.has(row.kind)) return undefined;
-  const base = { environment: row.environment, sourceService: row.service, startedAt: row.started_at, durationMs: row.duration_ms, isError: row.status === 'error' };
-  if (row.peer_service !== null) return { ...base, target: row.peer_service, targetKind: 'service' };
-  if (row.peer_address !== null) return { ...base, target: row.peer_address, targetKind: 'address' };
-  if (row.db_system !== null && row.kind === 'client') return { ...base, target: row.db_system, targetKind: 'database' };
+function declaredTarget(
+  span: Pick<NewOccurrence, 'kind' | 'peer_service' | 'peer_address' | 'db_system'>,
+): Pick<DependencyEdge, 'target' | 'targetKind'> | undefined {
+  if (!callerKinds.has(span.kind)) return undefined;
+  if (span.peer_service !== null) return { target: span.peer_service, targetKind: 'service' };
+  if (span.peer_address !== null) return { target: span.peer_address, targetKind: 'address' };
+  if (span.db_system !== null && span.kind === 'client') return { target: span.db_system, targetKind: 'database' };
   return undefined;
 }
 
-function hasDeclaredEdge(span: { kind: string; peer_service: string | null; peer_address: string | null; db_system: string | null }): boolean {
-  return callerKinds.has(span.kind) && (span.peer_service !== null || span.peer_address !== null || (span.db_system !== null && span.kind === 'client'));
+/** The edge a span declares itself (see `declaredTarget`), with the span's figures. */
+export function declaredEdge(row: NewOccurrence): DependencyEdge | undefined {
+  const declared = declaredTarget(row);
+  if (!declared) return undefined;
+  return { environment: row.environment, sourceService: row.service, startedAt: row.started_at, durationMs: row.duration_ms, isError: row.status === 'error', ...declared };
 }
 
 /** The columns a span is read with for the edge search, whether in the batch or stored. */
@@ -59,7 +63,7 @@ function spanFactsOf(row: SpanColumns): SpanFacts {
     parentSpanId: row.parent_span_id,
     service: row.service,
     environment: row.environment,
-    hasPeer: hasDeclaredEdge(row),
+    hasPeer: declaredTarget(row) !== undefined,
     startedAt: Number(row.started_at),
     durationMs: row.duration_ms,
     isError: row.status === 'error',
