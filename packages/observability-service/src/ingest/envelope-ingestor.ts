@@ -57,16 +57,22 @@ export class EnvelopeIngestor {
     this.#checkCount(shell.occurrences.length);
     const result: IngestResult = { accepted: { occurrences: 0 }, rejected: { occurrences: 0 }, truncated: { strings: shell.truncated }, errors: [] };
     const valid: ResourceBatch = { resource: shell.resource, occurrences: [] };
-    shell.occurrences.forEach((item, index) => {
-      const check = this.#validator.checkOccurrence(item);
-      if (!check.ok) {
-        result.errors.push({ index, message: check.message });
-        return;
-      }
-      result.truncated.strings += check.truncated;
-      valid.occurrences.push({ index, occurrence: check.occurrence });
-    });
+    shell.occurrences.forEach((item, index) => this.checkOccurrence(item, index, valid, result));
     return this.store([valid], result);
+  }
+
+  /**
+   * Validates the request's `index`-th occurrence: a valid one joins `batch` (its cut strings
+   * counted in `result`), a refused one is reported in `result.errors`.
+   */
+  checkOccurrence(item: unknown, index: number, batch: ResourceBatch, result: IngestResult): void {
+    const check = this.#validator.checkOccurrence(item);
+    if (!check.ok) {
+      result.errors.push({ index, message: check.message });
+      return;
+    }
+    result.truncated.strings += check.truncated;
+    batch.occurrences.push({ index, occurrence: check.occurrence });
   }
 
   /** Refuses envelopes with more occurrences than configured (counted as refused for the health view). */

@@ -52,13 +52,7 @@ async function ingestOtlp(app: App, body: OtlpTraceRequest): Promise<IngestResul
     const batch: ResourceBatch = { resource: shell.resource, occurrences: [] };
     for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
       for (const span of scopeSpans.spans ?? []) {
-        const check = validator.checkOccurrence(mapOtlpSpan(span as Record<string, unknown>));
-        if (check.ok) {
-          result.truncated.strings += check.truncated;
-          batch.occurrences.push({ index, occurrence: check.occurrence });
-        } else {
-          result.errors.push({ index, message: check.message });
-        }
+        ingestor.checkOccurrence(mapOtlpSpan(span as Record<string, unknown>), index, batch, result);
         index += 1;
       }
     }
