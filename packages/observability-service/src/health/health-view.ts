@@ -3,13 +3,12 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import type { RetentionPolicy } from '../retention/retention-policy.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
+import { dayMs, minuteMs, minuteOf } from '../time-units.js';
 import { ingestionTotals } from './ingestion-counters.js';
 import type { HealthViewResponse } from './health-schemas.js';
 
-const minuteMs = 60_000;
 /** Items per minute average over this many whole minutes before the current one. */
 const rateWindowMinutes = 15;
-const dayMs = 86_400_000;
 
 const countedTables = {
   occurrences: 'occurrences',
@@ -62,7 +61,7 @@ export async function healthView(database: Database, nowMs: number, retention: R
   }
   const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
   const db = database.db as Kysely<IngestionTables>;
-  const currentMinute = Math.floor(nowMs / minuteMs) * minuteMs;
+  const currentMinute = minuteOf(nowMs);
   const [newest, oldest, recent, lastDay, sizeBytes, rows, days] = await Promise.all([
     db.selectFrom('occurrences').select('received_at').orderBy('id', 'desc').limit(1).executeTakeFirst(),
     db.selectFrom('occurrences').select((eb) => eb.fn.min('started_at').as('oldest')).executeTakeFirst(),

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-
-const minuteMs = 60_000;
+import { minuteOf } from '../time-units.js';
 
 /** Per receipt minute: items ingestion accepted and refused. */
 export interface IngestionMinutesTable {
@@ -20,7 +19,7 @@ export interface IngestionCounterTables {
  */
 export async function recordIngestion(db: Kysely<any>, receivedAtMs: number, accepted: number, refused: number): Promise<void> {
   if (accepted === 0 && refused === 0) return;
-  const minute = Math.floor(receivedAtMs / minuteMs) * minuteMs;
+  const minute = minuteOf(receivedAtMs);
   await (db as Kysely<IngestionCounterTables>)
     .insertInto('ingestion_minutes')
     .values({ minute, accepted, refused })

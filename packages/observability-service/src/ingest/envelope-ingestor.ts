@@ -1,11 +1,10 @@
 import { ApiError } from '@playstack/server-kit';
 import type { Clock } from '@playstack/server-kit';
 import type { NewOccurrence, OccurrenceWriter } from '../storage/occurrence-writer.js';
+import { dayMs } from '../time-units.js';
 import { EnvelopeValidator, InvalidEnvelopeError } from './envelope-validator.js';
 import { mapOccurrence, maxClockSkewMs } from './occurrence-mapper.js';
 import type { ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
-
-const dayMs = 86_400_000;
 
 /** What the 202 says about an envelope. */
 export interface IngestResult {

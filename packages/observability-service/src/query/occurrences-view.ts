@@ -2,12 +2,11 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { ApiError } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
+import { minuteMs, minuteOf } from '../time-units.js';
 import { aggregateRollups } from './rollup-aggregate.js';
 import type { QueryRange } from './query-range.js';
 import { occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
-
-const minuteMs = 60_000;
 
 export interface OccurrenceListOptions {
   operation?: string | undefined;
@@ -73,7 +72,7 @@ async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOption
 async function countOccurrences(query: ReadQuery, options: OccurrenceListOptions): Promise<number> {
   const { range } = query;
   const wholeFromMs = Math.ceil(range.fromMs / minuteMs) * minuteMs;
-  const wholeToMs = Math.floor(range.toMs / minuteMs) * minuteMs;
+  const wholeToMs = minuteOf(range.toMs);
   if (wholeToMs <= wholeFromMs) return countRaw(query, options, range.fromMs, range.toMs);
   const [wholeMinutes, head, tail] = await Promise.all([
     countWholeMinutes(query, options, { fromMs: wholeFromMs, toMs: wholeToMs }),

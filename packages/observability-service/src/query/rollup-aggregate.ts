@@ -1,14 +1,14 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
+import type { RollupTableName } from '../storage/rollup-accumulator.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
+import { minuteMs, minuteOf } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
-import { grainFor, largestTierWithin, minuteMs, planTiers, tierDimensions, type TierDimension } from './rollup-tiers.js';
+import { grainFor, largestTierWithin, planTiers, tierDimensions, type TierDimension } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
 
 /** Stretches a query reads from the per-minute rollups one by one before it reads them all. */
 const sourceSpansMax = 64;
-
-export type RollupTable = 'operation_rollups' | 'tenant_rollups' | 'statement_rollups' | 'dependency_rollups';
 
 /** A condition on key columns that every row of the source and its tiers can answer. */
 export type RollupCondition = RawBuilder<unknown>;
@@ -18,7 +18,7 @@ export type DirtyMinutes = () => Promise<Set<number> | undefined>;
 
 export interface RollupAggregateQuery {
   /** The per-minute rollup table whose figures are wanted (its tiers are used where they can be). */
-  table: RollupTable;
+  table: RollupTableName;
   /** The tiers to read where they can be used; default: the table's own (`tierDimensions`). */
   tiers?: TierDimension;
   range: QueryRange;
@@ -55,10 +55,11 @@ export interface RollupAggregate {
  * in the range: the minutes starting in (from - 1 min, to).
  */
 export function rollupMinuteBounds(range: QueryRange): { firstMinuteMs: number; endMinuteMs: number } {
-  return { firstMinuteMs: Math.floor(range.fromMs / minuteMs) * minuteMs, endMinuteMs: Math.ceil(range.toMs / minuteMs) * minuteMs };
+  return { firstMinuteMs: minuteOf(range.fromMs), endMinuteMs: Math.ceil(range.toMs / minuteMs) * minuteMs };
 }
 
-function histogramAggregate(dialect: Dialect): RawBuilder<unknown> {
+/** Joins a group's non-empty histogram texts with commas (the per-minute rollups' and the tiers'). */
+export function histogramAggregate(dialect: Dialect): RawBuilder<unknown> {
   return dialect === 'postgres' ? sql`string_agg(nullif(histogram, ''), ',')` : sql`group_concat(nullif(histogram, ''), ',')`;
 }
 

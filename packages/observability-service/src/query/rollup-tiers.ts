@@ -1,4 +1,5 @@
-import type { RollupTable } from './rollup-aggregate.js';
+import type { RollupTableName } from '../storage/rollup-accumulator.js';
+import { minuteMs } from '../time-units.js';
 
 /**
  * Rollup tiers: the per-minute rollups summed into 1-minute, 15-minute and 1-hour buckets at a
@@ -14,13 +15,12 @@ import type { RollupTable } from './rollup-aggregate.js';
 /** The key value meaning "every value" (real values are never empty: the protocol requires 1+ chars). */
 export const allKey = '';
 
-export const minuteMs = 60_000;
 /** Tier sizes, finest first; each divides the next. */
 export const tierSizesMs = [minuteMs, 15 * minuteMs, 60 * minuteMs] as const;
 
 export interface TierDimension {
   /** The per-minute rollup table the tier is derived from. */
-  source: RollupTable;
+  source: RollupTableName;
   table: 'service_tiers' | 'operation_tiers' | 'tenant_tiers' | 'statement_tiers' | 'dependency_tiers';
   keyColumns: readonly string[];
   /** Key columns that also get "all" rows. */
@@ -35,7 +35,7 @@ export interface TierDimension {
   withHistogram: boolean;
 }
 
-export const tierDimensions: Readonly<Record<RollupTable, TierDimension>> = {
+export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = {
   operation_rollups: { source: 'operation_rollups', table: 'service_tiers', keyColumns: ['service', 'environment'], cubeColumns: ['service', 'environment'], extraColumns: [], withHistogram: true, minuteGrains: () => true },
   tenant_rollups: {
     source: 'tenant_rollups',

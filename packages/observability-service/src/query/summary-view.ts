@@ -1,3 +1,4 @@
+import { minuteMs } from '../time-units.js';
 import { aggregateRollups, rollupMinuteBounds } from './rollup-aggregate.js';
 import { MergedHistogram, roundMs } from './latency-percentiles.js';
 import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
@@ -26,7 +27,7 @@ export async function summaryView(query: ReadQuery): Promise<SummaryResponse> {
     histogram.add(group.histogram);
   }
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(range);
-  const minutes = Math.max(1, (endMinuteMs - firstMinuteMs) / 60_000);
+  const minutes = Math.max(1, (endMinuteMs - firstMinuteMs) / minuteMs);
   return {
     ...rangeEcho(range),
     count,

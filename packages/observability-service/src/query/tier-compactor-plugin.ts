@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '@playstack/server-kit';
+import { dayMs } from '../time-units.js';
 import { compactTiers, pruneTiers, type CompactionResult } from './tier-compactor.js';
 
 declare module 'fastify' {
@@ -13,8 +14,6 @@ declare module 'fastify' {
 export interface TierCompactorOptions {
   intervalMs: number;
 }
-
-const dayMs = 86_400_000;
 
 /**
  * Runs the tier compactor every `intervalMs`, pruning tiers past retention.

@@ -1,8 +1,10 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import { multiRowInsertSql } from '../storage/multi-row-insert.js';
+import { minuteMs } from '../time-units.js';
 import { MergedHistogram } from './latency-percentiles.js';
-import { allKey, allTierDimensions, grainsOf, minuteMs, tierSizesMs, type TierDimension } from './rollup-tiers.js';
+import { histogramAggregate } from './rollup-aggregate.js';
+import { allKey, allTierDimensions, grainsOf, tierSizesMs, type TierDimension } from './rollup-tiers.js';
 import { minutesTouched, setTierWatermark, tierWatermark } from './tier-watermark.js';
 
 /** Occurrences (by id) folded into the tiers per transaction: bounds how long a run holds the write lock. */
@@ -15,10 +17,6 @@ const compactionLockKey = 0x6f627374; // "obst"
 
 function inList(column: string, values: readonly number[]): RawBuilder<unknown> {
   return sql`${sql.ref(column)} in (${sql.join(values.map((value) => sql`${value}`))})`;
-}
-
-function histogramAggregate(database: Database): RawBuilder<unknown> {
-  return database.dialect === 'postgres' ? sql`string_agg(nullif(histogram, ''), ',')` : sql`group_concat(nullif(histogram, ''), ',')`;
 }
 
 /** A tier table's columns in insert order. */
@@ -73,7 +71,7 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
     sql`sum(error_count) as error_count`,
     sql`sum(duration_sum_ms) as duration_sum_ms`,
     sql`max(duration_max_ms) as duration_max_ms`,
-    ...(dimension.withHistogram ? [sql`${histogramAggregate(database)} as histogram`] : []),
+    ...(dimension.withHistogram ? [sql`${histogramAggregate(database.dialect)} as histogram`] : []),
   ];
   // The grain leads the key after the tier: naming every grain lets the index reach the buckets.
   const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { minuteMs } from './rollup-tiers.js';
+import { minuteMs } from '../time-units.js';
 
 const watermarkName = 'occurrence-id';
 

@@ -1,7 +1,6 @@
 import { ApiError } from '@playstack/server-kit';
+import { minuteMs } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
-
-const minuteMs = 60_000;
 
 /** Bucket sizes a trend may use, all whole minutes so they line up with the per-minute rollups. */
 export const trendIntervalsMs = {

@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '@playstack/server-kit';
 import { pruneIngestionCounters } from '../health/ingestion-counters.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
+import { dayMs } from '../time-units.js';
 import type { RetentionPolicy } from './retention-policy.js';
 
-const dayMs = 86_400_000;
 const rollupTables = ['operation_rollups', 'tenant_rollups', 'statement_rollups', 'dependency_rollups'] as const;
 
 export interface RetentionPrunerOptions {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { minuteOf } from '../time-units.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import type { IngestionTables } from './storage-tables.js';
 
@@ -42,7 +43,6 @@ interface Cell {
   histogram: LatencyHistogram;
 }
 
-const minuteMs = 60_000;
 /** Identifies a cell; length prefixes keep distinct tuples distinct whatever characters the names hold. */
 function cellId(minute: number, key: readonly unknown[]): string {
   let id = String(minute);
@@ -51,11 +51,6 @@ function cellId(minute: number, key: readonly unknown[]): string {
     id += `|${text.length}:${text}`;
   }
   return id;
-}
-
-/** Start of the UTC minute a timestamp falls in. */
-export function minuteOf(epochMs: number): number {
-  return Math.floor(epochMs / minuteMs) * minuteMs;
 }
 
 /**

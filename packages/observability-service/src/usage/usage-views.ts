@@ -2,10 +2,9 @@ import { aggregateRollups, distinctRollupKeys } from '../query/rollup-aggregate.
 import { roundMs } from '../query/latency-percentiles.js';
 import type { QueryRange } from '../query/query-range.js';
 import { rangeEcho, type ReadQuery } from '../query/read-query.js';
+import { dayMs } from '../time-units.js';
 import { fillBuckets, trendBucketsFor, trendIntervalsMs, type TrendInterval } from '../query/trend-interval.js';
 import type { UsageExportRow, UsageResponse, UsageTrendResponse } from './usage-schemas.js';
-
-const dayMs = 86_400_000;
 
 function usageFilters(query: ReadQuery, tenantId: string | undefined): Record<string, string | undefined> {
   return { tenant_id: tenantId, service: query.filters.service, environment: query.filters.environment };
