@@ -4,6 +4,7 @@ import type { IngestionTables } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
 import { minuteMs, minuteOf } from '../time-units.js';
 import { aggregateRollups } from './rollup-aggregate.js';
+import { operationTiers } from './rollup-tiers.js';
 import type { QueryRange } from './query-range.js';
 import { occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
@@ -40,28 +41,24 @@ async function countRaw(query: ReadQuery, options: OccurrenceListOptions, fromMs
   return Number(row.n);
 }
 
-/** Occurrences of whole minutes per the operation rollups; the operation filter needs their own key. */
+/**
+ * Occurrences of whole minutes per the operation rollups (through their tiers). The service tiers
+ * sum operations away, so an operation filter reads the operation tiers, at the rollup's own key.
+ */
 async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOptions, whole: QueryRange): Promise<number> {
-  const pick = (figures: { count: number; errorCount: number }) =>
-    options.status === 'ok' ? figures.count - figures.errorCount : options.status === 'error' ? figures.errorCount : figures.count;
-  if (options.operation === undefined) {
-    const [all] = await aggregateRollups(query.db, query.dialect, {
+  const [all] = await aggregateRollups(
+    query.db,
+    query.dialect,
+    {
       table: 'operation_rollups',
+      ...(options.operation === undefined ? {} : { tiers: operationTiers }),
       range: whole,
-      equals: { service: query.filters.service, environment: query.filters.environment },
-    }, query.dirtyMinutes);
-    return all ? pick(all) : 0;
-  }
-  let rollups = query.db
-    .selectFrom('operation_rollups')
-    .select((eb) => [eb.fn.sum<number>('count').as('count'), eb.fn.sum<number>('error_count').as('errorCount')])
-    .where('minute', '>=', whole.fromMs)
-    .where('minute', '<', whole.toMs)
-    .where('operation', '=', options.operation);
-  if (query.filters.service !== undefined) rollups = rollups.where('service', '=', query.filters.service);
-  if (query.filters.environment !== undefined) rollups = rollups.where('environment', '=', query.filters.environment);
-  const row = await rollups.executeTakeFirst();
-  return pick({ count: Number(row?.count ?? 0), errorCount: Number(row?.errorCount ?? 0) });
+      equals: { service: query.filters.service, environment: query.filters.environment, operation: options.operation },
+    },
+    query.dirtyMinutes,
+  );
+  if (!all) return 0;
+  return options.status === 'ok' ? all.count - all.errorCount : options.status === 'error' ? all.errorCount : all.count;
 }
 
 /**
