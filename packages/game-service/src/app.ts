@@ -29,7 +29,7 @@ export interface BuildOptions {
 export async function buildApp(config: Readonly<GameConfig>, options: BuildOptions = {}): Promise<App> {
   const { name, version } = packageInfo(new URL('../package.json', import.meta.url));
   const versionInfo = { name, version, commit: currentCommit(), apiVersion };
-  const app = await createServiceApp({
+  return createServiceApp({
     config,
     version: versionInfo,
     metricsPrefix: 'game',
@@ -53,17 +53,8 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
       ],
       securitySchemes: { playerToken: { type: 'http', scheme: 'bearer', description: 'access token from /auth/exchange' } },
     },
+    features: (app) => registerFeatures(app, config, options, versionInfo),
   });
-
-  // The platform opened the database (and Redis): a feature failing to boot (an invalid
-  // GAME_MANIFEST_FILE, say) must not leave them open behind the error.
-  try {
-    await registerFeatures(app, config, options, versionInfo);
-  } catch (error) {
-    await app.close().catch((closeError: unknown) => app.log.error({ err: closeError }, 'closing after a failed boot failed'));
-    throw error;
-  }
-  return app;
 }
 
 async function registerFeatures(app: App, config: Readonly<GameConfig>, options: BuildOptions, versionInfo: VersionInfo): Promise<void> {

@@ -23,7 +23,7 @@ export interface BuildOptions {
 /** Builds the observability service: platform first, then the features. */
 export async function buildApp(config: Readonly<ObservabilityConfig>, options: BuildOptions = {}): Promise<App> {
   const { name, version } = packageInfo(new URL('../package.json', import.meta.url));
-  const app = await createServiceApp({
+  return createServiceApp({
     config,
     version: { name, version, commit: currentCommit(), apiVersion },
     metricsPrefix: 'observability',
@@ -52,10 +52,12 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
         session: { type: 'apiKey', in: 'cookie', name: 'obs_session', description: 'The dashboard session cookie set by sign-in' },
       },
     },
+    features: (app) => registerFeatures(app, config),
   });
+}
 
+async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>): Promise<void> {
   // Features, each a plugin from its own folder.
-  // (Feature registrations are added here as the features land.)
   await app.register(ingestionKeysPlugin, {
     legacyKey: config.SERVICE_API_KEY,
     lastUsedFlushIntervalMs: config.INGEST_KEY_LAST_USED_FLUSH_SECONDS * 1000,
@@ -93,6 +95,4 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
   await app.register(healthRoutes);
 
   await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });
-
-  return app;
 }

@@ -1,4 +1,7 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -25,9 +28,10 @@ const migrations: Record<string, ServiceMigration> = {
   },
 };
 
-async function buildKitApp(env: Record<string, string>): Promise<App> {
+async function buildKitApp(env: Record<string, string>, features?: (app: App) => Promise<void>): Promise<App> {
   const config = loadConfig(schema, { LOG_LEVEL: 'silent', ...env });
   return createServiceApp({
+    features,
     config,
     version: { name: 'kit-test', version: '1.2.3', commit: 'abc', apiVersion: '0.1.0' },
     metricsPrefix: 'kit',
@@ -38,6 +42,25 @@ async function buildKitApp(env: Record<string, string>): Promise<App> {
     openapi: { info: { title: 'kit', version: '0.1.0', description: 'kit test' }, tags: [] },
   });
 }
+
+describe('a service app whose features fail to register', () => {
+  it('passes the error on and closes the database it opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kit-failed-boot-'));
+    try {
+      const features = async (app: App) => {
+        await app.register(async () => {
+          throw new Error('a feature could not start');
+        });
+      };
+      await expect(buildKitApp({ DATA_DIR: dir }, features)).rejects.toThrow('a feature could not start');
+      // SQLite removes its write-ahead log when the last connection closes.
+      expect(existsSync(join(dir, 'kit.sqlite'))).toBe(true);
+      expect(existsSync(join(dir, 'kit.sqlite-wal'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describeEachDatabase('a service app', (database) => {
   let app: App;

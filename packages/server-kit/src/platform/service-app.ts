@@ -44,6 +44,12 @@ export interface ServiceAppOptions {
   bodyLimitBytes: number;
   openapi: ServiceOpenApi;
   clock?: Clock | undefined;
+  /**
+   * Registers the service's features on the platform. When it throws (an invalid manifest file,
+   * say), the app is closed before the error propagates, so the database and Redis the platform
+   * opened are not left open behind it.
+   */
+  features?: (app: App) => Promise<void>;
 }
 
 const readinessTimeoutMs = 2_000;
@@ -108,5 +114,11 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, prefix: options.metricsPrefix });
   await app.register(systemRoutes, { version: options.version, readiness, readinessTimeoutMs });
   app.get('/openapi.json', { schema: { tags: ['system'], summary: 'This OpenAPI document' } }, async () => app.swagger());
+  try {
+    await options.features?.(app);
+  } catch (error) {
+    await app.close().catch((closeError: unknown) => app.log.error({ err: closeError }, 'closing after a failed boot failed'));
+    throw error;
+  }
   return app;
 }
