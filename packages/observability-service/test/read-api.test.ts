@@ -496,6 +496,7 @@ describeEachDatabase('rollup tiers and retention', (database) => {
       await new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 }).write(data.rows);
       const cutoff = now - 2 * dayMs;
       await app.tierCompactor.runOnce();
+      await app.retention.pruner.pruneOnce();
       const remaining = await app.database.db.selectFrom('service_tiers').select(['tier_ms', 'bucket']).execute();
       expect(remaining.length).toBeGreaterThan(0);
       for (const row of remaining) expect(Number(row.bucket) + Number(row.tier_ms)).toBeGreaterThan(cutoff);

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '@playstack/server-kit';
-import { dayMs } from '../time-units.js';
-import { compactTiers, pruneTiers, type CompactionResult } from './tier-compactor.js';
+import { compactTiers, type CompactionResult } from './tier-compactor.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,24 +15,18 @@ export interface TierCompactorOptions {
 }
 
 /**
- * Runs the tier compactor every `intervalMs`, pruning tiers past retention.
- * Queries stay exact while it lags; it only decides how much they can read from the tiers.
+ * Runs the tier compactor every `intervalMs` (the retention pruner drops tier buckets past
+ * retention with the rest of the old data). Queries stay exact while it lags; it only decides
+ * how much they can read from the tiers.
  */
 export const tierCompactorPlugin = fp<TierCompactorOptions>(
   async (fastify: FastifyInstance, options) => {
     const app = fastify as unknown as App;
     let running: Promise<CompactionResult> | undefined;
     const runOnce = (): Promise<CompactionResult> => {
-      running ??= (async () => {
-        try {
-          const result = await compactTiers(app.database);
-          // The retention in force as of the last prune (or this instance's last admin change).
-          await pruneTiers(app.database.db, app.clock.now() - app.retention.policy.days * dayMs);
-          return result;
-        } finally {
-          running = undefined;
-        }
-      })();
+      running ??= compactTiers(app.database).finally(() => {
+        running = undefined;
+      });
       return running;
     };
     const tick = () => {
@@ -47,5 +40,5 @@ export const tierCompactorPlugin = fp<TierCompactorOptions>(
     });
     app.decorate('tierCompactor', { runOnce });
   },
-  { name: 'tier-compactor', dependencies: ['retention'] },
+  { name: 'tier-compactor' },
 );

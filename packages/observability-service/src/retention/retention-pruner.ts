@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '@playstack/server-kit';
 import { pruneIngestionCounters } from '../health/ingestion-counters.js';
+import { pruneTiers } from '../query/tier-compactor.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { dayMs } from '../time-units.js';
 import type { RetentionPolicy } from './retention-policy.js';
@@ -95,6 +96,7 @@ export class RetentionPruner {
         await yieldToEventLoop();
       }
     }
+    if (!this.#stopped) await pruneTiers(db, cutoff);
     if (!this.#stopped) await pruneIngestionCounters(db, cutoff);
     if (result.occurrences > 0 || result.rollupRows > 0) {
       this.#options.logger.info({ ...result, retentionDays: days }, 'pruned data older than the retention');
