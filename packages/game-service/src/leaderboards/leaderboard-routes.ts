@@ -1,6 +1,8 @@
 import { errorResponses } from '@playstack/server-kit';
 import type { GameFeature } from '../games/game-scope.js';
 import { isoTimestamp } from './iso-time.js';
+import { serializeWith } from './leaderboard-serializers.js';
+import { andThen } from './rank-engine.js';
 import type { RankedEntry } from './rank-index.js';
 import {
   aroundMeRadiusDefault,
@@ -25,7 +27,12 @@ function toResponseEntry(entry: RankedEntry): LeaderboardEntry {
   };
 }
 
-/** `GET /leaderboards/:boardId`, `/me` and `/around-me` under `/v1/games/:gameId`. */
+/**
+ * `GET /leaderboards/:boardId`, `/me` and `/around-me` under `/v1/games/:gameId`. The handlers
+ * are not async: with the in-process engine the answer is ready at once and goes out without a
+ * promise (Fastify sends a returned value or awaits a returned promise). Successful answers
+ * use `serializeWith` (the documented schemas, with entry strings that need no escaping).
+ */
 export const leaderboardRoutes: GameFeature = async (app) => {
   const guard = [app.requirePlayer, app.playerRateLimit];
   const errors = errorResponses(400, 401, 404, 429, 503);
@@ -43,10 +50,12 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         response: { 200: LeaderboardPageResponse, ...errors },
       },
     },
-    async (request) => {
+    (request, reply) => {
       const { period, cursor, limit = pageLimitDefault } = request.query;
-      const page = await app.leaderboards.page(request.game, request.params.boardId, { period, cursor, limit });
-      return { ...page, entries: page.entries.map(toResponseEntry) };
+      return andThen(app.leaderboards.page(request.game, request.params.boardId, { period, cursor, limit }), (page) => {
+        serializeWith(reply, 'page');
+        return { ...page, entries: page.entries.map(toResponseEntry) };
+      });
     },
   );
 
@@ -63,13 +72,15 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         response: { 200: LeaderboardMeResponse, ...errors },
       },
     },
-    async (request) => {
+    (request, reply) => {
       const { boardId } = request.params;
       const radius = request.query.radius;
-      const standing = await app.leaderboards.standing(request.game, boardId, request.player.id, { period: request.query.period, radius: radius ?? 0 });
-      const me = { boardId, period: standing.period, total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
-      if (radius === undefined) return me;
-      return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toResponseEntry) };
+      return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, { period: request.query.period, radius: radius ?? 0 }), (standing) => {
+        serializeWith(reply, 'me');
+        const me = { boardId, period: standing.period, total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
+        if (radius === undefined) return me;
+        return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toResponseEntry) };
+      });
     },
   );
 
@@ -86,11 +97,13 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         response: { 200: LeaderboardAroundMeResponse, ...errors },
       },
     },
-    async (request) => {
+    (request, reply) => {
       const { boardId } = request.params;
       const { period, radius = aroundMeRadiusDefault } = request.query;
-      const standing = await app.leaderboards.standing(request.game, boardId, request.player.id, { period, radius });
-      return { boardId, period: standing.period, total: standing.total, entries: standing.window.map(toResponseEntry) };
+      return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, { period, radius }), (standing) => {
+        serializeWith(reply, 'aroundMe');
+        return { boardId, period: standing.period, total: standing.total, entries: standing.window.map(toResponseEntry) };
+      });
     },
   );
 };

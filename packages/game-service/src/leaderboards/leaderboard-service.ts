@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
+import { andThen, type Awaitable } from './rank-engine.js';
 import {
   deletePlayerEntries,
   entriesOfPlayer,
@@ -159,24 +160,23 @@ export class Leaderboards {
   }
 
   /** A page in rank order after `cursor` (from the top without one). */
-  async page(game: LeaderboardGame, boardId: string, query: LeaderboardRead & { cursor?: string | undefined; limit: number }): Promise<LeaderboardPage> {
+  page(game: LeaderboardGame, boardId: string, query: LeaderboardRead & { cursor?: string | undefined; limit: number }): Awaitable<LeaderboardPage> {
     const set = this.#resolveSet(game, boardId, query.period);
     const after = query.cursor === undefined ? undefined : decodeCursor(set, query.cursor);
-    const rows = await this.ranks.entriesAfter(set, after, query.limit + 1);
-    const shown = rows.slice(0, query.limit);
-    const last = shown.at(-1);
-    return {
-      boardId,
-      period: set.period,
-      entries: shown,
-      nextCursor: rows.length > query.limit && last ? encodeCursor(set, last) : null,
-    };
+    return andThen(this.ranks.entriesAfter(set, after, query.limit + 1), (rows) => {
+      const shown = rows.slice(0, query.limit);
+      const last = shown.at(-1);
+      return { boardId, period: set.period, entries: shown, nextCursor: rows.length > query.limit && last ? encodeCursor(set, last) : null };
+    });
   }
 
-  /** The caller's entry and the set's size; with a radius, also the entries around them. */
-  async standing(game: LeaderboardGame, boardId: string, playerId: string, query: LeaderboardRead & { radius: number }): Promise<{ period: string } & RankedStanding> {
+  /**
+   * The caller's entry and the set's size; with a radius, also the entries around them. Like
+   * `page`, answered at once (no promise) when the in-process engine holds the set.
+   */
+  standing(game: LeaderboardGame, boardId: string, playerId: string, query: LeaderboardRead & { radius: number }): Awaitable<{ period: string } & RankedStanding> {
     const set = this.#resolveSet(game, boardId, query.period);
-    return { period: set.period, ...(await this.ranks.standing(set, playerId, query.radius)) };
+    return andThen(this.ranks.standing(set, playerId, query.radius), (standing) => ({ period: set.period, ...standing }));
   }
 
   /** Removes a player's entries in every board and period of a game, inside the erasure transaction. */

@@ -28,19 +28,19 @@ export class MemoryRankEngine implements RankEngine {
     this.#sets.get(setId)?.remove(playerId);
   }
 
-  async standing(setId: string, playerId: string, radius: number): Promise<Standing> {
+  // Reads answer at once (no promise): they are the hot path of every leaderboard request.
+  standing(setId: string, playerId: string, radius: number): Standing {
     const tree = this.#sets.get(setId);
-    const rank = tree?.rankOf(playerId);
-    if (!tree || rank === undefined) return { total: tree?.size ?? 0, rank: undefined, windowFirstRank: 1, window: [] };
-    const windowFirstRank = Math.max(1, rank - radius);
-    return { total: tree.size, rank, windowFirstRank, window: tree.itemsFrom(windowFirstRank, rank + radius - windowFirstRank + 1) };
+    const around = tree?.around(playerId, radius);
+    if (!tree || !around) return { total: tree?.size ?? 0, rank: undefined, windowFirstRank: 1, window: [] };
+    return { total: tree.size, rank: around.rank, windowFirstRank: around.firstRank, window: around.items };
   }
 
-  async itemsFrom(setId: string, fromRank: number, count: number): Promise<RankItem[]> {
+  itemsFrom(setId: string, fromRank: number, count: number): RankItem[] {
     return this.#sets.get(setId)?.itemsFrom(fromRank, count) ?? [];
   }
 
-  async itemsAfter(setId: string, key: RankKey | undefined, count: number): Promise<{ firstRank: number; items: HeldItem[] }> {
+  itemsAfter(setId: string, key: RankKey | undefined, count: number): { firstRank: number; items: HeldItem[] } {
     const tree = this.#sets.get(setId);
     const firstRank = (key && tree ? tree.countThrough(key) : 0) + 1;
     return { firstRank, items: tree?.itemsFrom(firstRank, count) ?? [] };

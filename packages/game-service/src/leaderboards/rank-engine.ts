@@ -6,6 +6,14 @@ import type { RankItem, RankKey } from './rank-order.js';
  */
 export type HeldItem = RankKey & { readonly displayName: string | undefined };
 
+/** A value now, or a promise of one: the in-process engine answers reads at once, Redis later. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** `then` applied now to a value, or when a promise settles: no promise unless one is needed. */
+export function andThen<T, R>(value: Awaitable<T>, then: (value: T) => Awaitable<R>): Awaitable<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
+
 /** Where a player stands in a ranked set, with the players around them. */
 export interface Standing {
   /** Entries in the set. */
@@ -35,15 +43,15 @@ export interface RankEngine {
   upsert(setId: string, item: RankItem): Promise<void>;
   remove(setId: string, playerId: string): Promise<void>;
   /** The player's standing, with up to `radius` players either side (radius 0: none). */
-  standing(setId: string, playerId: string, radius: number): Promise<Standing>;
+  standing(setId: string, playerId: string, radius: number): Awaitable<Standing>;
   /** Up to `count` entries from 1-based `fromRank`, in rank order. */
-  itemsFrom(setId: string, fromRank: number, count: number): Promise<HeldItem[]>;
+  itemsFrom(setId: string, fromRank: number, count: number): Awaitable<HeldItem[]>;
   /**
    * Up to `count` entries ranked after `key` (from the top without one) and the rank of the
    * first; undefined when the engine cannot place `key` (Redis places only the key of an entry
    * still in the set, which is what a cursor usually names).
    */
-  itemsAfter(setId: string, key: RankKey | undefined, count: number): Promise<{ firstRank: number; items: HeldItem[] } | undefined>;
+  itemsAfter(setId: string, key: RankKey | undefined, count: number): Awaitable<{ firstRank: number; items: HeldItem[] } | undefined>;
   /** Forgets a set (an expired period: SQL answers for it from then on). */
   drop(setId: string): Promise<void>;
 }

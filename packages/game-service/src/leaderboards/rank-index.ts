@@ -14,7 +14,7 @@ import {
 } from './leaderboard-store.js';
 import { isCurrentPeriod, parsePeriodKey } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import type { HeldItem, RankEngine } from './rank-engine.js';
+import { andThen, type Awaitable, type HeldItem, type RankEngine, type Standing } from './rank-engine.js';
 import { compareRankKeys, rankItemOf, rankKeyOf, sortScoreOf, type RankItem } from './rank-order.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 
@@ -113,11 +113,23 @@ export class RankIndex {
    * Up to `count` entries ranked after a position (from the top without one), with their ranks:
    * from the engine when it can place the position, else from SQL.
    */
-  async entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
+  entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Awaitable<RankedEntry[]> {
+    const id = rankedSetId(set);
+    if (!this.#heldNow(set, id)) return this.#entriesAfterOnceHeld(set, after, count);
+    return andThen(this.#engine.itemsAfter(id, after && rankKeyOf(set.order, after), count), (found) =>
+      found ? this.#rankedEntries(set, found.items, found.firstRank) : this.#entriesAfterFromSql(set, after, count),
+    );
+  }
+
+  async #entriesAfterOnceHeld(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
     if (await this.#hold(set)) {
       const found = await this.#engine.itemsAfter(rankedSetId(set), after && rankKeyOf(set.order, after), count);
       if (found) return this.#rankedEntries(set, found.items, found.firstRank);
     }
+    return this.#entriesAfterFromSql(set, after, count);
+  }
+
+  async #entriesAfterFromSql(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
     const rows = await entriesAfter(this.#db, set, after, count);
     const firstRank = rows.length > 0 ? await this.rankOf(set, rows[0]!) : 0;
     return rows.map((entry, i) => ({ ...entry, rank: firstRank + i }));
@@ -139,15 +151,28 @@ export class RankIndex {
     return entry && (await countBefore(this.#db, set, entry)) + 1;
   }
 
-  /** The player's standing with up to `radius` entries either side (0: none). */
-  async standing(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
-    if (await this.#hold(set)) {
-      const found = await this.#engine.standing(rankedSetId(set), playerId, radius);
-      if (found.rank === undefined) return { total: found.total, entry: undefined, window: [] };
-      const window = await this.#rankedEntries(set, found.window, found.windowFirstRank);
-      return { total: found.total, entry: window.find((e) => e.playerId === playerId), window };
-    }
+  /**
+   * The player's standing with up to `radius` entries either side (0: none). With the
+   * in-process engine holding the set this is answered at once, without a promise.
+   */
+  standing(set: RankedSet, playerId: string, radius: number): Awaitable<RankedStanding> {
+    const id = rankedSetId(set);
+    if (!this.#heldNow(set, id)) return this.#standingOnceHeld(set, playerId, radius);
+    return andThen(this.#engine.standing(id, playerId, radius), (found) => this.#standingOf(set, playerId, found));
+  }
+
+  async #standingOnceHeld(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
+    if (await this.#hold(set)) return this.#standingOf(set, playerId, await this.#engine.standing(rankedSetId(set), playerId, radius));
     return this.#standingFromSql(set, playerId, radius);
+  }
+
+  #standingOf(set: RankedSet, playerId: string, found: Standing): Awaitable<RankedStanding> {
+    if (found.rank === undefined) return { total: found.total, entry: undefined, window: [] };
+    return andThen(this.#rankedEntries(set, found.window, found.windowFirstRank), (window) => ({
+      total: found.total,
+      entry: window.find((e) => e.playerId === playerId),
+      window,
+    }));
   }
 
   /**
@@ -155,16 +180,23 @@ export class RankIndex {
    * version that kept no names lacks some; SQL has them (an entry erased since the engine
    * answered is left out, and the others keep their ranks).
    */
-  async #rankedEntries(set: RankedSet, items: readonly HeldItem[], firstRank: number): Promise<RankedEntry[]> {
-    const unnamed = items.filter((item) => item.displayName === undefined).map((item) => item.playerId);
-    const names = unnamed.length === 0 ? undefined : new Map((await entriesOfPlayers(this.#db, set, unnamed)).map((e) => [e.playerId, e.displayName]));
-    const entries: RankedEntry[] = [];
-    items.forEach((item, i) => {
-      const displayName = item.displayName ?? names?.get(item.playerId);
-      if (displayName === undefined) return;
-      entries.push({ playerId: item.playerId, displayName, score: sortScoreOf(set.order, item.sortScore), achievedAt: item.achievedAt, rank: firstRank + i });
+  #rankedEntries(set: RankedSet, items: readonly HeldItem[], firstRank: number): Awaitable<RankedEntry[]> {
+    const unnamed: string[] = [];
+    for (const item of items) if (item.displayName === undefined) unnamed.push(item.playerId);
+    if (unnamed.length === 0) return items.map((item, i) => this.#entryOf(set, item, item.displayName!, firstRank + i));
+    return entriesOfPlayers(this.#db, set, unnamed).then((rows) => {
+      const names = new Map(rows.map((e) => [e.playerId, e.displayName]));
+      const entries: RankedEntry[] = [];
+      items.forEach((item, i) => {
+        const displayName = item.displayName ?? names.get(item.playerId);
+        if (displayName !== undefined) entries.push(this.#entryOf(set, item, displayName, firstRank + i));
+      });
+      return entries;
     });
-    return entries;
+  }
+
+  #entryOf(set: RankedSet, item: HeldItem, displayName: string, rank: number): RankedEntry {
+    return { playerId: item.playerId, displayName, score: sortScoreOf(set.order, item.sortScore), achievedAt: item.achievedAt, rank };
   }
 
   async #standingFromSql(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
@@ -205,6 +237,17 @@ export class RankIndex {
       report.push({ setId, engineTotal: engineItems.length, sqlTotal: sqlItems.length, firstDifferenceAt });
     }
     return report;
+  }
+
+  /**
+   * True when the engine holds this set, loaded, and no period has ended since the last look:
+   * what `#hold` would answer without waiting. False means "ask `#hold`", not "not held".
+   */
+  #heldNow(set: RankedSet, id: string): boolean {
+    const now = this.#clock.now();
+    if (now >= this.#nextPeriodEndMs) return false;
+    const held = this.#held.get(id);
+    return held !== undefined && held.loading === undefined && isCurrentPeriod(set.period, now);
   }
 
   /** True when the engine answers for this set (loading it first if needed). */

@@ -145,14 +145,41 @@ export class RankTree {
   /** The player's 1-based rank, or undefined when absent. */
   rankOf(playerId: string): number | undefined {
     const slot = this.#byPlayer.get(playerId);
+    return slot && this.#rankOfSlot(slot, slot.leaf.items.indexOf(slot));
+  }
+
+  /**
+   * The player's rank and the items from up to `radius` before theirs to up to `radius` after
+   * (theirs included), with the rank of the first; undefined when absent. One lookup: the
+   * neighbours are read along the leaves from the player's own.
+   */
+  around(playerId: string, radius: number): { rank: number; firstRank: number; items: RankItem[] } | undefined {
+    const slot = this.#byPlayer.get(playerId);
     if (!slot) return undefined;
-    let rank = slot.leaf.items.indexOf(slot) + 1;
-    let node: TreeNode = slot.leaf;
-    for (let parent = node.parent; parent; node = parent, parent = parent.parent) {
-      const counts = parent.counts;
-      for (let i = parent.children.indexOf(node) - 1; i >= 0; i--) rank += counts[i]!;
+    const index = slot.leaf.items.indexOf(slot);
+    const rank = this.#rankOfSlot(slot, index);
+    // Step back up to `radius` items, across leaves.
+    let leaf: Leaf = slot.leaf;
+    let at = index;
+    let before = 0;
+    while (before < radius) {
+      if (at > 0) {
+        const step = Math.min(at, radius - before);
+        at -= step;
+        before += step;
+      } else if (leaf.previous) {
+        leaf = leaf.previous;
+        at = leaf.items.length;
+      } else {
+        break;
+      }
     }
-    return rank;
+    const wanted = before + 1 + radius;
+    const items: RankItem[] = [];
+    for (let current: Leaf | null = leaf; current && items.length < wanted; current = current.next, at = 0) {
+      for (let i = at; i < current.items.length && items.length < wanted; i++) items.push(current.items[i]!);
+    }
+    return { rank, firstRank: rank - before, items };
   }
 
   /** How many items rank at or before `key` (whether or not an item has exactly that key). */
@@ -213,6 +240,17 @@ export class RankTree {
     leaves.forEach((leaf, i) => {
       if (leaf.previous !== (leaves[i - 1] ?? null) || leaf.next !== (leaves[i + 1] ?? null)) throw new Error('wrong leaf links');
     });
+  }
+
+  /** The rank of the item at `index` of its leaf: its place there plus every item in earlier subtrees. */
+  #rankOfSlot(slot: Slot, index: number): number {
+    let rank = index + 1;
+    let node: TreeNode = slot.leaf;
+    for (let parent = node.parent; parent; node = parent, parent = parent.parent) {
+      const counts = parent.counts;
+      for (let i = parent.children.indexOf(node) - 1; i >= 0; i--) rank += counts[i]!;
+    }
+    return rank;
   }
 
   #insert(item: RankItem): void {

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { App } from '@playstack/server-kit';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import type { BoardStanding } from '../../src/leaderboards/leaderboard-service.js';
@@ -50,6 +51,8 @@ export async function signedIn(app: App, gameId: string, name: string): Promise<
 /** GET a leaderboard URL as a player; returns status and parsed body. */
 export async function getJson(app: App, url: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
   const response = await app.inject({ method: 'GET', url, headers });
+  // Every answer, leaderboard pages included (they have serializers of their own), is typed JSON.
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   // `any`: test bodies are asserted field by field against several response shapes.
   return { status: response.statusCode, body: response.json() };
 }

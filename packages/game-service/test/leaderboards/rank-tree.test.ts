@@ -31,6 +31,12 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>): void {
     expect(tree.rankOf(item.playerId)).toBe(i + 1);
     expect(tree.itemsFrom(i + 1, 3).map(plain)).toEqual(sorted.slice(i, i + 3));
     expect(plain(tree.itemOf(item.playerId)!)).toEqual(item);
+    // Neighbours either side, across leaf boundaries at the small capacities, clipped at the ends.
+    for (const radius of [0, 1, 3, 7]) {
+      const first = Math.max(0, i - radius);
+      const around = tree.around(item.playerId, radius)!;
+      expect({ ...around, items: around.items.map(plain) }).toEqual({ rank: i + 1, firstRank: first + 1, items: sorted.slice(first, i + radius + 1) });
+    }
   });
   expect(tree.itemsFrom(sorted.length + 1, 3)).toEqual([]);
   // Positions between, on and around the items held: how many rank at or before each.
@@ -42,7 +48,11 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>): void {
       }
     }
   }
-  for (const playerId of playerIds) if (!model.has(playerId)) expect(tree.rankOf(playerId)).toBeUndefined();
+  for (const playerId of playerIds) {
+    if (model.has(playerId)) continue;
+    expect(tree.rankOf(playerId)).toBeUndefined();
+    expect(tree.around(playerId, 2)).toBeUndefined();
+  }
 }
 
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
