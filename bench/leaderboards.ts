@@ -5,9 +5,11 @@
 //
 //   npx tsx --conditions=source bench/leaderboards.ts
 //
-// BENCH_ENTRIES (default 1000000, a multiple of 500), BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS
-// (default 16) set the size and load. BENCH_REDIS_URL adds a run with the Redis rank engine.
-// The server runs in a child process so it has a core of its own while autocannon drives it.
+// BENCH_ENTRIES (default 1000000, a multiple of 500), BENCH_CONNECTIONS (default 16), BENCH_ROUNDS
+// (default 3) and BENCH_DURATION_S (default 5, per round) set the size and load. Each scenario and
+// its ceiling run in alternating rounds, both servers up, so drift in the shared machine's speed
+// hits both alike. BENCH_REDIS_URL adds a run with the Redis rank engine.
+// The servers run in child processes so they have a core of their own while autocannon drives them.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,11 +18,12 @@ import Fastify from 'fastify';
 import SqliteDatabase from 'better-sqlite3';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
-import { answerControlMessages, listenInChild, measureWithCpu, printTable, serveOrRun, withChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
+import { answerControlMessages, listenInChild, measurePaired, printTable, serveOrRun, startChildServer, withChildServer, type ChildServer, type PairedFigures } from './support/http-load.js';
 import { withTempDir } from './support/scratch.js';
 
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
-const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
+const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const redisUrl = process.env.BENCH_REDIS_URL;
 // BENCH_ONLY (e.g. "me,aroundMe") measures only some of page, me and aroundMe.
@@ -182,32 +185,40 @@ async function sampleResponses(baseUrl: string, player: SeededPlayer): Promise<R
   };
 }
 
-/** Every measured endpoint against `server`, one load run each. */
-async function measureEndpoints(server: ChildServer<unknown>, players: readonly SeededPlayer[], name: (e: Endpoint) => string) {
-  const requests = endpointRequests(players);
-  const figures: Partial<Record<Endpoint, LoadFigures>> = {};
-  for (const e of measured) figures[e] = await measureWithCpu(name(e), server, { connections, durationSeconds, requests: [requests[e]] });
-  return figures;
+interface EngineRun {
+  label: string;
+  rows: Partial<Record<Endpoint, PairedFigures>>;
+  samples: Record<Endpoint, Sample>;
+  boot: BootFigures;
 }
 
-function benchEngine(label: string, env: Record<string, string>, players: readonly SeededPlayer[]) {
+/**
+ * Boots the game service with `env`, then measures each endpoint against the ceiling in
+ * alternating rounds. The ceiling replays this run's responses; `ceiling` is started on the first
+ * call and reused, so every engine is compared with the same bytes.
+ */
+function benchEngine(label: string, env: Record<string, string>, players: readonly SeededPlayer[], ceiling: { server?: ChildServer<unknown> }): Promise<EngineRun> {
   const request: ServeRequest = { role: 'game', env };
-  return withChildServer<BootFigures, { figures: Partial<Record<Endpoint, LoadFigures>>; samples: Record<Endpoint, Sample>; boot: BootFigures }>(
+  const requests = endpointRequests(players);
+  return withChildServer<BootFigures, EngineRun>(
     script,
     request,
     async (server) => {
       // A player in the middle of the board: a full page after it, neighbours on both sides.
       const samples = await sampleResponses(server.baseUrl, players[Math.floor(players.length / 2)]!);
-      const figures = await measureEndpoints(server, players, (e) => `${label}: ${titles[e]}`);
-      return { figures, samples, boot: server.info };
+      ceiling.server ??= await startChildServer(script, { role: 'ceiling', samples } satisfies ServeRequest, nodeArgs);
+      const rows: EngineRun['rows'] = {};
+      for (const e of measured) {
+        rows[e] = await measurePaired(
+          { figures: `${label}: ${titles[e]}`, ceiling: `ceiling: bare route, same ${e} response` },
+          { figures: server, ceiling: ceiling.server },
+          { connections, durationSeconds, rounds, requests: [requests[e]] },
+        );
+      }
+      return { label, rows, samples, boot: server.info };
     },
     ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs],
   );
-}
-
-function benchCeiling(samples: Record<Endpoint, Sample>, players: readonly SeededPlayer[]) {
-  const request: ServeRequest = { role: 'ceiling', samples };
-  return withChildServer(script, request, (server) => measureEndpoints(server, players, (e) => `ceiling: bare route, same ${e} response`), nodeArgs);
 }
 
 function printBoot(label: string, boot: BootFigures): void {
@@ -229,19 +240,23 @@ async function main(): Promise<void> {
     const { players, seedMs } = await seed(env, dir);
     console.log(`seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seedMs / 1000).toFixed(1)} s; ${connections} connections, ${durationSeconds} s per run\n`);
 
-    const inProcess = await benchEngine('in-process rank tree', env, players);
-    const runs = [inProcess];
-    if (redisUrl) runs.push(await benchEngine('Redis sorted sets', { ...env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }, players));
-    else console.log('(set BENCH_REDIS_URL=redis://... to include the Redis rank engine)\n');
-    const ceiling = await benchCeiling(inProcess.samples, players);
+    const ceiling: { server?: ChildServer<unknown> } = {};
+    const runs: EngineRun[] = [];
+    try {
+      runs.push(await benchEngine('in-process rank tree', env, players, ceiling));
+      if (redisUrl) runs.push(await benchEngine('Redis sorted sets', { ...env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }, players, ceiling));
+      else console.log('(set BENCH_REDIS_URL=redis://... to include the Redis rank engine)\n');
+    } finally {
+      await ceiling.server?.stop();
+    }
 
-    printBoot('in-process rank tree', inProcess.boot);
-    if (runs[1]) printBoot('Redis sorted sets (memory is Redis\'s, not this process\'s)', runs[1].boot);
-    const { page, me, aroundMe } = inProcess.samples;
-    console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}\n`);
+    for (const run of runs) printBoot(run.label, run.boot);
+    const { page, me, aroundMe } = runs[0]!.samples;
+    console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}`);
+    console.log(`${rounds} rounds of ${durationSeconds} s per scenario, each beside a ceiling run of the same length; "of ceiling" is the median of the rounds' ratios\n`);
     printTable([
-      ...runs.flatMap((run) => measured.map((k) => ({ figures: run.figures[k]!, ceiling: ceiling[k]! }))),
-      ...measured.map((k) => ({ figures: ceiling[k]! })),
+      ...runs.flatMap((run) => measured.map((k) => ({ figures: run.rows[k]!.figures, ratios: run.rows[k]!.ratios }))),
+      ...runs.flatMap((run) => measured.map((k) => ({ figures: { ...run.rows[k]!.ceiling, name: `${run.rows[k]!.ceiling.name}${runs.length > 1 ? ` (beside ${run.label.split(' ')[0]})` : ''}` } }))),
     ]);
   });
 }

@@ -78,6 +78,59 @@ export async function measureWithCpu<Info, Context>(
   return { ...figures, cpuMicrosPerRequest: used / Math.max(1, figures.ok) };
 }
 
+/** A scenario measured beside its ceiling in alternating rounds (`measurePaired`). */
+export interface PairedFigures {
+  readonly figures: LoadFigures;
+  readonly ceiling: LoadFigures;
+  /** Each round's throughput as a fraction of the ceiling's in the same round. */
+  readonly ratios: readonly number[];
+}
+
+/**
+ * A scenario and its ceiling, measured in `rounds` alternating slices of `durationSeconds` each
+ * after a short warm-up of both. On a shared machine whose speed drifts over minutes, each
+ * round's ratio compares two runs taken seconds apart; the median of the rounds is reported.
+ */
+export async function measurePaired<Context>(
+  names: { figures: string; ceiling: string },
+  servers: { figures: ChildServer<unknown>; ceiling: ChildServer<unknown> },
+  options: { connections: number; durationSeconds: number; rounds: number; requests: LoadRequest<Context>[] },
+): Promise<PairedFigures> {
+  const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
+  await measure('warm-up', servers.figures.baseUrl, warmUp);
+  await measure('warm-up', servers.ceiling.baseUrl, warmUp);
+  const figures: LoadFigures[] = [];
+  const ceiling: LoadFigures[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    figures.push(await measureWithCpu(names.figures, servers.figures, options));
+    ceiling.push(await measureWithCpu(names.ceiling, servers.ceiling, options));
+  }
+  return { figures: combineRounds(figures), ceiling: combineRounds(ceiling), ratios: figures.map((f, i) => f.perSecond / ceiling[i]!.perSecond) };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Rounds of one scenario as one row: throughput over all of them, median p50, worst p99, CPU per request over all. */
+function combineRounds(rounds: readonly LoadFigures[]): LoadFigures {
+  const ok = rounds.reduce((total, r) => total + r.ok, 0);
+  const seconds = rounds.reduce((total, r) => total + r.seconds, 0);
+  const cpuMicros = rounds.reduce((total, r) => total + (r.cpuMicrosPerRequest ?? 0) * r.ok, 0);
+  return {
+    name: rounds[0]!.name,
+    ok,
+    failed: rounds.reduce((total, r) => total + r.failed, 0),
+    perSecond: ok / seconds,
+    p50: median(rounds.map((r) => r.p50)),
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    seconds,
+    ...(rounds.every((r) => r.cpuMicrosPerRequest !== undefined) ? { cpuMicrosPerRequest: cpuMicros / Math.max(1, ok) } : {}),
+  };
+}
+
 /** In a child server: `cpu` is answered with this process's CPU time so far (µs); any other message closes it. */
 export function answerControlMessages(close: () => Promise<void>): void {
   process.on('message', (message: unknown) => {
@@ -167,19 +220,26 @@ export async function withChildServer<Info, T>(
   }
 }
 
-/** Prints figures as a table, each row beside its ceiling's throughput. */
-export function printTable(rows: ReadonlyArray<{ figures: LoadFigures; ceiling?: LoadFigures }>): void {
+/**
+ * Prints figures as a table, each row beside its ceiling's throughput: the ratio of the two rows,
+ * or with `ratios` (from `measurePaired`) their median and range over the rounds.
+ */
+export function printTable(rows: ReadonlyArray<{ figures: LoadFigures; ceiling?: LoadFigures; ratios?: readonly number[] }>): void {
   const num = (value: number, width: number, digits = 0) => value.toFixed(digits).padStart(width);
+  const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
   // Server CPU columns appear when the figures were taken with `measureWithCpu`.
   const withCpu = rows.some(({ figures }) => figures.cpuMicrosPerRequest !== undefined);
+  const withRounds = rows.some(({ ratios }) => ratios !== undefined && ratios.length > 1);
   const cpuHeader = withCpu ? ` ${'cpu µs/req'.padStart(11)} ${'req/cpu-s'.padStart(10)}` : '';
-  console.log(`${'scenario'.padEnd(56)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'of ceiling'.padStart(11)}${cpuHeader}`);
-  for (const { figures, ceiling } of rows) {
-    const ratio = ceiling ? `${((figures.perSecond / ceiling.perSecond) * 100).toFixed(1)} %` : '';
+  const roundsHeader = withRounds ? ` ${'rounds (min-max)'.padStart(17)}` : '';
+  console.log(`${'scenario'.padEnd(56)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'of ceiling'.padStart(11)}${roundsHeader}${cpuHeader}`);
+  for (const { figures, ceiling, ratios } of rows) {
+    const ratio = ratios ? percent(median(ratios)) : ceiling ? percent(figures.perSecond / ceiling.perSecond) : '';
+    const range = withRounds ? ` ${(ratios && ratios.length > 1 ? `${(Math.min(...ratios) * 100).toFixed(1)}-${(Math.max(...ratios) * 100).toFixed(1)} %` : '').padStart(17)}` : '';
     const cpu = figures.cpuMicrosPerRequest;
     const cpuColumns = withCpu ? (cpu === undefined ? ' '.repeat(23) : ` ${num(cpu, 11)} ${num(1e6 / cpu, 10)}`) : '';
     console.log(
-      `${figures.name.padEnd(56)} ${num(figures.perSecond, 8)} ${num(figures.p50, 7, 1)} ${num(figures.p99, 7, 1)} ${num(figures.failed, 7)} ${ratio.padStart(11)}${cpuColumns}`,
+      `${figures.name.padEnd(56)} ${num(figures.perSecond, 8)} ${num(figures.p50, 7, 1)} ${num(figures.p99, 7, 1)} ${num(figures.failed, 7)} ${ratio.padStart(11)}${range}${cpuColumns}`,
     );
   }
 }
