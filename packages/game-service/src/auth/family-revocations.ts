@@ -20,6 +20,14 @@ export interface FamilyRevocationsOptions {
 const familyKey = (familyId: string) => `auth:revoked-family:${familyId}`;
 const playerKey = (playerId: string) => `auth:revoked-player:${playerId}`;
 
+/** Each map is in insertion order with one lifetime for all its entries, so expired entries lead. */
+function forgetExpired(until: Map<string, number>, now: number): void {
+  for (const [key, expiresAt] of until) {
+    if (expiresAt > now) break;
+    until.delete(key);
+  }
+}
+
 /**
  * Answers "is this access token's session still alive?" on every authenticated request.
  *
@@ -37,8 +45,13 @@ export class FamilyRevocations {
   readonly #redis: Redis | undefined;
   readonly #clock: Clock;
   readonly #options: FamilyRevocationsOptions;
-  /** Revoked families and players (keys `f:` / `p:`), with when the entry may be forgotten. */
-  readonly #revoked = new Map<string, number>();
+  /**
+   * Revoked families and players, each with when it may be forgotten. Keyed by the ids
+   * themselves: the claims of a token hold the same strings on every request, so their hashes
+   * are computed once.
+   */
+  readonly #revokedFamilies = new Map<string, number>();
+  readonly #revokedPlayers = new Map<string, number>();
   readonly #activeUntil = new Map<string, number>();
 
   constructor(db: Kysely<any>, redis: Redis | undefined, clock: Clock, options: FamilyRevocationsOptions) {
@@ -50,7 +63,7 @@ export class FamilyRevocations {
 
   /** Call once the families' revocation is committed to the database. Never throws for Redis. */
   async revokeFamilies(familyIds: readonly string[]): Promise<void> {
-    for (const id of familyIds) this.#remember(`f:${id}`);
+    for (const id of familyIds) this.#rememberFamily(id);
     if (this.#redis && familyIds.length > 0) {
       const multi = this.#redis.multi();
       for (const id of familyIds) multi.set(familyKey(id), '1', 'PX', this.#options.accessTokenTtlMs);
@@ -66,7 +79,7 @@ export class FamilyRevocations {
 
   /** Every session of the player, present or not yet looked at, after its deletion (committed). */
   async revokePlayer(playerId: string): Promise<void> {
-    this.#remember(`p:${playerId}`);
+    this.#remember(this.#revokedPlayers, playerId);
     const redis = this.#redis;
     if (redis) await this.#redisWrite('player', () => redis.set(playerKey(playerId), '1', 'PX', this.#options.accessTokenTtlMs));
   }
@@ -74,11 +87,11 @@ export class FamilyRevocations {
   async isRevoked(familyId: string, playerId: string): Promise<boolean> {
     const now = this.#clock.now();
     this.#forgetExpired(now);
-    if (this.#revoked.has(`f:${familyId}`) || this.#revoked.has(`p:${playerId}`)) return true;
+    if (this.#revokedFamilies.has(familyId) || this.#revokedPlayers.has(playerId)) return true;
     if (this.#redis) {
       try {
         if ((await this.#redis.exists(familyKey(familyId), playerKey(playerId))) > 0) {
-          this.#remember(`f:${familyId}`);
+          this.#rememberFamily(familyId);
           return true;
         }
       } catch {
@@ -103,7 +116,7 @@ export class FamilyRevocations {
   async #revokedInDatabase(familyId: string, now: number): Promise<boolean> {
     const row = await this.#db.selectFrom('session_families').select('revoked_at').where('id', '=', familyId).executeTakeFirst();
     if (!row || row.revoked_at !== null) {
-      this.#remember(`f:${familyId}`);
+      this.#rememberFamily(familyId);
       return true;
     }
     if (this.#options.activeCacheMs > 0) {
@@ -113,21 +126,19 @@ export class FamilyRevocations {
     return false;
   }
 
-  #remember(key: string): void {
-    this.#revoked.delete(key);
-    this.#revoked.set(key, this.#clock.now() + this.#options.accessTokenTtlMs);
-    if (key.startsWith('f:')) this.#activeUntil.delete(key.slice(2));
+  #rememberFamily(familyId: string): void {
+    this.#remember(this.#revokedFamilies, familyId);
+    this.#activeUntil.delete(familyId);
   }
 
-  /** Both maps are in insertion order with the same lifetime per map, so expired entries lead. */
+  #remember(revoked: Map<string, number>, id: string): void {
+    revoked.delete(id);
+    revoked.set(id, this.#clock.now() + this.#options.accessTokenTtlMs);
+  }
+
   #forgetExpired(now: number): void {
-    for (const [key, until] of this.#revoked) {
-      if (until > now) break;
-      this.#revoked.delete(key);
-    }
-    for (const [key, until] of this.#activeUntil) {
-      if (until > now) break;
-      this.#activeUntil.delete(key);
-    }
+    forgetExpired(this.#revokedFamilies, now);
+    forgetExpired(this.#revokedPlayers, now);
+    forgetExpired(this.#activeUntil, now);
   }
 }

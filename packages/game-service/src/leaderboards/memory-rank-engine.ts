@@ -42,8 +42,8 @@ export class MemoryRankEngine implements RankEngine {
 
   itemsAfter(setId: string, key: RankKey | undefined, count: number): { firstRank: number; items: HeldItem[] } {
     const tree = this.#sets.get(setId);
-    const firstRank = (key && tree ? tree.countThrough(key) : 0) + 1;
-    return { firstRank, items: tree?.itemsFrom(firstRank, count) ?? [] };
+    if (!tree) return { firstRank: 1, items: [] };
+    return key ? tree.itemsAfter(key, count) : { firstRank: 1, items: tree.itemsFrom(1, count) };
   }
 
   async drop(setId: string): Promise<void> {

@@ -50,6 +50,15 @@ function indexAfter(list: ReadonlyArray<RankKey | undefined>, key: RankKey, from
   return low;
 }
 
+/** Up to `count` items in rank order from `leaf.items[at]` on, following the leaf links. */
+function readOn(leaf: Leaf, at: number, count: number): RankItem[] {
+  const items: RankItem[] = [];
+  for (let current: Leaf | null = leaf; current && items.length < count; current = current.next, at = 0) {
+    for (let i = at; i < current.items.length && items.length < count; i++) items.push(current.items[i]!);
+  }
+  return items;
+}
+
 function sum(values: readonly number[]): number {
   let total = 0;
   for (const value of values) total += value;
@@ -174,12 +183,22 @@ export class RankTree {
         break;
       }
     }
-    const wanted = before + 1 + radius;
-    const items: RankItem[] = [];
-    for (let current: Leaf | null = leaf; current && items.length < wanted; current = current.next, at = 0) {
-      for (let i = at; i < current.items.length && items.length < wanted; i++) items.push(current.items[i]!);
+    return { rank, firstRank: rank - before, items: readOn(leaf, at, before + 1 + radius) };
+  }
+
+  /**
+   * Up to `count` items ranked after `key`, with the rank of the first. A cursor names an entry;
+   * while that entry has not moved it is found by its player and read on from along the leaves,
+   * with no search by key. Otherwise the position is found by key.
+   */
+  itemsAfter(key: RankKey, count: number): { firstRank: number; items: RankItem[] } {
+    const slot = this.#byPlayer.get(key.playerId);
+    if (slot && compareRankKeys(slot, key) === 0) {
+      const index = slot.leaf.items.indexOf(slot);
+      return { firstRank: this.#rankOfSlot(slot, index) + 1, items: readOn(slot.leaf, index + 1, count) };
     }
-    return { rank, firstRank: rank - before, items };
+    const firstRank = this.countThrough(key) + 1;
+    return { firstRank, items: this.itemsFrom(firstRank, count) };
   }
 
   /** How many items rank at or before `key` (whether or not an item has exactly that key). */
@@ -196,19 +215,15 @@ export class RankTree {
 
   /** Up to `count` items starting at 1-based `fromRank`, in rank order. */
   itemsFrom(fromRank: number, count: number): RankItem[] {
-    const out: RankItem[] = [];
     let offset = Math.max(1, fromRank) - 1;
-    if (offset >= this.size || count <= 0) return out;
+    if (offset >= this.size || count <= 0) return [];
     let node = this.#root;
     while (node instanceof Branch) {
       let i = 0;
       while (offset >= node.counts[i]!) offset -= node.counts[i++]!;
       node = node.children[i]!;
     }
-    for (let leaf: Leaf | null = node; leaf && out.length < count; leaf = leaf.next, offset = 0) {
-      for (let i = offset; i < leaf.items.length && out.length < count; i++) out.push(leaf.items[i]!);
-    }
-    return out;
+    return readOn(node, offset, count);
   }
 
   /** Throws unless every count, separator, parent and sibling link is right (for tests). */

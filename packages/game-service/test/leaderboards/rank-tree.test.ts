@@ -31,6 +31,9 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>): void {
     expect(tree.rankOf(item.playerId)).toBe(i + 1);
     expect(tree.itemsFrom(i + 1, 3).map(plain)).toEqual(sorted.slice(i, i + 3));
     expect(plain(tree.itemOf(item.playerId)!)).toEqual(item);
+    // A cursor naming this entry, which has not moved: read on from it.
+    const after = tree.itemsAfter(item, 5);
+    expect({ ...after, items: after.items.map(plain) }).toEqual({ firstRank: i + 2, items: sorted.slice(i + 1, i + 6) });
     // Neighbours either side, across leaf boundaries at the small capacities, clipped at the ends.
     for (const radius of [0, 1, 3, 7]) {
       const first = Math.max(0, i - radius);
@@ -44,7 +47,10 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>): void {
     for (const achievedAt of [-1, 0, 1, 2]) {
       for (const playerId of ['', 'p05', 'p05a', 'p39', 'q']) {
         const key = { sortScore, achievedAt, playerId };
-        expect(tree.countThrough(key)).toBe(sorted.filter((item) => compareRankKeys(item, key) <= 0).length);
+        const through = sorted.filter((item) => compareRankKeys(item, key) <= 0).length;
+        expect(tree.countThrough(key)).toBe(through);
+        const after = tree.itemsAfter(key, 4);
+        expect({ ...after, items: after.items.map(plain) }).toEqual({ firstRank: through + 1, items: sorted.slice(through, through + 4) });
       }
     }
   }
