@@ -1,8 +1,8 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import { ApiError } from '@playstack/server-kit';
-import { AccessTokenCodec } from './access-token.js';
+import { AccessTokenCodec, type AccessClaims } from './access-token.js';
 import { FamilyRevocations } from './family-revocations.js';
 import { ProviderRegistry, type ProvidersOptions } from './providers/provider-registry.js';
 import { SessionService, type SessionLifetimes } from './session-service.js';
@@ -23,7 +23,7 @@ declare module 'fastify' {
      * preHandler for game endpoints: `Authorization: Bearer <accessToken>` of this game, unexpired
      * and unrevoked, else 401 `unauthorized`. Sets `request.player`.
      */
-    requirePlayer: preHandlerAsyncHookHandler;
+    requirePlayer: preHandlerHookHandler;
   }
   interface FastifyRequest {
     player: AuthenticatedPlayer;
@@ -73,14 +73,21 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorate('sessions', sessions);
     app.decorateRequest('player', null as unknown as AuthenticatedPlayer);
 
-    app.decorate('requirePlayer', async function requirePlayer(request) {
+    // A callback hook: on every game request, and usually answered from memory (verified-token
+    // cache, known revocations), so it goes on at once instead of through a promise.
+    app.decorate('requirePlayer', function requirePlayer(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
       const header = request.headers.authorization;
-      if (!header) throw unauthorized('This endpoint needs Authorization: Bearer <accessToken>.');
+      if (!header) return done(unauthorized('This endpoint needs Authorization: Bearer <accessToken>.'));
       const match = bearerPattern.exec(header);
-      if (!match) throw unauthorized('The Authorization header must be "Bearer <accessToken>".');
-      const claims = await sessions.authenticate(request.game.id, match[1]!);
-      if (!claims) throw unauthorized('The access token is invalid, expired, revoked or for another game; refresh the session.');
-      request.player = { id: claims.playerId, gameId: claims.gameId, displayName: claims.displayName };
+      if (!match) return done(unauthorized('The Authorization header must be "Bearer <accessToken>".'));
+      const signIn = (claims: AccessClaims | undefined): void => {
+        if (!claims) return done(unauthorized('The access token is invalid, expired, revoked or for another game; refresh the session.'));
+        request.player = { id: claims.playerId, gameId: claims.gameId, displayName: claims.displayName };
+        done();
+      };
+      const claims = sessions.authenticate(request.game.id, match[1]!);
+      if (claims instanceof Promise) claims.then(signIn, done);
+      else signIn(claims);
     });
 
     app.playerErasure.register('sessions', {

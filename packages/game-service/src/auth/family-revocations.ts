@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock, Redis } from '@playstack/server-kit';
+import type { Awaitable } from '../awaitable.js';
 
 interface FamilyTables {
   session_families: { id: string; revoked_at: number | null };
@@ -84,21 +85,32 @@ export class FamilyRevocations {
     if (redis) await this.#redisWrite('player', () => redis.set(playerKey(playerId), '1', 'PX', this.#options.accessTokenTtlMs));
   }
 
-  async isRevoked(familyId: string, playerId: string): Promise<boolean> {
+  /**
+   * Answered at once (no promise) from what this instance knows, when it can: a revocation it
+   * has seen, or, without Redis, a family the database showed active within `activeCacheMs`.
+   */
+  isRevoked(familyId: string, playerId: string): Awaitable<boolean> {
     const now = this.#clock.now();
     this.#forgetExpired(now);
     if (this.#revokedFamilies.has(familyId) || this.#revokedPlayers.has(playerId)) return true;
-    if (this.#redis) {
-      try {
-        if ((await this.#redis.exists(familyKey(familyId), playerKey(playerId))) > 0) {
-          this.#rememberFamily(familyId);
-          return true;
-        }
-      } catch {
-        // Redis is unreachable: the database holds every revocation, it decides below.
+    if (this.#redis) return this.#revokedInRedis(this.#redis, familyId, playerId, now);
+    return this.#revokedInDatabaseUnlessFresh(familyId, now);
+  }
+
+  async #revokedInRedis(redis: Redis, familyId: string, playerId: string, now: number): Promise<boolean> {
+    try {
+      if ((await redis.exists(familyKey(familyId), playerKey(playerId))) > 0) {
+        this.#rememberFamily(familyId);
+        return true;
       }
+    } catch {
+      // Redis is unreachable: the database holds every revocation, it decides below.
     }
     // Redis may have missed a revocation made during an outage; the database has it.
+    return this.#revokedInDatabaseUnlessFresh(familyId, now);
+  }
+
+  #revokedInDatabaseUnlessFresh(familyId: string, now: number): Awaitable<boolean> {
     if ((this.#activeUntil.get(familyId) ?? 0) > now) return false;
     return this.#revokedInDatabase(familyId, now);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ApiError, hashOpaqueToken, newOpaqueToken, type Clock } from '@playstack/server-kit';
+import { andThen, type Awaitable } from '../awaitable.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import { playerForPlatformLink, type Player } from '../players/player-store.js';
 import type { AccessClaims, AccessTokenCodec } from './access-token.js';
@@ -116,11 +117,10 @@ export class SessionService {
   }
 
   /** The claims of a valid, unexpired, unrevoked access token for this game, else undefined. */
-  async authenticate(gameId: string, accessToken: string): Promise<AccessClaims | undefined> {
+  authenticate(gameId: string, accessToken: string): Awaitable<AccessClaims | undefined> {
     const claims = this.#deps.codec.verify(accessToken);
     if (!claims || claims.gameId !== gameId || claims.expiresAt <= this.#deps.clock.now()) return undefined;
-    if (await this.#deps.revocations.isRevoked(claims.familyId, claims.playerId)) return undefined;
-    return claims;
+    return andThen(this.#deps.revocations.isRevoked(claims.familyId, claims.playerId), (revoked) => (revoked ? undefined : claims));
   }
 
   async #findUsable(game: GameDefinition, tokenHash: string): Promise<PresentedToken> {

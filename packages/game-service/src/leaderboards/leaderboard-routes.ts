@@ -2,7 +2,7 @@ import { errorResponses } from '@playstack/server-kit';
 import type { GameFeature } from '../games/game-scope.js';
 import { isoTimestamp } from './iso-time.js';
 import { serializeWith } from './leaderboard-serializers.js';
-import { andThen } from './rank-engine.js';
+import { andThen } from '../awaitable.js';
 import type { RankedEntry } from './rank-index.js';
 import {
   aroundMeRadiusDefault,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
-import { andThen, type Awaitable } from './rank-engine.js';
+import { andThen, type Awaitable } from '../awaitable.js';
 import {
   deletePlayerEntries,
   entriesOfPlayer,

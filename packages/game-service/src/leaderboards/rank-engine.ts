@@ -1,3 +1,4 @@
+import type { Awaitable } from '../awaitable.js';
 import type { RankItem, RankKey } from './rank-order.js';
 
 /**
@@ -6,13 +7,6 @@ import type { RankItem, RankKey } from './rank-order.js';
  */
 export type HeldItem = RankKey & { readonly displayName: string | undefined };
 
-/** A value now, or a promise of one: the in-process engine answers reads at once, Redis later. */
-export type Awaitable<T> = T | Promise<T>;
-
-/** `then` applied now to a value, or when a promise settles: no promise unless one is needed. */
-export function andThen<T, R>(value: Awaitable<T>, then: (value: T) => Awaitable<R>): Awaitable<R> {
-  return value instanceof Promise ? value.then(then) : then(value);
-}
 
 /** Where a player stands in a ranked set, with the players around them. */
 export interface Standing {

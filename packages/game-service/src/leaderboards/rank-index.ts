@@ -14,7 +14,8 @@ import {
 } from './leaderboard-store.js';
 import { isCurrentPeriod, parsePeriodKey } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import { andThen, type Awaitable, type HeldItem, type RankEngine, type Standing } from './rank-engine.js';
+import { andThen, type Awaitable } from '../awaitable.js';
+import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
 import { compareRankKeys, rankItemOf, rankKeyOf, sortScoreOf, type RankItem } from './rank-order.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 
