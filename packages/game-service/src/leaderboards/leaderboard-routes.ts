@@ -1,7 +1,7 @@
 import { errorResponses } from '@playstack/server-kit';
 import type { GameFeature } from '../games/game-scope.js';
 import { isoTimestamp } from './iso-time.js';
-import { serializeWith } from './leaderboard-serializers.js';
+import { leaderboardSerializerCompiler } from './leaderboard-serializers.js';
 import { andThen } from '../awaitable.js';
 import type { RankedEntry } from './rank-index.js';
 import {
@@ -30,8 +30,8 @@ function toResponseEntry(entry: RankedEntry): LeaderboardEntry {
 /**
  * `GET /leaderboards/:boardId`, `/me` and `/around-me` under `/v1/games/:gameId`. The handlers
  * are not async: with the in-process engine the answer is ready at once and goes out without a
- * promise (Fastify sends a returned value or awaits a returned promise). Successful answers
- * use `serializeWith` (the documented schemas, with entry strings that need no escaping).
+ * promise (Fastify sends a returned value or awaits a returned promise). Responses are written
+ * by `leaderboardSerializerCompiler`'s serializers (entry strings that need no escaping).
  */
 export const leaderboardRoutes: GameFeature = async (app) => {
   const guard = [app.requirePlayer, app.playerRateLimit];
@@ -41,6 +41,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
     '/leaderboards/:boardId',
     {
       preHandler: guard,
+      serializerCompiler: leaderboardSerializerCompiler,
       schema: {
         tags: ['leaderboards'],
         summary: 'A page of entries in rank order; follow nextCursor for the next one',
@@ -50,10 +51,9 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         response: { 200: LeaderboardPageResponse, ...errors },
       },
     },
-    (request, reply) => {
+    (request) => {
       const { period, cursor, limit = pageLimitDefault } = request.query;
       return andThen(app.leaderboards.page(request.game, request.params.boardId, { period, cursor, limit }), (page) => {
-        serializeWith(reply, 'page');
         return { ...page, entries: page.entries.map(toResponseEntry) };
       });
     },
@@ -63,6 +63,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
     '/leaderboards/:boardId/me',
     {
       preHandler: guard,
+      serializerCompiler: leaderboardSerializerCompiler,
       schema: {
         tags: ['leaderboards'],
         summary: "The caller's entry and rank, the board's size, and with radius the neighbors",
@@ -72,11 +73,10 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         response: { 200: LeaderboardMeResponse, ...errors },
       },
     },
-    (request, reply) => {
+    (request) => {
       const { boardId } = request.params;
       const radius = request.query.radius;
       return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, { period: request.query.period, radius: radius ?? 0 }), (standing) => {
-        serializeWith(reply, 'me');
         const me = { boardId, period: standing.period, total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
         if (radius === undefined) return me;
         return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toResponseEntry) };
@@ -88,6 +88,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
     '/leaderboards/:boardId/around-me',
     {
       preHandler: guard,
+      serializerCompiler: leaderboardSerializerCompiler,
       schema: {
         tags: ['leaderboards'],
         summary: 'Entries around the caller (radius above and below); empty when the caller has no entry',
@@ -97,11 +98,10 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         response: { 200: LeaderboardAroundMeResponse, ...errors },
       },
     },
-    (request, reply) => {
+    (request) => {
       const { boardId } = request.params;
       const { period, radius = aroundMeRadiusDefault } = request.query;
       return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, { period, radius }), (standing) => {
-        serializeWith(reply, 'aroundMe');
         return { boardId, period: standing.period, total: standing.total, entries: standing.window.map(toResponseEntry) };
       });
     },

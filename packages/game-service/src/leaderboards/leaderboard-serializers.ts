@@ -1,6 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
-import { LeaderboardAroundMeResponse, LeaderboardMeResponse, LeaderboardPageResponse } from './leaderboard-schemas.js';
 
 /**
  * The documented response schema with each entry's `playerId` and `achievedAt` marked as strings
@@ -25,24 +24,17 @@ export function withPlainEntryStrings(schema: object): object {
   return copy;
 }
 
-// fast-json-stringify checks `anyOf` branches with its own Ajv, which must know the format too.
-const compile = (schema: object) => fastJson(withPlainEntryStrings(schema), { ajv: { formats: { unsafe: true } } });
-
-const serializers = {
-  page: compile(LeaderboardPageResponse),
-  me: compile(LeaderboardMeResponse),
-  aroundMe: compile(LeaderboardAroundMeResponse),
-};
-
-/** The serializer of a leaderboard route's 200 response. */
-export function leaderboardSerializer(response: keyof typeof serializers): (value: unknown) => string {
-  return serializers[response] as (value: unknown) => string;
+/**
+ * A response schema's serializer: fast-json-stringify, as Fastify's own, with entry strings that
+ * need no escaping marked. Its Ajv (it checks `anyOf` branches with one) must know the format too.
+ */
+export function compileLeaderboardSerializer(schema: object): (value: unknown) => string {
+  return fastJson(withPlainEntryStrings(schema), { ajv: { formats: { unsafe: true } } }) as (value: unknown) => string;
 }
 
 /**
- * Has `reply` send its value with the route's 200 serializer. Fastify sets no content type for a
- * reply with its own serializer, so it is set here, as Fastify would for JSON.
+ * The leaderboard routes' serializer compiler (their `serializerCompiler` option): the documented
+ * schemas stay as they are for validation and OpenAPI; only the serializers are built this way.
+ * Errors have no entries, so their serializers come out as Fastify's.
  */
-export function serializeWith(reply: FastifyReply, response: keyof typeof serializers): void {
-  reply.type('application/json; charset=utf-8').serializer(serializers[response]);
-}
+export const leaderboardSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => compileLeaderboardSerializer(schema as object);
