@@ -53,9 +53,10 @@ export const leaderboardRoutes: GameFeature = async (app) => {
     },
     (request) => {
       const { period, cursor, limit = pageLimitDefault } = request.query;
-      return andThen(app.leaderboards.page(request.game, request.params.boardId, { period, cursor, limit }), (page) => {
-        return { ...page, entries: page.entries.map(toResponseEntry) };
-      });
+      return andThen(app.leaderboards.page(request.game, request.params.boardId, { period, cursor, limit }), (page) => ({
+        ...page,
+        entries: page.entries.map(toResponseEntry),
+      }));
     },
   );
 
