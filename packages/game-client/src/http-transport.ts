@@ -26,16 +26,16 @@ export interface JsonResponse {
   retryAfterMs: number | undefined;
 }
 
-/**
- * Sends one JSON request. Anything that prevents a complete answer (no connection, reset,
- * timeout, a truncated or unreadable 2xx body) becomes a NetworkError: the caller cannot know
- * whether the service acted, which is safe to retry only because run ids are idempotent.
- */
 /** The service path of a game endpoint: `/v1/games/<gameId><suffix>` (suffix already encoded). */
 export function gamePath(gameId: string, suffix: string): string {
   return `/v1/games/${encodeURIComponent(gameId)}${suffix}`;
 }
 
+/**
+ * Sends one JSON request. Anything that prevents a complete answer (no connection, reset,
+ * timeout, a truncated or unreadable 2xx body) becomes a NetworkError: the caller cannot know
+ * whether the service acted, which is safe to retry only because run ids are idempotent.
+ */
 export async function sendJson(options: TransportOptions, request: JsonRequest): Promise<JsonResponse> {
   const url = new URL(options.baseUrl.replace(/\/+$/, '') + request.path);
   for (const [name, value] of Object.entries(request.query ?? {})) {
