@@ -115,19 +115,10 @@ export class RankIndex {
    * from the engine when it can place the position, else from SQL.
    */
   entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Awaitable<RankedEntry[]> {
-    const id = rankedSetId(set);
-    if (!this.#heldNow(set, id)) return this.#entriesAfterOnceHeld(set, after, count);
-    return andThen(this.#engine.itemsAfter(id, after && rankKeyOf(set.order, after), count), (found) =>
-      found ? this.#rankedEntries(set, found.items, found.firstRank) : this.#entriesAfterFromSql(set, after, count),
-    );
-  }
-
-  async #entriesAfterOnceHeld(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
-    if (await this.#hold(set)) {
-      const found = await this.#engine.itemsAfter(rankedSetId(set), after && rankKeyOf(set.order, after), count);
-      if (found) return this.#rankedEntries(set, found.items, found.firstRank);
-    }
-    return this.#entriesAfterFromSql(set, after, count);
+    return andThen(this.#hold(set), (held) => {
+      const placed = held ? this.#engine.itemsAfter(rankedSetId(set), after && rankKeyOf(set.order, after), count) : undefined;
+      return andThen(placed, (found) => (found ? this.#rankedEntries(set, found.items, found.firstRank) : this.#entriesAfterFromSql(set, after, count)));
+    });
   }
 
   async #entriesAfterFromSql(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
@@ -157,14 +148,11 @@ export class RankIndex {
    * in-process engine holding the set this is answered at once, without a promise.
    */
   standing(set: RankedSet, playerId: string, radius: number): Awaitable<RankedStanding> {
-    const id = rankedSetId(set);
-    if (!this.#heldNow(set, id)) return this.#standingOnceHeld(set, playerId, radius);
-    return andThen(this.#engine.standing(id, playerId, radius), (found) => this.#standingOf(set, playerId, found));
-  }
-
-  async #standingOnceHeld(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
-    if (await this.#hold(set)) return this.#standingOf(set, playerId, await this.#engine.standing(rankedSetId(set), playerId, radius));
-    return this.#standingFromSql(set, playerId, radius);
+    return andThen(this.#hold(set), (held) =>
+      held
+        ? andThen(this.#engine.standing(rankedSetId(set), playerId, radius), (found) => this.#standingOf(set, playerId, found))
+        : this.#standingFromSql(set, playerId, radius),
+    );
   }
 
   #standingOf(set: RankedSet, playerId: string, found: Standing): Awaitable<RankedStanding> {
@@ -241,19 +229,19 @@ export class RankIndex {
   }
 
   /**
-   * True when the engine holds this set, loaded, and no period has ended since the last look:
-   * what `#hold` would answer without waiting. False means "ask `#hold`", not "not held".
+   * True when the engine answers for this set (loading it first if needed). Answered at once,
+   * without a promise, when the set is held and loaded and no period has ended since the last look.
    */
-  #heldNow(set: RankedSet, id: string): boolean {
+  #hold(set: RankedSet): Awaitable<boolean> {
     const now = this.#clock.now();
-    if (now >= this.#nextPeriodEndMs) return false;
-    const held = this.#held.get(id);
-    return held !== undefined && held.loading === undefined && isCurrentPeriod(set.period, now);
+    if (now < this.#nextPeriodEndMs) {
+      const held = this.#held.get(rankedSetId(set));
+      if (held && !held.loading && isCurrentPeriod(set.period, now)) return true;
+    }
+    return this.#holdOnceLoaded(set, now);
   }
 
-  /** True when the engine answers for this set (loading it first if needed). */
-  async #hold(set: RankedSet): Promise<boolean> {
-    const now = this.#clock.now();
+  async #holdOnceLoaded(set: RankedSet, now: number): Promise<boolean> {
     if (now >= this.#nextPeriodEndMs) await this.#dropEnded(now);
     if (!isCurrentPeriod(set.period, now)) return false;
     const id = rankedSetId(set);
