@@ -178,9 +178,7 @@ export class SessionManager {
   /** Forgets the tokens locally. */
   async end(reason: SignedOutReason): Promise<void> {
     await this.current();
-    this.#generation += 1;
-    const hadSession = this.#session !== undefined;
-    this.#session = undefined;
+    const hadSession = this.#forgetLocally();
     await this.#options.storage.delete(this.#key);
     if (hadSession) this.#options.events.emit('signed-out', { reason });
   }
@@ -248,14 +246,14 @@ export class SessionManager {
   async #performRefresh(cached: StoredSession): Promise<StoredSession> {
     const generation = this.#generation;
     const stored = await this.#readStored();
-    if (generation !== this.#generation) throw new SignedOutError('the session changed while it was being refreshed');
+    this.#requireGeneration(generation);
     if (storedRefreshToken(stored) !== cached.refreshToken) return this.#adopt(stored);
     if (cached.refreshTokenExpiresAt <= this.#options.transport.now()) {
       await this.#endIfStored(cached.refreshToken);
       throw new SignedOutError('the session expired; sign in again');
     }
     const response = await sendJson(this.#options.transport, { method: 'POST', path: this.#path('/auth/refresh'), body: { refreshToken: cached.refreshToken } });
-    if (generation !== this.#generation) throw new SignedOutError('the session changed while it was being refreshed');
+    this.#requireGeneration(generation);
     if (response.status === 401) {
       // Refused: unless another client (another process) rotated it meanwhile, the session is over.
       const latest = await this.#readStored();
@@ -273,7 +271,7 @@ export class SessionManager {
       if (storedRefreshToken(current) !== cached.refreshToken) return { value: text, result: current };
       return { value: JSON.stringify(renewed), result: undefined };
     });
-    if (generation !== this.#generation) throw new SignedOutError('the session changed while it was being refreshed');
+    this.#requireGeneration(generation);
     if (saved !== undefined) return this.#adopt(saved);
     this.#session = renewed;
     return renewed;
@@ -283,9 +281,7 @@ export class SessionManager {
   #adopt(stored: StoredSessionRead): StoredSession {
     const previous = this.#session;
     if (stored.kind !== 'session') {
-      this.#generation += 1;
-      this.#session = undefined;
-      if (previous) this.#options.events.emit('signed-out', { reason: stored.kind === 'unreadable' ? 'session-unreadable' : 'session-ended' });
+      if (this.#forgetLocally()) this.#options.events.emit('signed-out', { reason: stored.kind === 'unreadable' ? 'session-unreadable' : 'session-ended' });
       throw new SignedOutError('the session was ended by another client sharing this storage; sign in again');
     }
     this.#session = stored.session;
@@ -301,15 +297,29 @@ export class SessionManager {
    * only if it is still the stored one: another client's newer session is left alone.
    */
   async #endIfStored(refreshToken: string): Promise<void> {
-    this.#generation += 1;
-    const hadSession = this.#session !== undefined;
-    this.#session = undefined;
+    const hadSession = this.#forgetLocally();
     const { gameId } = this.#options;
     await this.#options.storage.update(this.#key, (text) => ({
       value: storedRefreshToken(parseStoredSession(text, gameId)) === refreshToken ? undefined : text,
       result: undefined,
     }));
     if (hadSession) this.#options.events.emit('signed-out', { reason: 'session-ended' });
+  }
+
+  /**
+   * Drops the session held here and bumps the generation, so that a refresh in flight cannot
+   * bring it back. Says whether there was a session (and so a `signed-out` event is due).
+   */
+  #forgetLocally(): boolean {
+    this.#generation += 1;
+    const hadSession = this.#session !== undefined;
+    this.#session = undefined;
+    return hadSession;
+  }
+
+  /** Throws when the session was replaced or ended since `generation` was read. */
+  #requireGeneration(generation: number): void {
+    if (generation !== this.#generation) throw new SignedOutError('the session changed while it was being refreshed');
   }
 
   async #readStored(): Promise<StoredSessionRead> {
