@@ -14,12 +14,27 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
-/** SHA-256 (hex) of a text, e.g. a canonical JSON already serialized. */
-export function sha256Hex(text: string): string {
+function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
 /** SHA-256 (hex) of the canonical JSON of a value: the identity of a run's content. */
 export function contentHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
+}
+
+/** A run's payload as stored (canonical JSON) and the run's {@link contentHash}. */
+export interface RunContent {
+  canonicalPayload: string;
+  hash: string;
+}
+
+/**
+ * {@link RunContent} of a submission: the hash equals `contentHash({ adapterId, payload })`
+ * (members sorted, `adapterId` before `payload`), built around the payload's canonical JSON
+ * instead of serializing the payload a second time.
+ */
+export function runContent(adapterId: string, payload: unknown): RunContent {
+  const canonicalPayload = canonicalJson(payload);
+  return { canonicalPayload, hash: sha256Hex(`{"adapterId":${JSON.stringify(adapterId)},"payload":${canonicalPayload}}`) };
 }

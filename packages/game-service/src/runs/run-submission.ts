@@ -4,7 +4,7 @@ import { ApiError, type Clock } from '@playstack/server-kit';
 import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { runContent, type RunContent } from './canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunsDatabase, type RunStatus, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
@@ -27,16 +27,6 @@ export interface Submission {
   adapterId: string;
   runId: string;
   payload: Record<string, unknown>;
-}
-
-/**
- * The payload's canonical JSON (stored) and the run's content hash, which equals
- * `contentHash({ adapterId, payload })` (members sorted: `adapterId` before `payload`) without
- * serializing the payload a second time.
- */
-function runContent(adapterId: string, payload: unknown): { canonicalPayload: string; hash: string } {
-  const canonicalPayload = canonicalJson(payload);
-  return { canonicalPayload, hash: sha256Hex(`{"adapterId":${JSON.stringify(adapterId)},"payload":${canonicalPayload}}`) };
 }
 
 /**
@@ -136,7 +126,7 @@ export class RunSubmissions {
     key: RunKey,
     type: AdapterType,
     options: unknown,
-    content: { canonicalPayload: string; hash: string },
+    content: RunContent,
   ): Promise<
     | { kind: 'accepted'; body: RunAccepted; stored: Promise<void> }
     | { kind: 'rejected'; reason: string; stored: Promise<void> }
