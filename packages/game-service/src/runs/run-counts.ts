@@ -29,8 +29,3 @@ export async function countRunsByGame(anyDb: Kysely<any>, sinceMs: number): Prom
   }
   return counts;
 }
-
-/** Counts of one game's runs by status. */
-export async function countRunsByStatus(db: Kysely<any>, gameId: string): Promise<Record<RunStatus, number>> {
-  return (await countRunsByGame(db, 0)).get(gameId)?.byStatus ?? emptyRunCounts();
-}

@@ -4,7 +4,7 @@ import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { replay2048 } from '../../src/runs/adapters/game-2048.js';
-import { countRunsByStatus } from '../../src/runs/run-counts.js';
+import { countRunsByGame } from '../../src/runs/run-counts.js';
 import { findRunById, listRuns } from '../../src/runs/run-store.js';
 import { bearer, devSignIn, manifestWith, storeManifest, type Session } from '../support/identity-fixtures.js';
 import { buildTestApp } from '../support/test-app.js';
@@ -389,7 +389,7 @@ describeEachDatabase('run submission', (database) => {
       expect(rejected.runs.map((r) => r.runId)).toEqual([ids[2]]);
       expect(await findRunById(app.database.db, 'strict', rejected.runs[0]!.id)).toMatchObject({ runId: ids[2], status: 'rejected' });
       expect(await findRunById(app.database.db, 'demo', rejected.runs[0]!.id)).toBeUndefined();
-      expect((await countRunsByStatus(app.database.db, 'strict')).rejected).toBeGreaterThanOrEqual(1);
+      expect((await countRunsByGame(app.database.db, 0)).get('strict')?.byStatus.rejected).toBeGreaterThanOrEqual(1);
     });
 
     it('deleting the player erases their runs, counts them, and leaves other players runs', async () => {
