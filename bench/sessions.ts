@@ -41,8 +41,6 @@ async function serve(request: ServeRequest): Promise<void> {
   await listenInChild(ceiling);
 }
 
-await serveOrRun(serve, main);
-
 async function exchange(baseUrl: string, name: string): Promise<{ status: number; body: string }> {
   const response = await fetch(`${baseUrl}/v1/games/demo/auth/exchange`, {
     method: 'POST',
@@ -138,3 +136,5 @@ async function main(): Promise<void> {
   console.log(`\n${connections} connections, ${durationSeconds} s each\n`);
   printTable([...rows.map((figures) => ({ figures, ceiling })), { figures: ceiling }]);
 }
+
+await serveOrRun(serve, main);
