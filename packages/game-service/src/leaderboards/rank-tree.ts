@@ -146,11 +146,6 @@ export class RankTree {
     return true;
   }
 
-  /** The player's item, or undefined. */
-  itemOf(playerId: string): RankItem | undefined {
-    return this.#byPlayer.get(playerId);
-  }
-
   /** The player's 1-based rank, or undefined when absent. */
   rankOf(playerId: string): number | undefined {
     const slot = this.#byPlayer.get(playerId);
