@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import type { DependencyEdge } from '../api/api-types.js';
 import { formatCount, formatDurationMs, formatPercent } from '../format.js';
+import { isHighErrorRate } from '../state/error-rate.js';
 import { serviceColors } from './service-colors.js';
 import { edgePath, layoutServiceMap, mapNodeSize } from './service-map-layout.js';
 
@@ -26,7 +27,7 @@ export function ServiceMap({ edges }: { edges: readonly DependencyEdge[] }) {
         {edges.filter((edge) => edge.source !== edge.target).map((edge) => {
           const from = position.get(edge.source)!;
           const to = position.get(edge.target)!;
-          const failing = edge.count > 0 && edge.errorCount / edge.count > 0.05;
+          const failing = edge.count > 0 && isHighErrorRate(edge.errorCount / edge.count);
           return (
             <path
               key={`${edge.source}->${edge.target}`}

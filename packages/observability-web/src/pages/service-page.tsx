@@ -7,6 +7,7 @@ import { Link } from '../components/link.js';
 import { Tabs } from '../components/tabs.js';
 import { Tiles } from '../components/tiles.js';
 import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
+import { isHighErrorRate } from '../state/error-rate.js';
 import { hrefWithView, serviceHref } from '../state/links.js';
 import type { RouteParams } from '../state/routes.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
@@ -55,7 +56,7 @@ function ServiceOverview({ name, query }: { name: string; query: Record<string, 
             tiles={[
               { label: 'Requests', value: formatCount(data.count) },
               { label: 'Request rate', value: formatRate(data.perMinute) },
-              { label: 'Error rate', value: formatPercent(data.errorRate), tone: data.errorRate > 0.05 ? 'bad' : undefined },
+              { label: 'Error rate', value: formatPercent(data.errorRate), tone: isHighErrorRate(data.errorRate) ? 'bad' : undefined },
               { label: 'p50', value: formatDurationMs(data.p50Ms) },
               { label: 'p95', value: formatDurationMs(data.p95Ms) },
               { label: 'p99', value: formatDurationMs(data.p99Ms) },
@@ -110,7 +111,7 @@ function TopOperations({ name, query }: { name: string; query: Record<string, st
                     {showEnvironment ? <td>{row.environment}</td> : null}
                     <td>{row.kind}</td>
                     <td class="num">{formatCount(row.count)}</td>
-                    <td class={row.errorRate > 0.05 ? 'num bad' : 'num'}>{formatPercent(row.errorRate)}</td>
+                    <td class={isHighErrorRate(row.errorRate) ? 'num bad' : 'num'}>{formatPercent(row.errorRate)}</td>
                     <td class="num">{formatDurationMs(row.p50Ms)}</td>
                     <td class="num">{formatDurationMs(row.p95Ms)}</td>
                     <td class="num">{formatDurationMs(row.p99Ms)}</td>

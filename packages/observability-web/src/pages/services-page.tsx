@@ -6,6 +6,7 @@ import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { Sparkline } from '../components/sparkline.js';
 import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
+import { isHighErrorRate } from '../state/error-rate.js';
 import { hrefWithView, serviceHref } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
 import { nextServiceSort, readServiceSort, sortServices, writeServiceSort, type ServiceSortKey } from '../state/service-sort.js';
@@ -79,7 +80,7 @@ export function ServicesPage() {
                     <td>{row.environments.join(', ')}</td>
                     <td class="num">{formatCount(row.count)}</td>
                     <td class="num">{formatRate(perMinute(row.count, data))}</td>
-                    <td class={row.errorRate > 0.05 ? 'num bad' : 'num'}>{formatPercent(row.errorRate)}</td>
+                    <td class={isHighErrorRate(row.errorRate) ? 'num bad' : 'num'}>{formatPercent(row.errorRate)}</td>
                     <td class="num">{formatDurationMs(row.p50Ms)}</td>
                     <td class="num">{formatDurationMs(row.p95Ms)}</td>
                     <td class="num">{formatDurationMs(row.p99Ms)}</td>
