@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import { aggregateRollups, type RollupAggregate } from './rollup-aggregate.js';
+import { aggregateRollups, inList, type RollupAggregate } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import { operationTiers } from './rollup-tiers.js';
@@ -9,7 +8,6 @@ const keyColumns = ['service', 'environment', 'operation', 'kind'] as const;
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const keyOf = (group: RollupAggregate) => JSON.stringify(keyColumns.map((column) => group.keys[column]));
-const inList = (column: string, values: readonly string[]) => sql`${sql.ref(column)} in (${sql.join([...new Set(values)])})`;
 
 /**
  * The busiest operations: count, errors and p50/p95/p99 per service, environment, operation

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { RollupTableName } from '../storage/rollup-accumulator.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
@@ -61,6 +61,11 @@ export function rollupMinuteBounds(range: QueryRange): { firstMinuteMs: number; 
 /** Joins a group's non-empty histogram texts with commas (the per-minute rollups' and the tiers'). */
 export function histogramAggregate(dialect: Dialect): RawBuilder<unknown> {
   return dialect === 'postgres' ? sql`string_agg(nullif(histogram, ''), ',')` : sql`group_concat(nullif(histogram, ''), ',')`;
+}
+
+/** `column in (values)`, each distinct value once; raw SQL and the query builder's `where` both take it. */
+export function inList(column: string, values: ReadonlyArray<string | number>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join([...new Set(values)])})`;
 }
 
 function spansCondition(column: string, spans: ReadonlyArray<{ fromMs: number; toMs: number }>): RawBuilder<unknown> {

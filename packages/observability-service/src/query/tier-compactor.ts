@@ -3,7 +3,7 @@ import type { Database } from '@playstack/server-kit';
 import { multiRowInsertSql } from '../storage/multi-row-insert.js';
 import { minuteMs } from '../time-units.js';
 import { MergedHistogram } from './latency-percentiles.js';
-import { histogramAggregate } from './rollup-aggregate.js';
+import { histogramAggregate, inList } from './rollup-aggregate.js';
 import { allKey, allTierDimensions, grainsOf, tierSizesMs, type TierDimension } from './rollup-tiers.js';
 import { minutesTouched, setTierWatermark, tierWatermark } from './tier-watermark.js';
 
@@ -14,10 +14,6 @@ const bucketsPerStatement = 500;
 const rowsPerInsert = 500;
 /** Serializes compaction across PostgreSQL instances (SQLite's write lock does it there). */
 const compactionLockKey = 0x6f627374; // "obst"
-
-function inList(column: string, values: readonly number[]): RawBuilder<unknown> {
-  return sql`${sql.ref(column)} in (${sql.join(values.map((value) => sql`${value}`))})`;
-}
 
 /** A tier table's columns in insert order. */
 function tierColumns(dimension: TierDimension): string[] {
@@ -79,7 +75,7 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
   const step = finer === undefined ? bucketsPerStatement : Math.max(1, Math.floor(bucketsPerStatement / (tierMs / finer)));
   for (let offset = 0; offset < buckets.length; offset += step) {
     const batch = buckets.slice(offset, offset + step);
-    await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains as never).where(inList('bucket', batch) as never).execute();
+    await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where(inList('bucket', batch)).execute();
     if (finer === undefined || finer === minuteMs) {
       // Straight from the per-minute rollups: the 1-minute tier (its kept grains), and the
       // 15-minute tier (every grain, as the 1-minute tier does not hold them all).
@@ -168,13 +164,9 @@ export async function compactTiers(database: Database): Promise<CompactionResult
 /** Drops tier buckets that end at or before `cutoffMs` (retention); a key-prefix range per tier and grain, never a scan. */
 export async function pruneTiers(db: Kysely<any>, cutoffMs: number): Promise<void> {
   for (const dimension of allTierDimensions) {
+    const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
     for (const tierMs of tierSizesMs) {
-      await db
-        .deleteFrom(dimension.table)
-        .where('tier_ms', '=', tierMs)
-        .where(inList('grain', grainsOf(dimension).map(({ grain }) => grain)) as never)
-        .where('bucket', '<=', cutoffMs - tierMs)
-        .execute();
+      await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where('bucket', '<=', cutoffMs - tierMs).execute();
     }
   }
 }
