@@ -1,12 +1,11 @@
 import { aggregateRollups, inList, type RollupAggregate } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
-import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
+import { compareText, errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import { operationTiers } from './rollup-tiers.js';
 import type { OperationsResponse } from './query-schemas.js';
 
 const keyColumns = ['service', 'environment', 'operation', 'kind'] as const;
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const keyOf = (group: RollupAggregate) => JSON.stringify(keyColumns.map((column) => group.keys[column]));
 
 /**

@@ -42,6 +42,11 @@ export function rangeEcho(range: QueryRange): { from: string; to: string } {
   return { from: new Date(range.fromMs).toISOString(), to: new Date(range.toMs).toISOString() };
 }
 
+/** Orders text by UTF-16 code units, as responses are sorted whatever the database's collation. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function errorRateOf(count: number, errorCount: number): number {
   return count === 0 ? 0 : errorCount / count;
 }

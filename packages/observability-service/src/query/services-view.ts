@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { aggregateRollups, rollupMinuteBounds } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
-import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
+import { compareText, errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import type { ServicesResponse } from './query-schemas.js';
 
 /** Per service: its environments, volume, error rate and latency from the rollups; last seen from raw rows. */
@@ -41,7 +41,7 @@ export async function servicesView(query: ReadQuery): Promise<ServicesResponse> 
     }
   }
   const services = [...byService.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([service, entry]) => ({
       service,
       environments: entry.environments.sort(),

@@ -1,7 +1,7 @@
 import { aggregateRollups, distinctRollupKeys } from '../query/rollup-aggregate.js';
 import { roundMs } from '../query/latency-percentiles.js';
 import type { QueryRange } from '../query/query-range.js';
-import { rangeEcho, type ReadQuery } from '../query/read-query.js';
+import { compareText, rangeEcho, type ReadQuery } from '../query/read-query.js';
 import { dayMs } from '../time-units.js';
 import { fillBuckets, trendBucketsFor, trendIntervalsMs, type TrendInterval } from '../query/trend-interval.js';
 import type { UsageExportRow, UsageResponse, UsageTrendResponse } from './usage-schemas.js';
@@ -25,7 +25,7 @@ export async function usageView(query: ReadQuery, tenantId: string | undefined):
   for (const pair of pairs) byTenant.get(pair.tenant_id!)?.services.push(pair.service!);
   const tenants = [...byTenant.entries()]
     .map(([id, entry]) => ({ tenantId: id, ...entry, totalDurationMs: roundMs(entry.totalDurationMs)!, services: entry.services.sort() }))
-    .sort((a, b) => b.occurrences - a.occurrences || (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0));
+    .sort((a, b) => b.occurrences - a.occurrences || compareText(a.tenantId, b.tenantId));
   return { ...rangeEcho(query.range), tenants };
 }
 
@@ -88,8 +88,4 @@ export function usageExportBatches(query: ReadQuery, tenantId: string | undefine
       }
     },
   };
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
