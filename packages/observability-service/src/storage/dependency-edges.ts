@@ -51,10 +51,10 @@ export function declaredEdge(row: NewOccurrence): DependencyEdge | undefined {
 }
 
 /** The columns a span is read with for the edge search, whether in the batch or stored. */
-type SpanColumns = Pick<
-  NewOccurrence,
-  'trace_id' | 'span_id' | 'parent_span_id' | 'service' | 'environment' | 'kind' | 'peer_service' | 'peer_address' | 'db_system' | 'started_at' | 'duration_ms' | 'status'
->;
+const spanColumns = [
+  'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'kind', 'peer_service', 'peer_address', 'db_system', 'started_at', 'duration_ms', 'status',
+] as const satisfies ReadonlyArray<keyof NewOccurrence>;
+type SpanColumns = Pick<NewOccurrence, (typeof spanColumns)[number]>;
 
 function spanFactsOf(row: SpanColumns): SpanFacts {
   return {
@@ -87,7 +87,7 @@ export async function crossServiceEdges(db: Kysely<IngestionTables>, batch: read
   for (let offset = 0; offset < traceIds.length; offset += traceLookupChunk) {
     const rows = await db
       .selectFrom('occurrences')
-      .select(['trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'kind', 'peer_service', 'peer_address', 'db_system', 'started_at', 'duration_ms', 'status'])
+      .select(spanColumns)
       .where('trace_id', 'in', traceIds.slice(offset, offset + traceLookupChunk))
       .execute();
     for (const row of rows) storedSpans.push(spanFactsOf(row));
