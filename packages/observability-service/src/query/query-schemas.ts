@@ -34,6 +34,10 @@ export const intervalParameter = {
   ),
 } satisfies TProperties;
 
+/** A `limit` parameter of 1 to `max` items, `defaultValue` when absent; outside that is 400 invalid-request. */
+const limitParameter = (max: number, defaultValue: number, description: string) =>
+  ({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: defaultValue, description })) }) satisfies TProperties;
+
 export const RangeFilterQuery = Type.Object({ ...rangeParameters, ...filterParameters });
 export type RangeFilterQuery = Static<typeof RangeFilterQuery>;
 
@@ -61,9 +65,7 @@ export const databaseStatementsLimitMax = 1000;
 export const DatabaseQuery = Type.Object({
   ...rangeParameters,
   ...filterParameters,
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: databaseStatementsLimitMax, default: databaseStatementsLimitDefault, description: 'How many statements, the most time-consuming first.' }),
-  ),
+  ...limitParameter(databaseStatementsLimitMax, databaseStatementsLimitDefault, 'How many statements, the most time-consuming first.'),
 });
 export type DatabaseQuery = Static<typeof DatabaseQuery>;
 
@@ -73,14 +75,7 @@ export const operationsLimitMax = 100;
 export const OperationsQuery = Type.Object({
   ...rangeParameters,
   ...filterParameters,
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: operationsLimitMax,
-      default: operationsLimitDefault,
-      description: `How many operations, the busiest first (1 to ${operationsLimitMax}; outside that is 400 invalid-request).`,
-    }),
-  ),
+  ...limitParameter(operationsLimitMax, operationsLimitDefault, `How many operations, the busiest first (1 to ${operationsLimitMax}; outside that is 400 invalid-request).`),
 });
 export type OperationsQuery = Static<typeof OperationsQuery>;
 
