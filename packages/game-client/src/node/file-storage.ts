@@ -44,8 +44,8 @@ export function createFileStorage(filePath: string): ClientStorage {
     return parsed as Record<string, string>;
   }
 
+  // Runs only under the lock file, whose creation made sure the directory exists.
   async function writeAll(values: Record<string, string>): Promise<void> {
-    await mkdir(dirname(path), { recursive: true });
     if (!leftoversRemoved) {
       leftoversRemoved = true;
       await removeStaleTemporaries(path);
@@ -107,7 +107,6 @@ export function createFileStorage(filePath: string): ClientStorage {
  */
 async function withLockFile<T>(path: string, task: () => Promise<T>): Promise<T> {
   const lockPath = `${path}.lock`;
-  await mkdir(dirname(path), { recursive: true });
   for (let attempt = 0; ; attempt += 1) {
     try {
       const handle = await open(lockPath, 'wx', 0o600);
@@ -118,7 +117,13 @@ async function withLockFile<T>(path: string, task: () => Promise<T>): Promise<T>
       }
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const { code } = error as NodeJS.ErrnoException;
+      // The first change to a file in a directory not made yet.
+      if (code === 'ENOENT') {
+        await mkdir(dirname(path), { recursive: true });
+        continue;
+      }
+      if (code !== 'EEXIST') throw error;
       if (await isStaleLock(lockPath)) {
         await rm(lockPath, { force: true });
         continue;
