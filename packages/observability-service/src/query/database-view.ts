@@ -5,8 +5,8 @@ import type { DatabaseResponse } from './query-schemas.js';
 
 /** Per database system and normalized statement: volume, errors, total and typical time. */
 export async function databaseView(query: ReadQuery, limit: number): Promise<DatabaseResponse> {
-  const { db, dialect, range, filters } = query;
-  const groups = await aggregateRollups(db, dialect, {
+  const { range, filters } = query;
+  const groups = await aggregateRollups(query, {
     table: 'statement_rollups',
     range,
     equals: { service: filters.service, environment: filters.environment },
@@ -14,7 +14,7 @@ export async function databaseView(query: ReadQuery, limit: number): Promise<Dat
     withHistogram: true,
     // The hash identifies the statement, so any row's text and operation are the group's.
     extraColumns: ['statement', 'db_operation'],
-  }, query.dirtyMinutes);
+  });
   const statements = groups
     .sort((a, b) => b.durationSumMs - a.durationSumMs || b.count - a.count || String(a.keys.statement_hash).localeCompare(String(b.keys.statement_hash)))
     .slice(0, limit)

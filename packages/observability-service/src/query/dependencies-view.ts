@@ -10,16 +10,16 @@ import type { DependenciesResponse } from './query-schemas.js';
  * map of one service needs both directions.
  */
 export async function dependenciesView(query: ReadQuery): Promise<DependenciesResponse> {
-  const { db, dialect, range, filters } = query;
+  const { range, filters } = query;
   const touching = filters.service === undefined ? [] : [sql`(source_service = ${filters.service} or target = ${filters.service})`];
-  const groups = await aggregateRollups(db, dialect, {
+  const groups = await aggregateRollups(query, {
     table: 'dependency_rollups',
     range,
     equals: { environment: filters.environment },
     where: touching,
     groupBy: ['source_service', 'target', 'target_kind'],
     withHistogram: true,
-  }, query.dirtyMinutes);
+  });
   const edges = groups
     .sort((a, b) => b.count - a.count || `${a.keys.source_service}>${a.keys.target}`.localeCompare(`${b.keys.source_service}>${b.keys.target}`))
     .map((group) => {

@@ -46,17 +46,12 @@ async function countRaw(query: ReadQuery, options: OccurrenceListOptions, fromMs
  * sum operations away, so an operation filter reads the operation tiers, at the rollup's own key.
  */
 async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOptions, whole: QueryRange): Promise<number> {
-  const [all] = await aggregateRollups(
-    query.db,
-    query.dialect,
-    {
-      table: 'operation_rollups',
-      ...(options.operation === undefined ? {} : { tiers: operationTiers }),
-      range: whole,
-      equals: { service: query.filters.service, environment: query.filters.environment, operation: options.operation },
-    },
-    query.dirtyMinutes,
-  );
+  const [all] = await aggregateRollups(query, {
+    table: 'operation_rollups',
+    ...(options.operation === undefined ? {} : { tiers: operationTiers }),
+    range: whole,
+    equals: { service: query.filters.service, environment: query.filters.environment, operation: options.operation },
+  });
   if (!all) return 0;
   return options.status === 'ok' ? all.count - all.errorCount : options.status === 'error' ? all.errorCount : all.count;
 }

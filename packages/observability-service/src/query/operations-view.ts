@@ -15,7 +15,7 @@ const keyOf = (group: RollupAggregate) => JSON.stringify(keyColumns.map((column)
  * then the histograms of the `limit` busiest only.
  */
 export async function operationsView(query: ReadQuery, limit: number): Promise<OperationsResponse> {
-  const { db, dialect, range, filters } = query;
+  const { range, filters } = query;
   const base = {
     table: 'operation_rollups',
     tiers: operationTiers,
@@ -23,7 +23,7 @@ export async function operationsView(query: ReadQuery, limit: number): Promise<O
     equals: { service: filters.service, environment: filters.environment },
     groupBy: keyColumns,
   } as const;
-  const top = (await aggregateRollups(db, dialect, base, query.dirtyMinutes))
+  const top = (await aggregateRollups(query, base))
     // In JavaScript: SQL text ordering depends on the database's collation.
     .sort(
       (a, b) =>
@@ -36,11 +36,11 @@ export async function operationsView(query: ReadQuery, limit: number): Promise<O
     .slice(0, limit);
   if (top.length === 0) return { ...rangeEcho(range), operations: [] };
 
-  const withHistograms = await aggregateRollups(db, dialect, {
+  const withHistograms = await aggregateRollups(query, {
     ...base,
     withHistogram: true,
     where: [inList('service', top.map((group) => group.keys.service!)), inList('operation', top.map((group) => group.keys.operation!))],
-  }, query.dirtyMinutes);
+  });
   const histogramByKey = new Map(withHistograms.map((group) => [keyOf(group), group.histogram]));
 
   return {

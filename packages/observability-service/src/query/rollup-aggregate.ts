@@ -16,6 +16,14 @@ export type RollupCondition = RawBuilder<unknown>;
 /** The minutes the tiers have not caught up with (see `dirtyMinutesNow`), as a request reads them. */
 export type DirtyMinutes = () => Promise<Set<number> | undefined>;
 
+/** Where rollups are read from; a `ReadQuery` is one. */
+export interface RollupSource {
+  readonly db: Kysely<IngestionTables>;
+  readonly dialect: Dialect;
+  /** Lets the reads of one request share one look-up; without it each read looks the minutes up now. */
+  readonly dirtyMinutes?: DirtyMinutes | undefined;
+}
+
 export interface RollupAggregateQuery {
   /** The per-minute rollup table whose figures are wanted (its tiers are used where they can be). */
   table: RollupTableName;
@@ -118,10 +126,9 @@ function sourceKeyConditions(query: RollupAggregateQuery): RollupCondition[] {
 
 /**
  * Where a query's rows come from: clean stretches of the range from the tiers, the minutes the
- * tiers have not caught up with from the per-minute rollups. `dirtyMinutes` lets the reads of
- * one request share one look-up; without it the minutes are looked up now.
+ * tiers have not caught up with from the per-minute rollups.
  */
-async function partsFor(db: Kysely<IngestionTables>, query: RollupAggregateQuery, dirtyMinutes?: DirtyMinutes): Promise<Part[]> {
+async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, query: RollupAggregateQuery): Promise<Part[]> {
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(query.range);
   if (endMinuteMs <= firstMinuteMs) return [];
   const dimension = query.tiers ?? tierDimensions[query.table];
@@ -160,19 +167,15 @@ async function partsFor(db: Kysely<IngestionTables>, query: RollupAggregateQuery
  * The distinct values of the `groupBy` columns with data in the range: cheaper than summing
  * when only the keys are wanted.
  */
-export async function distinctRollupKeys(
-  db: Kysely<IngestionTables>,
-  query: RollupAggregateQuery,
-  dirtyMinutes?: DirtyMinutes,
-): Promise<Array<Record<string, string>>> {
+export async function distinctRollupKeys(source: Omit<RollupSource, 'dialect'>, query: RollupAggregateQuery): Promise<Array<Record<string, string>>> {
   const groupBy = query.groupBy ?? [];
   const seen = new Map<string, Record<string, string>>();
-  for (const part of await partsFor(db, query, dirtyMinutes)) {
+  for (const part of await partsFor(source, query)) {
     const result = await sql<Record<string, unknown>>`
       select distinct ${sql.join(groupBy.map((column) => sql.ref(column)))}
       from ${part.from}
       where ${sql.join(part.conditions, sql` and `)}
-    `.execute(db);
+    `.execute(source.db);
     for (const row of result.rows) {
       const keys = Object.fromEntries(groupBy.map((column) => [column, String(row[column])]));
       seen.set(JSON.stringify(groupBy.map((column) => keys[column])), keys);
@@ -185,13 +188,9 @@ export async function distinctRollupKeys(
  * Sums a rollup's figures over a range, grouped by key columns and optionally time buckets;
  * histograms are concatenated by the database, merged by the caller.
  */
-export async function aggregateRollups(
-  db: Kysely<IngestionTables>,
-  dialect: Dialect,
-  query: RollupAggregateQuery,
-  dirtyMinutes?: DirtyMinutes,
-): Promise<RollupAggregate[]> {
-  const parts = await partsFor(db, query, dirtyMinutes);
+export async function aggregateRollups(source: RollupSource, query: RollupAggregateQuery): Promise<RollupAggregate[]> {
+  const { db, dialect } = source;
+  const parts = await partsFor(source, query);
   const groupBy = query.groupBy ?? [];
   const merged = new Map<string, RollupAggregate>();
   for (const part of parts) {

@@ -6,14 +6,14 @@ import type { ServicesResponse } from './query-schemas.js';
 
 /** Per service: its environments, volume, error rate and latency from the rollups; last seen from raw rows. */
 export async function servicesView(query: ReadQuery): Promise<ServicesResponse> {
-  const { db, dialect, range, filters } = query;
-  const groups = await aggregateRollups(db, dialect, {
+  const { db, range, filters } = query;
+  const groups = await aggregateRollups(query, {
     table: 'operation_rollups',
     range,
     equals: { service: filters.service, environment: filters.environment },
     groupBy: ['service', 'environment'],
     withHistogram: true,
-  }, query.dirtyMinutes);
+  });
   const byService = new Map<string, { environments: string[]; count: number; errorCount: number; histogram: MergedHistogram }>();
   for (const group of groups) {
     const service = group.keys.service!;

@@ -6,14 +6,14 @@ import type { SummaryResponse } from './query-schemas.js';
 
 /** One line for the whole range: volume, errors, latency, throughput, services. */
 export async function summaryView(query: ReadQuery): Promise<SummaryResponse> {
-  const { db, dialect, range, filters } = query;
-  const groups = await aggregateRollups(db, dialect, {
+  const { range, filters } = query;
+  const groups = await aggregateRollups(query, {
     table: 'operation_rollups',
     range,
     equals: { service: filters.service, environment: filters.environment },
     groupBy: ['service'],
     withHistogram: true,
-  }, query.dirtyMinutes);
+  });
   const histogram = new MergedHistogram();
   let count = 0;
   let errorCount = 0;

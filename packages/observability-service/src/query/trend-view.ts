@@ -6,15 +6,15 @@ import type { TrendResponse } from './query-schemas.js';
 
 /** Volume, errors and latency per time bucket; buckets without data are zeros. */
 export async function trendView(query: ReadQuery, interval?: TrendInterval): Promise<TrendResponse> {
-  const { db, dialect, range, filters } = query;
+  const { range, filters } = query;
   const buckets = trendBucketsFor(range, interval);
-  const groups = await aggregateRollups(db, dialect, {
+  const groups = await aggregateRollups(query, {
     table: 'operation_rollups',
     range,
     equals: { service: filters.service, environment: filters.environment },
     bucketMs: buckets.intervalMs,
     withHistogram: true,
-  }, query.dirtyMinutes);
+  });
   const found = new Map(
     groups.map((group) => {
       const histogram = new MergedHistogram().add(group.histogram);

@@ -15,8 +15,8 @@ export async function usageView(query: ReadQuery, tenantId: string | undefined):
   // Figures per tenant read the tenant grain; the services per tenant only need distinct keys.
   const base = { table: 'tenant_rollups' as const, range: query.range, equals: usageFilters(query, tenantId) };
   const [groups, pairs] = await Promise.all([
-    aggregateRollups(query.db, query.dialect, { ...base, groupBy: ['tenant_id'] }, query.dirtyMinutes),
-    distinctRollupKeys(query.db, { ...base, groupBy: ['tenant_id', 'service'] }, query.dirtyMinutes),
+    aggregateRollups(query, { ...base, groupBy: ['tenant_id'] }),
+    distinctRollupKeys(query, { ...base, groupBy: ['tenant_id', 'service'] }),
   ]);
   const byTenant = new Map<string, { occurrences: number; errors: number; totalDurationMs: number; services: string[] }>();
   for (const group of groups) {
@@ -32,12 +32,12 @@ export async function usageView(query: ReadQuery, tenantId: string | undefined):
 /** Usage per time bucket (all tenants, or one); empty buckets as zeros. */
 export async function usageTrendView(query: ReadQuery, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse> {
   const buckets = trendBucketsFor(query.range, interval);
-  const groups = await aggregateRollups(query.db, query.dialect, {
+  const groups = await aggregateRollups(query, {
     table: 'tenant_rollups',
     range: query.range,
     equals: usageFilters(query, tenantId),
     bucketMs: buckets.intervalMs,
-  }, query.dirtyMinutes);
+  });
   const found = new Map(
     groups.map((group) => [
       group.bucketStartMs,
@@ -67,7 +67,7 @@ export function usageExportBatches(query: ReadQuery, tenantId: string | undefine
         const window: QueryRange = { fromMs: Math.max(range.fromMs, windowStart), toMs: Math.min(range.toMs, windowStart + windowMs) };
         if (window.toMs <= window.fromMs) continue;
         // Not the request's `dirtyMinutes`: a stream can outlast it, so each window looks them up afresh.
-        const groups = await aggregateRollups(query.db, query.dialect, {
+        const groups = await aggregateRollups({ db: query.db, dialect: query.dialect }, {
           table: 'tenant_rollups',
           range: window,
           equals: filters,
