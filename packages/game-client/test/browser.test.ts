@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
 import { startGameService, type GameServiceHarness } from './support/game-service-harness.js';
@@ -55,10 +55,16 @@ interface PageGlobals {
   localStorage: { getItem(key: string): string | null };
 }
 
-it('queues a run in localStorage, survives a page reload, and sends it once signed in', async () => {
+/** A new page of the test origin, once the library has loaded there (as `gameClientLibrary`). */
+async function openLibraryPage(): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(`${harness.proxy.baseUrl}/`);
   await page.waitForFunction(() => 'gameClientLibrary' in globalThis);
+  return page;
+}
+
+it('queues a run in localStorage, survives a page reload, and sends it once signed in', async () => {
+  const page = await openLibraryPage();
   const queued = await page.evaluate(async () => {
     const { gameClientLibrary, location, localStorage } = globalThis as unknown as PageGlobals;
     const { createGameClient } = gameClientLibrary;
@@ -89,9 +95,7 @@ it('queues a run in localStorage, survives a page reload, and sends it once sign
 });
 
 it('keeps both runs when two games on one page submit at once with the default localStorage', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${harness.proxy.baseUrl}/`);
-  await page.waitForFunction(() => 'gameClientLibrary' in globalThis);
+  const page = await openLibraryPage();
   const result = await page.evaluate(async () => {
     const { gameClientLibrary, location, localStorage } = globalThis as unknown as PageGlobals;
     const { createGameClient } = gameClientLibrary;
