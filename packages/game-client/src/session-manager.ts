@@ -5,7 +5,8 @@ import type { TypedEmitter } from './event-emitter.js';
 import { gamePath, isSuccess, sendJson, serviceErrorOf, type JsonRequest, type JsonResponse, type TransportOptions } from './http-transport.js';
 import { isRetryableStatus } from './retry-policy.js';
 import type { ClientStorage } from './storage/client-storage.js';
-import { inTurn, withWebLock } from './storage/web-locks.js';
+import { inTurn } from './storage/in-turn.js';
+import { withWebLock } from './storage/web-locks.js';
 
 /** What the library keeps of a session. Expiry instants are epoch milliseconds of the client's clock. */
 export interface StoredSession {

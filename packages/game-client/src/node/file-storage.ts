@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ClientStorage, StorageChange } from '../storage/client-storage.js';
-import { inTurn } from '../storage/web-locks.js';
+import { inTurn } from '../storage/in-turn.js';
 
 // Changes to one file (whole read-modify-write cycles, not only the writes) are serialised per
 // process by resolved path, across every storage object opened on it, so a client restarted
