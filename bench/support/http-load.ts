@@ -1,6 +1,11 @@
 // Shared by HTTP benchmarks: a server in a child process (so it has a core of its own while
 // autocannon drives it from the parent), loopback keep-alive load, and the figures printed.
-import { fork, type ChildProcess } from 'node:child_process';
+//
+// The servers run the workspace packages as built (`dist/`, what `npm start` runs), not their
+// sources: tsx's on-the-fly transform adds helper calls of its own (a `__name` call each time a
+// named closure is created), so it measured code that is not shipped. `serveOrRun` brings `dist/`
+// up to date first (an incremental `tsc -b`), so edits are always measured.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 // autocannon ships no types; these are the parts used here. `Context` is autocannon's
@@ -164,7 +169,20 @@ export async function serveOrRun<Request>(serve: (request: Request) => Promise<v
   if (process.argv[2] === 'serve') {
     process.once('message', (request: Request) => void serve(request));
   } else {
+    buildPackages();
     await main();
+  }
+}
+
+/** Brings the packages' `dist/` up to date with their sources, as `npm run build` does (incremental). */
+function buildPackages(): void {
+  const require = createRequire(import.meta.url);
+  const tsc = require.resolve('typescript/bin/tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-b'], { cwd: new URL('../..', import.meta.url), stdio: 'inherit' });
+  } catch {
+    console.error('bench: the packages do not build (tsc -b, errors above)');
+    process.exit(1);
   }
 }
 
@@ -178,10 +196,13 @@ export interface ChildServer<Info> {
   stop(): Promise<void>;
 }
 
-/** Forks `script serve`, sends it `request`, and waits for `{ port, ...info }`. */
+/**
+ * Forks `script serve`, sends it `request`, and waits for `{ port, ...info }`. The child resolves
+ * `@playstack/*` to the built packages (no `source` condition); tsx only runs the bench file itself.
+ */
 export async function startChildServer<Info>(script: string, request: unknown, execArgv: string[] = []): Promise<ChildServer<Info>> {
   const child: ChildProcess = fork(script, ['serve'], {
-    execArgv: ['--import', 'tsx', '--conditions=source', ...execArgv],
+    execArgv: ['--import', 'tsx', ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const message = await new Promise<{ port: number } & Info>((resolve, reject) => {
