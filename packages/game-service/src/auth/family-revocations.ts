@@ -21,6 +21,12 @@ export interface FamilyRevocationsOptions {
 const familyKey = (familyId: string) => `auth:revoked-family:${familyId}`;
 const playerKey = (playerId: string) => `auth:revoked-player:${playerId}`;
 
+/**
+ * How often expired entries are swept out. Sweeping only frees memory: an expired active mark
+ * fails its `> now` test, and a revocation outlives every access token issued before it.
+ */
+const sweepIntervalMs = 1_000;
+
 /** Each map is in insertion order with one lifetime for all its entries, so expired entries lead. */
 function forgetExpired(until: Map<string, number>, now: number): void {
   for (const [key, expiresAt] of until) {
@@ -54,6 +60,7 @@ export class FamilyRevocations {
   readonly #revokedFamilies = new Map<string, number>();
   readonly #revokedPlayers = new Map<string, number>();
   readonly #activeUntil = new Map<string, number>();
+  #nextSweepAt = 0;
 
   constructor(db: Kysely<any>, redis: Redis | undefined, clock: Clock, options: FamilyRevocationsOptions) {
     this.#db = db as Kysely<FamilyTables>;
@@ -149,6 +156,8 @@ export class FamilyRevocations {
   }
 
   #forgetExpired(now: number): void {
+    if (now < this.#nextSweepAt) return;
+    this.#nextSweepAt = now + sweepIntervalMs;
     forgetExpired(this.#revokedFamilies, now);
     forgetExpired(this.#revokedPlayers, now);
     forgetExpired(this.#activeUntil, now);

@@ -31,11 +31,10 @@ function isoWeeksInYear(isoYear: number): number {
 
 /** The key of the period of `kind` that contains the instant `atMs` (UTC). */
 export function periodKeyAt(kind: PeriodKind, atMs: number): string {
+  if (kind === 'all') return 'all';
   const date = new Date(atMs);
   const year = date.getUTCFullYear();
   switch (kind) {
-    case 'all':
-      return 'all';
     case 'daily':
       return `${year}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}`;
     case 'monthly':

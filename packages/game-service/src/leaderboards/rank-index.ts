@@ -89,12 +89,14 @@ export class RankIndex {
   /** Writes the player's committed rows in these sets to the engine (absent rows are removed). */
   async syncPlayer(gameId: string, playerId: string, sets: readonly RankedSet[]): Promise<void> {
     await this.#playerTurns.run(`${gameId}:${playerId}`, async () => {
-      const held: RankedSet[] = [];
-      for (const set of sets) if (await this.#hold(set)) held.push(set);
+      const held: Array<{ set: RankedSet; id: string }> = [];
+      for (const set of sets) {
+        const id = await this.#hold(set);
+        if (id !== undefined) held.push({ set, id });
+      }
       if (held.length === 0) return;
-      const rows = await entriesOfPlayer(this.#db, gameId, playerId, held);
-      for (const set of held) {
-        const id = rankedSetId(set);
+      const rows = await entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
+      for (const { set, id } of held) {
         const row = rows.find((r) => r.boardId === set.boardId && r.period === set.period);
         if (row) await this.#engine.upsert(id, rankItemOf(set.order, row));
         else await this.#engine.remove(id, playerId);
@@ -115,8 +117,8 @@ export class RankIndex {
    * from the engine when it can place the position, else from SQL.
    */
   entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Awaitable<RankedEntry[]> {
-    return andThen(this.#hold(set), (held) => {
-      const placed = held ? this.#engine.itemsAfter(rankedSetId(set), after && rankKeyOf(set.order, after), count) : undefined;
+    return andThen(this.#hold(set), (id) => {
+      const placed = id !== undefined ? this.#engine.itemsAfter(id, after && rankKeyOf(set.order, after), count) : undefined;
       return andThen(placed, (found) => (found ? this.#rankedEntries(set, found.items, found.firstRank) : this.#entriesAfterFromSql(set, after, count)));
     });
   }
@@ -129,8 +131,9 @@ export class RankIndex {
 
   /** The 1-based rank of an entry at a known position. */
   async rankOf(set: RankedSet, position: EntryPosition): Promise<number> {
-    if (await this.#hold(set)) {
-      const standing = await this.#engine.standing(rankedSetId(set), position.playerId, 0);
+    const id = await this.#hold(set);
+    if (id !== undefined) {
+      const standing = await this.#engine.standing(id, position.playerId, 0);
       if (standing.rank !== undefined) return standing.rank;
     }
     return (await countBefore(this.#db, set, position)) + 1;
@@ -138,7 +141,8 @@ export class RankIndex {
 
   /** The player's 1-based rank, or undefined without an entry. */
   async rankOfPlayer(set: RankedSet, playerId: string): Promise<number | undefined> {
-    if (await this.#hold(set)) return (await this.#engine.standing(rankedSetId(set), playerId, 0)).rank;
+    const id = await this.#hold(set);
+    if (id !== undefined) return (await this.#engine.standing(id, playerId, 0)).rank;
     const entry = await findEntry(this.#db, set, playerId);
     return entry && (await countBefore(this.#db, set, entry)) + 1;
   }
@@ -148,9 +152,9 @@ export class RankIndex {
    * in-process engine holding the set this is answered at once, without a promise.
    */
   standing(set: RankedSet, playerId: string, radius: number): Awaitable<RankedStanding> {
-    return andThen(this.#hold(set), (held) =>
-      held
-        ? andThen(this.#engine.standing(rankedSetId(set), playerId, radius), (found) => this.#standingOf(set, playerId, found))
+    return andThen(this.#hold(set), (id) =>
+      id !== undefined
+        ? andThen(this.#engine.standing(id, playerId, radius), (found) => this.#standingOf(set, playerId, found))
         : this.#standingFromSql(set, playerId, radius),
     );
   }
@@ -229,22 +233,24 @@ export class RankIndex {
   }
 
   /**
-   * True when the engine answers for this set (loading it first if needed). Answered at once,
-   * without a promise, when the set is held and loaded and no period has ended since the last look.
+   * The set's id in the engine when the engine answers for it (loading it first if needed), else
+   * undefined (a past period: SQL answers). Answered at once, without a promise, when the set is
+   * held and loaded and no period has ended since the last look: a set is held only once its
+   * period has started, and none has ended before `#nextPeriodEndMs`, so it is still current.
    */
-  #hold(set: RankedSet): Awaitable<boolean> {
+  #hold(set: RankedSet): Awaitable<string | undefined> {
+    const id = rankedSetId(set);
     const now = this.#clock.now();
     if (now < this.#nextPeriodEndMs) {
-      const held = this.#held.get(rankedSetId(set));
-      if (held && !held.loading && isCurrentPeriod(set.period, now)) return true;
+      const held = this.#held.get(id);
+      if (held && !held.loading) return id;
     }
-    return this.#holdOnceLoaded(set, now);
+    return this.#holdOnceLoaded(set, id, now);
   }
 
-  async #holdOnceLoaded(set: RankedSet, now: number): Promise<boolean> {
+  async #holdOnceLoaded(set: RankedSet, id: string, now: number): Promise<string | undefined> {
     if (now >= this.#nextPeriodEndMs) await this.#dropEnded(now);
-    if (!isCurrentPeriod(set.period, now)) return false;
-    const id = rankedSetId(set);
+    if (!isCurrentPeriod(set.period, now)) return undefined;
     let held = this.#held.get(id);
     if (!held) {
       const created: HeldSet = { set, loading: undefined };
@@ -262,7 +268,7 @@ export class RankIndex {
       held = created;
     }
     if (held.loading) await held.loading;
-    return true;
+    return id;
   }
 
   async #loadSet(set: RankedSet, id: string): Promise<void> {
