@@ -3,12 +3,14 @@ const dayMs = 86_400_000;
 const rememberedDays = 4_096;
 const dayPrefixes = new Map<number, string>();
 
-const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+/** Zero-padded digits, made once: `two[n]` for 0..59, `three[n]` for 0..999. */
+const padded = (count: number, width: number) => Array.from({ length: count }, (_, n) => String(n).padStart(width, '0'));
+const two = padded(60, 2);
+const three = padded(1_000, 3);
 
 /**
  * `new Date(ms).toISOString()`, without a Date per call: the date part is remembered per day
- * and the time of day is plain arithmetic. Leaderboard responses format one per entry.
+ * and the time of day is looked up in the digit tables. Leaderboard responses format one per entry.
  */
 export function isoTimestamp(ms: number): string {
   const day = Math.floor(ms / dayMs);
@@ -21,5 +23,5 @@ export function isoTimestamp(ms: number): string {
   }
   const time = ms - day * dayMs;
   const seconds = Math.floor(time / 1000);
-  return `${prefix}${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}.${three(time % 1000)}Z`;
+  return `${prefix}${two[Math.floor(seconds / 3600)]}:${two[Math.floor(seconds / 60) % 60]}:${two[seconds % 60]}.${three[time % 1000]}Z`;
 }
