@@ -18,7 +18,18 @@ import Fastify from 'fastify';
 import SqliteDatabase from 'better-sqlite3';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
-import { answerControlMessages, listenInChild, measurePaired, printTable, serveOrRun, startChildServer, withChildServer, type ChildServer, type PairedFigures } from './support/http-load.js';
+import {
+  answerControlMessages,
+  listenInChild,
+  measurePaired,
+  printTable,
+  serveOrRun,
+  serviceNodeFlags,
+  startChildServer,
+  withChildServer,
+  type ChildServer,
+  type PairedFigures,
+} from './support/http-load.js';
 import { withTempDir } from './support/scratch.js';
 
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -31,8 +42,9 @@ const endpoints = ['page', 'me', 'aroundMe'] as const;
 type Endpoint = (typeof endpoints)[number];
 const titles: Record<Endpoint, string> = { page: 'page (limit 25, cursor at random depth)', me: '/me', aroundMe: '/around-me (radius 5)' };
 const measured = endpoints.filter((e) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(e));
-// BENCH_TARGET_NODE_ARGS passes Node flags to the game service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-const nodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// Both servers run with the game service's production Node flags; BENCH_TARGET_NODE_ARGS adds
+// more to both, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const nodeArgs = [...serviceNodeFlags('game-service'), ...(process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean)];
 const signedInPlayers = 1_000;
 const rowsPerInsert = 500;
 const rowsPerTransaction = 100_000;

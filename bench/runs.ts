@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
-import { listenInChild, serveOrRun, measureWithCpu, printTable, withChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
+import { listenInChild, serveOrRun, measureWithCpu, printTable, serviceNodeFlags, withChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
 import { onPostgres, withTempDir } from './support/scratch.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -84,6 +84,9 @@ function submissions(tokens: readonly string[]) {
   ];
 }
 
+/** The game service's production Node flags, for it and for its ceiling alike. */
+const gameNodeFlags = serviceNodeFlags('game-service');
+
 async function load(name: string, server: ChildServer<unknown>, tokens: readonly string[]): Promise<LoadFigures> {
   return measureWithCpu(name, server, { connections, durationSeconds, requests: submissions(tokens) });
 }
@@ -100,12 +103,15 @@ async function benchGame(name: string, env: Record<string, string>): Promise<{ f
     const sampleBody = await sample.text();
     if (sample.status !== 200) throw new Error(`warm-up run failed: ${sample.status} ${sampleBody}`);
     return { figures: await load(name, server, tokens), sampleBody };
-  });
+  }, gameNodeFlags);
 }
 
 async function benchCeiling(responseBody: string): Promise<LoadFigures> {
-  return withChildServer<unknown, LoadFigures>(script, { role: 'ceiling', responseBody } satisfies ServeRequest, (server) =>
-    load('ceiling: bare Fastify route, same body and response', server, ['no-token']),
+  return withChildServer<unknown, LoadFigures>(
+    script,
+    { role: 'ceiling', responseBody } satisfies ServeRequest,
+    (server) => load('ceiling: bare Fastify route, same body and response', server, ['no-token']),
+    gameNodeFlags,
   );
 }
 

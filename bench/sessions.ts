@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
-import { listenInChild, serveOrRun, measure, printTable, withChildServer, type LoadFigures, type LoadRequest } from './support/http-load.js';
+import { listenInChild, serveOrRun, measure, printTable, serviceNodeFlags, withChildServer, type LoadFigures, type LoadRequest } from './support/http-load.js';
 import { onPostgres, withTempDir } from './support/scratch.js';
 
 /** autocannon's per-connection context: the refresh token the connection last received. */
@@ -112,6 +112,9 @@ async function loadRefresh(name: string, baseUrl: string): Promise<LoadFigures &
   return { ...figures, rotations: rotations / figures.seconds };
 }
 
+/** The game service's production Node flags, for it and for its ceiling alike. */
+const gameNodeFlags = serviceNodeFlags('game-service');
+
 async function benchGame(label: string, env: Record<string, string>): Promise<{ rows: LoadFigures[]; sampleBody: string }> {
   return withChildServer<unknown, { rows: LoadFigures[]; sampleBody: string }>(script, { role: 'game', env } satisfies ServeRequest, async (server) => {
     const sample = await exchange(server.baseUrl, 'sample');
@@ -120,7 +123,7 @@ async function benchGame(label: string, env: Record<string, string>): Promise<{ 
     const refresh = await loadRefresh(`sign-in + ${rotationsPerSignIn} refreshes (rotation), ${label}`, server.baseUrl);
     console.log(`${label}: ${Math.round(refresh.rotations)} successful rotations/s`);
     return { rows: [signIns, refresh], sampleBody: sample.body };
-  });
+  }, gameNodeFlags);
 }
 
 async function main(): Promise<void> {
@@ -129,8 +132,11 @@ async function main(): Promise<void> {
   rows.push(...sqlite.rows);
   const postgres = await onPostgres({ dirPrefix: 'bench-sessions-', schemaPrefix: 'bench_sessions_' }, (env) => benchGame('PostgreSQL', env));
   if (postgres) rows.push(...postgres.rows);
-  const ceiling = await withChildServer<unknown, LoadFigures>(script, { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest, (server) =>
-    loadExchange('ceiling: bare Fastify route, same body and response', server.baseUrl),
+  const ceiling = await withChildServer<unknown, LoadFigures>(
+    script,
+    { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest,
+    (server) => loadExchange('ceiling: bare Fastify route, same body and response', server.baseUrl),
+    gameNodeFlags,
   );
 
   console.log(`\n${connections} connections, ${durationSeconds} s each\n`);
