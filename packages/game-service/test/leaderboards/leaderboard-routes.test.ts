@@ -138,15 +138,24 @@ describeEachDatabase('leaderboards over HTTP', (database) => {
         }
       });
 
-      it('answers a past period from SQL with the same ranks and neighbours', async () => {
+      it('answers a past period from SQL (the engine drops it) with the same ranks and neighbours', async () => {
         const players = await Promise.all(['ann', 'bob', 'cat', 'dan'].map((name) => signedIn(app, game.id, name)));
         for (const [i, player] of players.entries()) await recordResult(app, game, player, { score: 100 - i * 10, durationMs: 1 });
         const live = await getJson(app, url('high', '/around-me', 'period=daily&radius=1'), players[2]!.headers);
         expect(ids(live.body)).toEqual([players[1]!.id, players[2]!.id, players[3]!.id]);
         clock.set('2026-11-22T08:00:00.000Z');
+        // A name changed in SQL alone shows whether SQL answers: the engine still has the old one.
+        await app.database.db
+          .updateTable('leaderboard_entries')
+          .set({ display_name: 'Dan, as SQL has it' })
+          .where('game_id', '=', game.id)
+          .where('period', '=', '2026-11-21')
+          .where('player_id', '=', players[3]!.id)
+          .execute();
         const cat = await signedIn(app, game.id, 'cat');
         const past = await getJson(app, url('high', '/around-me', 'period=2026-11-21&radius=1'), cat.headers);
-        expect(past.body).toEqual(live.body);
+        const entries = live.body.entries.map((e: { playerId: string }) => (e.playerId === players[3]!.id ? { ...e, displayName: 'Dan, as SQL has it' } : e));
+        expect(past.body).toEqual({ ...live.body, entries });
         const me = await getJson(app, url('high', '/me', 'period=2026-11-21&radius=5'), cat.headers);
         expect(me.body).toMatchObject({ total: 4, entry: { rank: 3, playerId: cat.id } });
         expect(me.body.neighbors.map((e: { rank: number }) => e.rank)).toEqual([1, 2, 4]);
