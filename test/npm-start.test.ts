@@ -21,15 +21,6 @@ async function waitForHealthy(url: string, deadline: number): Promise<Response> 
   }
 }
 
-/** The command lines of the processes in a process group (`ps`), e.g. a launcher and its services. */
-function commandLinesOf(processGroup: number): string[] {
-  return execFileSync('ps', ['-e', '-o', 'pgid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
-    .filter((match): match is RegExpMatchArray => match !== null && Number(match[1]) === processGroup)
-    .map((match) => match[2]!);
-}
-
 /** The Node.js flags a service's package.json asks for (`nodeFlags`). */
 function nodeFlagsOf(service: string): string[] {
   return (JSON.parse(readFileSync(join(root, 'packages', service, 'package.json'), 'utf8')) as { nodeFlags?: string[] }).nodeFlags ?? [];
@@ -49,18 +40,50 @@ async function waitForClosed(url: string): Promise<void> {
   throw new Error(`${url} still answers after shutdown`);
 }
 
+interface ProcessRow {
+  readonly pid: number;
+  readonly parent: number;
+  readonly group: number;
+  readonly args: string;
+}
+
+/** Every process descended from `root` (children, theirs and so on), from `ps` (`-ww`: whole command lines). */
+function descendantsOf(root: number): ProcessRow[] {
+  const rows = execFileSync('ps', ['-ww', '-e', '-o', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/))
+    .filter((match): match is RegExpMatchArray => match !== null)
+    .map((match) => ({ pid: Number(match[1]), parent: Number(match[2]), group: Number(match[3]), args: match[4]! }));
+  const found: ProcessRow[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) {
+      if (parents.has(row.parent) && !parents.has(row.pid)) {
+        parents.add(row.pid);
+        found.push(row);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
 interface Launched {
   readonly child: ChildProcess;
   readonly ports: { readonly game: number; readonly observability: number };
   /** What the launcher and its services wrote to stderr so far. */
   stderr(): string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Settles once the process has exited and its stderr is read to the end. */
+  readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The service process running `entry`, with its command line split on spaces. */
+  service(entry: string): { readonly group: number; readonly args: string[] } | undefined;
 }
 
 /**
- * Starts `command` (`npm start`, or the launcher script) in a process group of its own, on free
- * ports and a fresh data directory, runs `body`, then kills the group and removes the directory.
- * A failure carries the launcher's stderr.
+ * Starts `command` (`npm start`, `npm run start:game`, ...) in a process group of its own, on free
+ * ports and a fresh data directory, runs `body`, then kills it and every process it started (the
+ * services run in groups of their own) and removes the directory. A failure carries its stderr.
  */
 async function withLauncher(command: string, args: string[], env: NodeJS.ProcessEnv, body: (launched: Launched) => Promise<void>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'launcher-'));
@@ -73,30 +96,35 @@ async function withLauncher(command: string, args: string[], env: NodeJS.Process
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const started: ProcessRow[] = [];
+  const service = (entry: string) => {
+    const rows = descendantsOf(child.pid!);
+    started.push(...rows);
+    const row = rows.find((r) => r.args.includes(entry));
+    return row && { group: row.group, args: row.args.split(' ') };
+  };
   try {
-    await body({ child, ports, stderr: () => stderr, exited });
+    await body({ child, ports, stderr: () => stderr, closed, service });
   } catch (error) {
     throw new Error(`${String(error)}\nstderr of ${[command, ...args].join(' ')}:\n${stderr}`);
   } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
+    for (const target of [-child.pid!, ...started.map((row) => row.pid)]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-/** The command line of the process running `entry` in the launcher's process group. */
-function serviceCommand(launched: Launched, entry: string): string[] | undefined {
-  return commandLinesOf(launched.child.pid!)
-    .find((command) => command.includes(entry))
-    ?.split(' ');
-}
+const gameEntry = 'packages/game-service/dist/main.js';
+const observabilityEntry = 'packages/observability-service/dist/main.js';
 
 it(
-  '`npm start` builds and runs both services on SQLite, each with its Node.js flags; SIGTERM stops both',
+  '`npm start` builds and runs both services on SQLite, each with its Node.js flags; Ctrl-C (SIGINT to the group) stops both cleanly',
   async () => {
     await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
       const deadline = Date.now() + 150_000;
@@ -108,35 +136,39 @@ it(
       expect(((await version.json()) as { name: string }).name).toBe('@playstack/game-service');
       // Each service runs with the Node.js flags its package.json lists.
       expect(nodeFlagsOf('game-service')).toContain('--max-semi-space-size=64');
-      expect(serviceCommand(launched, 'packages/game-service/dist/main.js')).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
-      expect(serviceCommand(launched, 'packages/observability-service/dist/main.js')).toBeDefined();
-      // Ctrl-C in a terminal signals the whole process group: npm, the launcher and both services.
-      process.kill(-launched.child.pid!, 'SIGTERM');
-      const { code, signal } = await launched.exited;
-      expect(code === 0 || signal === 'SIGTERM').toBe(true);
+      const [gameService, observabilityService] = [launched.service(gameEntry)!, launched.service(observabilityEntry)!];
+      expect(gameService.args).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
+      // Ctrl-C in a terminal signals the terminal's process group: npm and the launcher, which
+      // passes it on once to each service. The services run in groups of their own, or they would
+      // get it twice, and a second signal makes a service stop at once, with 1.
+      for (const service of [gameService, observabilityService]) expect(service.group).not.toBe(launched.child.pid);
+      process.kill(-launched.child.pid!, 'SIGINT');
+      await launched.closed;
       await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`);
       await waitForClosed(`http://127.0.0.1:${launched.ports.observability}/healthz`);
+      expect(launched.stderr()).not.toContain('exited with');
     });
   },
   200_000,
 );
 
-it(
-  'the launcher runs only the services it is given, reading only the environment (no demo sign-in), and refuses unknown names',
-  async () => {
-    const unknown = spawn(process.execPath, ['scripts/start-all.mjs', 'game-service', 'no-such-service'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-    let unknownStderr = '';
-    unknown.stderr.on('data', (chunk: Buffer) => (unknownStderr += chunk.toString()));
-    expect(await new Promise((resolve) => unknown.on('exit', resolve))).toBe(2);
-    expect(unknownStderr).toContain('unknown service(s): no-such-service');
+it('the launcher refuses unknown service names', async () => {
+  const unknown = spawn(process.execPath, ['scripts/start-all.mjs', 'game-service', 'no-such-service'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  unknown.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  expect(await new Promise((resolve) => unknown.on('close', resolve))).toBe(2);
+  expect(stderr).toContain('unknown service(s): no-such-service');
+});
 
+it(
+  '`npm run start:game` runs the game service alone, with its flags and only the environment (no demo sign-in); a service killed from outside fails the launcher',
+  async () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.GAME_DEV_AUTH;
-    await withLauncher(process.execPath, ['scripts/start-all.mjs', 'game-service'], env, async (launched) => {
-      await waitForHealthy(`http://127.0.0.1:${launched.ports.game}/healthz`, Date.now() + 60_000);
-      expect(serviceCommand(launched, 'packages/game-service/dist/main.js')).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
-      expect(serviceCommand(launched, 'observability-service')).toBeUndefined();
-      await expect(fetch(`http://127.0.0.1:${launched.ports.observability}/healthz`)).rejects.toThrow();
+    await withLauncher('npm', ['run', 'start:game', '--silent'], env, async (launched) => {
+      await waitForHealthy(`http://127.0.0.1:${launched.ports.game}/healthz`, Date.now() + 120_000);
+      expect(launched.service(gameEntry)?.args).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
+      expect(launched.service(observabilityEntry)).toBeUndefined();
       // Without GAME_DEV_AUTH in its environment the demo game has no dev sign-in.
       const signIn = await fetch(`http://127.0.0.1:${launched.ports.game}/v1/games/demo/auth/exchange`, {
         method: 'POST',
@@ -149,10 +181,13 @@ it(
         message: expect.stringContaining('dev provider is disabled'),
       });
       expect(launched.stderr()).not.toContain('GAME_DEV_AUTH=1');
-      launched.child.kill('SIGTERM');
-      expect((await launched.exited).code).toBe(0);
-      await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`);
+      // Killed by something other than the launcher (the OOM killer, say): the launcher exits
+      // with 128 + 9, so a supervisor restarting on failure restarts it.
+      const service = descendantsOf(launched.child.pid!).find((row) => row.args.includes(gameEntry))!;
+      process.kill(service.pid, 'SIGKILL');
+      expect((await launched.closed).code).toBe(137);
+      expect(launched.stderr()).toContain('game-service exited with SIGKILL');
     });
   },
-  90_000,
+  150_000,
 );
