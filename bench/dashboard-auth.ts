@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
-import { listenInChild, serveOrRun, measureWithCpu, printTable, withChildServer, type LoadFigures } from './support/http-load.js';
+import { listenInChild, serveOrRun, measureWithCpu, printTable, serviceNodeFlags, withChildServer, type LoadFigures } from './support/http-load.js';
 import { onPostgres, withTempDir } from './support/scratch.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -88,6 +88,9 @@ function sessionRequest(cookie: string, path = '/api/v1/auth/session') {
   return { connections, durationSeconds, requests: [{ method: 'GET', path, headers: { cookie: `obs_session=${cookie}` } }] };
 }
 
+/** The observability service's production Node flags, for it and for its ceiling alike. */
+const serviceFlags = serviceNodeFlags('observability-service');
+
 async function benchSessions(label: string, env: Record<string, string>): Promise<{ rows: LoadFigures[]; sampleBody: string }> {
   return withChildServer<object, { rows: LoadFigures[]; sampleBody: string }>(script, { role: 'service', env } satisfies ServeRequest, async (server) => {
     const setup = await fetch(`${server.baseUrl}/api/v1/auth/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
@@ -99,7 +102,7 @@ async function benchSessions(label: string, env: Record<string, string>): Promis
     const platform = await measureWithCpu(`service /healthz, same cookie, ${label}`, server, sessionRequest(cookie, '/healthz'));
     const session = await measureWithCpu(`session lookup, ${label}`, server, sessionRequest(cookie));
     return { rows: [platform, session], sampleBody };
-  });
+  }, serviceFlags);
 }
 
 async function main(): Promise<void> {
@@ -111,8 +114,11 @@ async function main(): Promise<void> {
   rows.push(...sqlite.rows);
   const postgres = await onPostgres({ dirPrefix: tempDirPrefix, schemaPrefix: 'bench_auth_' }, (env) => benchSessions('PostgreSQL', env));
   if (postgres) rows.push(...postgres.rows);
-  const ceiling = await withChildServer<object, LoadFigures>(script, { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest, (server) =>
-    measureWithCpu('ceiling: bare Fastify route, same body', server, sessionRequest('x')),
+  const ceiling = await withChildServer<object, LoadFigures>(
+    script,
+    { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest,
+    (server) => measureWithCpu('ceiling: bare Fastify route, same body', server, sessionRequest('x')),
+    serviceFlags,
   );
   console.log(`\nsigned-in dashboard request over HTTP (${connections} connections, ${durationSeconds} s each)`);
   printTable([{ figures: ceiling }, ...rows.map((figures) => ({ figures, ceiling }))]);

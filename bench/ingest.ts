@@ -21,7 +21,7 @@ import { migrateToLatest, openDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../packages/observability-service/src/migrations/index.js';
 import { mapOccurrence } from '../packages/observability-service/src/ingest/occurrence-mapper.js';
 import type { ProtocolOccurrence } from '../packages/observability-service/src/ingest/protocol-types.js';
-import { listenInChild, serveOrRun, withChildServer, type ChildServer } from './support/http-load.js';
+import { listenInChild, serveOrRun, serviceNodeFlags, withChildServer, type ChildServer } from './support/http-load.js';
 import { withTempDir } from './support/scratch.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -29,7 +29,8 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const occurrencesPerEnvelope = 500;
 const apiKey = 'bench-ingest-key-0123456789';
 const script = fileURLToPath(import.meta.url);
-const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// Both servers run with the observability service's production Node flags, plus BENCH_TARGET_NODE_ARGS.
+const targetNodeArgs = [...serviceNodeFlags('observability-service'), ...(process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean)];
 const resource = { service: 'bench-api', environment: 'production', version: '1.0.0', instance: 'bench-1' };
 // Every request gets a fresh envelope number, the first 8 hex digits of its trace and span ids,
 // and the current time as its occurrences' start, as real traffic has: identical rows over and

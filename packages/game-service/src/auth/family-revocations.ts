@@ -23,7 +23,8 @@ const playerKey = (playerId: string) => `auth:revoked-player:${playerId}`;
 
 /**
  * How often expired entries are swept out. Sweeping only frees memory: an expired active mark
- * fails its `> now` test, and a revocation outlives every access token issued before it.
+ * fails its `> now` test, and a revocation kept up to a second past its time still answers
+ * "revoked" truthfully (revocations are final, and it outlives every token issued before it).
  */
 const sweepIntervalMs = 1_000;
 

@@ -9,7 +9,7 @@ const two = padded(60, 2);
 const three = padded(1_000, 3);
 
 /**
- * `new Date(ms).toISOString()`, without a Date per call: the date part is remembered per day
+ * `new Date(ms).toISOString()` for integer milliseconds (as stored), without a Date per call: the date part is remembered per day
  * and the time of day is looked up in the digit tables. Leaderboard responses format one per entry.
  */
 export function isoTimestamp(ms: number): string {

@@ -237,6 +237,8 @@ export class RankIndex {
    * undefined (a past period: SQL answers). Answered at once, without a promise, when the set is
    * held and loaded and no period has ended since the last look: a set is held only once its
    * period has started, and none has ended before `#nextPeriodEndMs`, so it is still current.
+   * (A clock set back before a held period's start still finds it held; the engine and SQL agree
+   * on it, as `syncPlayer` keeps every held set in step.)
    */
   #hold(set: RankedSet): Awaitable<string | undefined> {
     const id = rankedSetId(set);

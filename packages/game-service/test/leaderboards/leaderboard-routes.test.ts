@@ -138,7 +138,7 @@ describeEachDatabase('leaderboards over HTTP', (database) => {
         }
       });
 
-      it('answers a past period from SQL (the engine drops it) with the same ranks and neighbours', async () => {
+      it('answers a past period from SQL, not the engine, with the same ranks and neighbours', async () => {
         const players = await Promise.all(['ann', 'bob', 'cat', 'dan'].map((name) => signedIn(app, game.id, name)));
         for (const [i, player] of players.entries()) await recordResult(app, game, player, { score: 100 - i * 10, durationMs: 1 });
         const live = await getJson(app, url('high', '/around-me', 'period=daily&radius=1'), players[2]!.headers);
