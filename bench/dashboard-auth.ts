@@ -24,6 +24,8 @@ const legacyKey = 'legacy-bench-key-0123456789';
 const admin = { email: 'bench@example.com', password: 'bench password 123', name: 'Bench' };
 
 const script = fileURLToPath(import.meta.url);
+/** The observability service's production Node flags, for it and for its ceiling alike. */
+const serviceFlags = serviceNodeFlags('observability-service');
 
 type ServeRequest = { role: 'service'; env: Record<string, string> } | { role: 'ceiling'; responseBody: string };
 
@@ -87,9 +89,6 @@ async function benchVerifier(dataDir: string): Promise<void> {
 function sessionRequest(cookie: string, path = '/api/v1/auth/session') {
   return { connections, durationSeconds, requests: [{ method: 'GET', path, headers: { cookie: `obs_session=${cookie}` } }] };
 }
-
-/** The observability service's production Node flags, for it and for its ceiling alike. */
-const serviceFlags = serviceNodeFlags('observability-service');
 
 async function benchSessions(label: string, env: Record<string, string>): Promise<{ rows: LoadFigures[]; sampleBody: string }> {
   return withChildServer<object, { rows: LoadFigures[]; sampleBody: string }>(script, { role: 'service', env } satisfies ServeRequest, async (server) => {
