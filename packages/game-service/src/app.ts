@@ -62,6 +62,7 @@ async function registerFeatures(app: App, config: Readonly<GameConfig>, options:
   await app.register(rateLimitsPlugin, {
     auth: { max: config.GAME_AUTH_RATE_LIMIT_MAX, timeWindowMs: config.GAME_AUTH_RATE_LIMIT_WINDOW_MS },
     player: { max: config.GAME_PLAYER_RATE_LIMIT_MAX, timeWindowMs: config.GAME_PLAYER_RATE_LIMIT_WINDOW_MS },
+    memoryKeys: config.GAME_RATE_LIMIT_MEMORY_KEYS,
   });
   await app.register(manifestPlugin, {
     adapterTypes,

@@ -103,3 +103,35 @@ for (const variant of redisVariants()) {
     });
   });
 }
+
+describeEachDatabase('rate limit counters in memory (no Redis)', (database) => {
+  /** A call to /auth/exchange with a body it refuses (400): counted by the limit, no sign-in work. */
+  const counted = (app: App, remoteAddress: string) => app.inject({ method: 'POST', url: '/v1/games/demo/auth/exchange', payload: {}, remoteAddress });
+  const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+  it('keeps a counter for every client of a busy window by default (more than the library default of 5,000)', async () => {
+    const app = await buildTestApp(database(), { GAME_AUTH_RATE_LIMIT_MAX: '1' });
+    try {
+      expect((await counted(app, '203.0.113.1')).statusCode).toBe(400);
+      for (let i = 1; i <= 6_000; i++) expect((await counted(app, address(i))).statusCode).toBe(400);
+      expectRateLimited(await counted(app, '203.0.113.1'));
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('forgets the least recently seen counter beyond GAME_RATE_LIMIT_MEMORY_KEYS', async () => {
+    const app = await buildTestApp(database(), { GAME_AUTH_RATE_LIMIT_MAX: '1', GAME_RATE_LIMIT_MEMORY_KEYS: '10' });
+    try {
+      for (let i = 1; i <= 10; i++) expect((await counted(app, address(i))).statusCode).toBe(400);
+      // Ten counters, all kept: the first address is still limited (and now the most recently seen).
+      expectRateLimited(await counted(app, address(1)));
+      // An eleventh address pushes out the least recently seen one, the second: it counts from zero.
+      expect((await counted(app, address(11))).statusCode).toBe(400);
+      expect((await counted(app, address(2))).statusCode).toBe(400);
+      expectRateLimited(await counted(app, address(1)));
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '@playstack/server-kit';
 
@@ -9,6 +9,11 @@ declare module 'fastify' {
     authRateLimit: onRequestAsyncHookHandler;
     /** Per player, the default limit of game endpoints; place it after `app.requirePlayer`. */
     playerRateLimit: preHandlerAsyncHookHandler;
+    /**
+     * A per-player limit with counters of its own (`name` keeps them apart), e.g. a stricter one
+     * for run submissions. Use as a preHandler after `app.requirePlayer`.
+     */
+    createPlayerRateLimit(name: string, limit: Limit): preHandlerAsyncHookHandler;
   }
 }
 
@@ -20,6 +25,11 @@ export interface Limit {
 export interface RateLimitsOptions {
   auth: Limit;
   player: Limit;
+  /**
+   * Without Redis: how many counters each limit keeps in memory (an LRU per limit). Past that the
+   * least recently seen are forgotten, so a client beyond it would count from zero.
+   */
+  memoryKeys: number;
 }
 
 /** The 429 every limiter answers, through the one error envelope. */
@@ -28,18 +38,6 @@ function rateLimited(_request: FastifyRequest, context: { ttl: number }): ApiErr
   return new ApiError('rate-limited', `Too many requests; retry in ${retryAfterSeconds} s.`, {
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
-}
-
-/**
- * A per-player limit of its own (its own counters), e.g. a stricter one for run submissions.
- * Use as a preHandler after `app.requirePlayer`; `name` keeps its counters apart from others'.
- */
-export function createPlayerRateLimit(app: FastifyInstance, name: string, limit: Limit): preHandlerAsyncHookHandler {
-  return app.rateLimit({
-    max: limit.max,
-    timeWindow: limit.timeWindowMs,
-    keyGenerator: (request) => `player:${name}:${request.player.id}`,
-  }) as preHandlerAsyncHookHandler;
 }
 
 /**
@@ -58,11 +56,15 @@ export const rateLimitsPlugin = fp<RateLimitsOptions>(
       ...(app.redis ? { redis: app.redis } : {}),
       errorResponseBuilder: rateLimited,
     });
-    app.decorate(
-      'authRateLimit',
-      app.rateLimit({ max: options.auth.max, timeWindow: options.auth.timeWindowMs, keyGenerator: (request) => `auth:${request.ip}` }) as onRequestAsyncHookHandler,
-    );
-    app.decorate('playerRateLimit', createPlayerRateLimit(app, 'default', options.player));
+    // Each limiter gets a store of its own; without Redis, an LRU of `cache` counters (the
+    // plugin's own default, 5,000, would forget active clients of a busy service).
+    const limiter = (limit: Limit, keyGenerator: (request: FastifyRequest) => string) =>
+      app.rateLimit({ max: limit.max, timeWindow: limit.timeWindowMs, keyGenerator, cache: options.memoryKeys });
+    const createPlayerRateLimit = (name: string, limit: Limit) =>
+      limiter(limit, (request) => `player:${name}:${request.player.id}`) as preHandlerAsyncHookHandler;
+    app.decorate('authRateLimit', limiter(options.auth, (request) => `auth:${request.ip}`) as onRequestAsyncHookHandler);
+    app.decorate('playerRateLimit', createPlayerRateLimit('default', options.player));
+    app.decorate('createPlayerRateLimit', createPlayerRateLimit);
   },
   { name: 'game-rate-limits' },
 );

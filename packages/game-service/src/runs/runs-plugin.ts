@@ -1,7 +1,7 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
-import { createPlayerRateLimit, type Limit } from '../rate-limit/rate-limits.js';
+import type { Limit } from '../rate-limit/rate-limits.js';
 import { adapterTypes } from './adapters/registry.js';
 import { RunSubmissions } from './run-submission.js';
 import { eraseRunsOfPlayer } from './run-store.js';
@@ -46,7 +46,7 @@ export const runsPlugin = fp<RunsPluginOptions>(
       adapterTypes,
       onRecorded: (run) => recorded.inc({ game: run.gameId, adapter: run.adapterId, status: run.status }),
     });
-    app.decorate('runs', { submissions, rateLimit: createPlayerRateLimit(app, 'runs', options.rateLimit) });
+    app.decorate('runs', { submissions, rateLimit: app.createPlayerRateLimit('runs', options.rateLimit) });
     app.playerErasure.register('runs', { erase: (trx, player) => eraseRunsOfPlayer(trx, player.gameId, player.playerId) });
     // After the last request has been answered, writes still queued (the stored responses that
     // follow an answer) commit before the database closes: onClose hooks run in reverse order of

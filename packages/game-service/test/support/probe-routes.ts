@@ -1,5 +1,4 @@
 import type { App } from '@playstack/server-kit';
-import { createPlayerRateLimit } from '../../src/rate-limit/rate-limits.js';
 
 /**
  * Adds player-guarded probe routes under /probe/:gameId before the app starts, declared the way
@@ -11,7 +10,7 @@ export function withProbes(app: App): App {
     scope.addHook('onRequest', async (request) => {
       request.game = app.games.require((request.params as { gameId: string }).gameId);
     });
-    const strict = createPlayerRateLimit(app, 'strict-probe', { max: 1, timeWindowMs: 60_000 });
+    const strict = app.createPlayerRateLimit('strict-probe', { max: 1, timeWindowMs: 60_000 });
     scope.get('/probe/:gameId/default', { preHandler: [app.requirePlayer, app.playerRateLimit] }, async (request) => request.player);
     scope.get('/probe/:gameId/strict', { preHandler: [app.requirePlayer, strict] }, async (request) => request.player);
   });
