@@ -1,5 +1,5 @@
 import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
-import type { RankItem, RankKey } from './rank-order.js';
+import { compareRankKeys, type RankItem, type RankKey } from './rank-order.js';
 import { RankTree } from './rank-tree.js';
 
 /** The rank engine of a single instance: one order-statistic tree per ranked set, in this process. */
@@ -16,7 +16,12 @@ export class MemoryRankEngine implements RankEngine {
     return tree;
   }
 
-  async replace(setId: string, items: readonly RankItem[]): Promise<void> {
+  async replace(setId: string, batches: AsyncIterable<readonly RankItem[]>): Promise<void> {
+    const items: RankItem[] = [];
+    for await (const batch of batches) for (const item of batch) items.push(item);
+    // SQL returns rank order; a collation that orders unusual player ids differently from the
+    // engine is the one case needing a sort.
+    if (!items.every((item, i) => i === 0 || compareRankKeys(items[i - 1]!, item) < 0)) items.sort(compareRankKeys);
     this.#sets.set(setId, RankTree.fromSorted(items));
   }
 

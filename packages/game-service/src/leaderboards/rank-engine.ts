@@ -28,11 +28,12 @@ export interface Standing {
 export interface RankEngine {
   readonly kind: 'in-process' | 'redis';
   /**
-   * Replaces a set's contents with items given in rank order (the rebuild from SQL).
-   * `ttlMs`: how long a shared engine may keep the set before forgetting it by itself (until a
-   * period's end plus grace, measured on the app's clock so tests that move time stay consistent).
+   * Replaces a set's contents with the items of `batches` (the rebuild from SQL, a keyset read at
+   * a time, in SQL's rank order). `ttlMs`: how long a shared engine may keep the set before
+   * forgetting it by itself (until a period's end plus grace, measured on the app's clock so tests
+   * that move time stay consistent).
    */
-  replace(setId: string, items: readonly RankItem[], ttlMs?: number): Promise<void>;
+  replace(setId: string, batches: AsyncIterable<readonly RankItem[]>, ttlMs?: number): Promise<void>;
   /** Sets a player's position and name (insert, move or rename). */
   upsert(setId: string, item: RankItem): Promise<void>;
   remove(setId: string, playerId: string): Promise<void>;

@@ -274,24 +274,26 @@ export class RankIndex {
   }
 
   async #loadSet(set: RankedSet, id: string): Promise<void> {
-    const items = await this.#readSet(set);
-    // SQL returns rank order; a collation that orders unusual player ids differently from the
-    // engine is the one case needing a sort.
-    if (!items.every((item, i) => i === 0 || compareRankKeys(items[i - 1]!, item) < 0)) items.sort(compareRankKeys);
     const endMs = parsePeriodKey(set.period)?.endMs ?? Infinity;
     const ttlMs = Number.isFinite(endMs) ? Math.max(1, endMs + endedSetGraceMs - this.#clock.now()) : undefined;
-    await this.#engine.replace(id, items, ttlMs);
+    await this.#engine.replace(id, this.#batchesOf(set), ttlMs);
+  }
+
+  /** The set's entries as rank items, one SQL keyset read at a time, so a load never holds them all at once unless the engine does. */
+  async *#batchesOf(set: RankedSet): AsyncGenerator<RankItem[]> {
+    let after: EntryPosition | undefined;
+    for (;;) {
+      const batch = await entriesAfter(this.#db, set, after, loadBatchSize);
+      if (batch.length > 0) yield batch.map((entry) => rankItemOf(set.order, entry));
+      after = batch.at(-1);
+      if (!after || batch.length < loadBatchSize) return;
+    }
   }
 
   async #readSet(set: RankedSet): Promise<RankItem[]> {
     const items: RankItem[] = [];
-    let after: EntryPosition | undefined;
-    for (;;) {
-      const batch = await entriesAfter(this.#db, set, after, loadBatchSize);
-      for (const entry of batch) items.push(rankItemOf(set.order, entry));
-      after = batch.at(-1);
-      if (!after || batch.length < loadBatchSize) return items;
-    }
+    for await (const batch of this.#batchesOf(set)) for (const item of batch) items.push(item);
+    return items;
   }
 
   /** Forgets sets whose period has ended. The bookkeeping is synchronous, so holds racing it see a consistent view. */

@@ -115,25 +115,29 @@ export class RedisRankEngine implements RankEngine {
   }
 
   /** Builds the set beside the live one and swaps it in with RENAME, so readers never see it half-built. */
-  async replace(setId: string, items: readonly RankItem[], ttlMs?: number): Promise<void> {
+  async replace(setId: string, batches: AsyncIterable<readonly RankItem[]>, ttlMs?: number): Promise<void> {
     const live = this.#keys(setId);
     const build = live.map((key) => `${key}:build`) as typeof live;
     await this.#redis.del(...build);
-    for (let start = 0; start < items.length; start += batchSize) {
-      const batch = items.slice(start, start + batchSize);
-      const scored: string[] = [];
-      const members: string[] = [];
-      const names: string[] = [];
-      for (const item of batch) {
-        const member = memberOf(item);
-        scored.push(String(item.sortScore), member);
-        members.push(item.playerId, member);
-        names.push(item.playerId, item.displayName);
+    let written = 0;
+    for await (const items of batches) {
+      for (let start = 0; start < items.length; start += batchSize) {
+        const batch = items.slice(start, start + batchSize);
+        const scored: string[] = [];
+        const members: string[] = [];
+        const names: string[] = [];
+        for (const item of batch) {
+          const member = memberOf(item);
+          scored.push(String(item.sortScore), member);
+          members.push(item.playerId, member);
+          names.push(item.playerId, item.displayName);
+        }
+        await this.#redis.pipeline().zadd(build[0], ...scored).hset(build[1], ...members).hset(build[2], ...names).exec();
       }
-      await this.#redis.pipeline().zadd(build[0], ...scored).hset(build[1], ...members).hset(build[2], ...names).exec();
+      written += items.length;
     }
     const swap = this.#redis.multi();
-    if (items.length === 0) {
+    if (written === 0) {
       swap.del(...live);
     } else {
       build.forEach((key, i) => {
