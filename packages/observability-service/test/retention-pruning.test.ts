@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, openDatabase, type App } from '@playstack/server-kit';
+import { createTestDatabase, describeEachDatabase, testDialects, type TestDatabase } from '@playstack/server-kit/testing';
 import { setRetentionDays } from '../src/admin/retention-store.js';
+import { compactionLock } from '../src/query/tier-compactor.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
 
@@ -18,6 +20,9 @@ describeEachDatabase('retention', (database) => {
       { SERVICE_API_KEY: legacyKey, RETENTION_PRUNE_BATCH_ROWS: '100', RETENTION_PRUNE_INTERVAL_SECONDS: '3600', INGEST_RATE_LIMIT_PER_SECOND: '100000' },
       { clock },
     );
+    // The pass the service starts once ready, out of the way: a pass asked for while one runs joins it.
+    await app.ready();
+    await app.retention.pruner.pruneOnce();
   });
   afterAll(async () => {
     await app.close();
@@ -87,3 +92,70 @@ describeEachDatabase('retention', (database) => {
     expect(order).toEqual(['ingested', 'pruned']);
   });
 });
+
+// Several instances share a database only on PostgreSQL (one instance per SQLite file).
+if (testDialects().includes('postgres')) {
+  describe('retention beside a compaction on another instance [postgres]', () => {
+    const clock = new ManualClock(start);
+    let database: TestDatabase;
+    let app: App;
+    beforeAll(async () => {
+      database = await createTestDatabase('postgres');
+      app = await buildTestApp(database, { SERVICE_API_KEY: legacyKey, RETENTION_PRUNE_INTERVAL_SECONDS: '3600', ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
+      // The runs the service starts once ready, out of the way: a run asked for while one runs joins it.
+      await app.ready();
+      await Promise.all([app.tierCompactor.runOnce(), app.retention.pruner.pruneOnce()]);
+    });
+    afterAll(async () => {
+      await app.close();
+      await database.dispose();
+    });
+
+    /** Holds the compaction lock on a connection of its own, as a compaction on another instance does; call the result to release it. */
+    async function holdCompactionLock(): Promise<() => Promise<void>> {
+      const other = await openDatabase({ url: database.env.DATABASE_URL, schema: database.env.DATABASE_SCHEMA!, poolSize: 1, dataDir: '', fileName: '', sqliteSynchronous: 'normal' });
+      let release!: () => void;
+      let held!: () => void;
+      const isHeld = new Promise<void>((resolve) => (held = resolve));
+      const holding = other.db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${compactionLock})`.execute(trx);
+        held();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isHeld;
+      return async () => {
+        release();
+        await holding;
+        await other.close();
+      };
+    }
+
+    it('prunes tier buckets only once the compaction has committed, so it cannot write one back', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest',
+        headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(envelope([minimalOccurrence(new Date(start - 3_600_000).toISOString(), { operation: 'op' })], { service: 'tiered', environment: 'production' })),
+      });
+      expect(response.json().accepted).toEqual({ occurrences: 1 });
+      await app.tierCompactor.runOnce();
+      const tierRows = async () =>
+        Number((await app.database.db.selectFrom('service_tiers').select((eb) => eb.fn.countAll().as('n')).where('service', '=', 'tiered').executeTakeFirstOrThrow()).n);
+      expect(await tierRows()).toBeGreaterThan(0);
+      clock.set(start + 15 * dayMs);
+
+      const release = await holdCompactionLock();
+      let settled = false;
+      const pruning = app.retention.pruner.pruneOnce().finally(() => (settled = true));
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(settled).toBe(false);
+        expect(await tierRows()).toBeGreaterThan(0);
+      } finally {
+        await release();
+      }
+      expect((await pruning).occurrences).toBe(1);
+      expect(await tierRows()).toBe(0);
+    });
+  });
+}

@@ -12,8 +12,12 @@ export const compactionChunkRows = 20_000;
 /** Buckets per statement when recomputing (an IN list each, so the primary key finds them). */
 const bucketsPerStatement = 500;
 const rowsPerInsert = 500;
-/** Serializes compaction across PostgreSQL instances (SQLite's write lock does it there). */
-const compactionLockKey = 0x6f627374; // "obst"
+/**
+ * Serializes compaction, and the pruning of tiers, across PostgreSQL instances (SQLite's write
+ * lock does it there): an advisory lock on this key and the schema, so environments sharing a
+ * database through `DATABASE_SCHEMA` do not wait on each other.
+ */
+export const compactionLock = sql`${0x6f627374}, hashtext(current_schema())`; // "obst"
 
 /** A tier table's columns in insert order. */
 function tierColumns(dimension: TierDimension): string[] {
@@ -141,7 +145,7 @@ export async function compactTiers(database: Database): Promise<CompactionResult
   for (;;) {
     const step = await database.db.transaction().execute(async (trx) => {
       if (database.dialect === 'postgres') {
-        const locked = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${compactionLockKey}) as locked`.execute(trx);
+        const locked = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${compactionLock}) as locked`.execute(trx);
         if (!locked.rows[0]?.locked) return undefined;
       }
       const from = await tierWatermark(trx);
@@ -161,12 +165,19 @@ export async function compactTiers(database: Database): Promise<CompactionResult
   }
 }
 
-/** Drops tier buckets that end at or before `cutoffMs` (retention); a key-prefix range per tier and grain, never a scan. */
-export async function pruneTiers(db: Kysely<any>, cutoffMs: number): Promise<void> {
-  for (const dimension of allTierDimensions) {
-    const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
-    for (const tierMs of tierSizesMs) {
-      await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where('bucket', '<=', cutoffMs - tierMs).execute();
+/**
+ * Drops tier buckets that end at or before `cutoffMs` (retention); a key-prefix range per tier and
+ * grain, never a scan. On PostgreSQL it waits for the compaction lock, so a compaction running on
+ * another instance cannot write back a bucket it computed before the prune.
+ */
+export async function pruneTiers(database: Pick<Database, 'db' | 'dialect'>, cutoffMs: number): Promise<void> {
+  await database.db.transaction().execute(async (trx) => {
+    if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${compactionLock})`.execute(trx);
+    for (const dimension of allTierDimensions) {
+      const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
+      for (const tierMs of tierSizesMs) {
+        await trx.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where('bucket', '<=', cutoffMs - tierMs).execute();
+      }
     }
-  }
+  });
 }

@@ -25,6 +25,7 @@ export const retentionPlugin = fp<RetentionPluginOptions>(
     await policy.refresh();
     const pruner = new RetentionPruner({
       db: app.database.db,
+      dialect: app.database.dialect,
       clock: app.clock,
       policy,
       logger: app.log,

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Clock } from '@playstack/server-kit';
+import type { Clock, Dialect } from '@playstack/server-kit';
 import { pruneIngestionCounters } from '../health/ingestion-counters.js';
 import { pruneTiers } from '../query/tier-compactor.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
@@ -11,6 +11,8 @@ const rollupTables = ['operation_rollups', 'tenant_rollups', 'statement_rollups'
 
 export interface RetentionPrunerOptions {
   db: Kysely<IngestionTables>;
+  /** The tiers are pruned under PostgreSQL's compaction lock. */
+  dialect: Dialect;
   clock: Clock;
   policy: RetentionPolicy;
   logger: FastifyBaseLogger;
@@ -96,7 +98,7 @@ export class RetentionPruner {
         await yieldToEventLoop();
       }
     }
-    if (!this.#stopped) await pruneTiers(db, cutoff);
+    if (!this.#stopped) await pruneTiers({ db, dialect: this.#options.dialect }, cutoff);
     if (!this.#stopped) await pruneIngestionCounters(db, cutoff);
     if (result.occurrences > 0 || result.rollupRows > 0) {
       this.#options.logger.info({ ...result, retentionDays: days }, 'pruned data older than the retention');
