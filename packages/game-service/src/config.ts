@@ -35,7 +35,7 @@ export const gameConfigSchema = configSchema({
   GAME_AUTH_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-address /auth/* limit, in milliseconds' }),
   GAME_PLAYER_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120, description: 'calls to other game endpoints per player per window' }),
   GAME_PLAYER_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-player limit, in milliseconds' }),
-  GAME_RATE_LIMIT_MEMORY_KEYS: Type.Integer({ minimum: 10, maximum: 10_000_000, default: 100_000, description: 'without Redis: how many counters each rate limit keeps in memory (client addresses, players), about 200 bytes each; beyond that the least recently seen are forgotten and count from zero again' }),
+  GAME_RATE_LIMIT_MEMORY_KEYS: Type.Integer({ minimum: 10, maximum: 10_000_000, default: 100_000, description: 'without Redis: how many counters each of the three rate limits keeps in memory (client addresses, players), about 250-300 bytes each; beyond that the least recently seen are forgotten and count from zero again' }),
   // Runs
   GAME_RUN_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60, description: 'run submissions per player per window' }),
   GAME_RUN_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-player run submission limit, in milliseconds' }),

@@ -1,6 +1,6 @@
 import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
 import { compareRankKeys, type RankItem, type RankKey } from './rank-order.js';
-import { RankTree } from './rank-tree.js';
+import { RankTree, RepeatedPlayerError } from './rank-tree.js';
 
 /** The rank engine of a single instance: one order-statistic tree per ranked set, in this process. */
 export class MemoryRankEngine implements RankEngine {
@@ -17,12 +17,20 @@ export class MemoryRankEngine implements RankEngine {
   }
 
   async replace(setId: string, batches: AsyncIterable<readonly RankItem[]>): Promise<void> {
-    const items: RankItem[] = [];
-    for await (const batch of batches) for (const item of batch) items.push(item);
+    const read: RankItem[] = [];
+    for await (const batch of batches) for (const item of batch) read.push(item);
     // SQL returns rank order; a collation that orders unusual player ids differently from the
     // engine is the one case needing a sort.
-    if (!items.every((item, i) => i === 0 || compareRankKeys(items[i - 1]!, item) < 0)) items.sort(compareRankKeys);
-    this.#sets.set(setId, RankTree.fromSorted(items));
+    const ordered = read.every((item, i) => i === 0 || compareRankKeys(read[i - 1]!, item) < 0) ? read : [...read].sort(compareRankKeys);
+    let tree: RankTree;
+    try {
+      tree = RankTree.fromSorted(ordered);
+    } catch (error) {
+      if (!(error instanceof RepeatedPlayerError)) throw error;
+      // A player read twice (an entry that moved between two keyset reads) keeps its later read.
+      tree = RankTree.fromSorted(latestOfEachPlayer(read));
+    }
+    this.#sets.set(setId, tree);
   }
 
   async upsert(setId: string, item: RankItem): Promise<void> {
@@ -54,4 +62,11 @@ export class MemoryRankEngine implements RankEngine {
   async drop(setId: string): Promise<void> {
     this.#sets.delete(setId);
   }
+}
+
+/** Each player's last item in the order read, in rank order. */
+function latestOfEachPlayer(items: readonly RankItem[]): RankItem[] {
+  const latest = new Map<string, RankItem>();
+  for (const item of items) latest.set(item.playerId, item);
+  return [...latest.values()].sort(compareRankKeys);
 }

@@ -1,5 +1,13 @@
 import { compareRankKeys, type RankItem, type RankKey } from './rank-order.js';
 
+/** `RankTree.fromSorted` was given a player twice. */
+export class RepeatedPlayerError extends Error {
+  constructor(readonly playerId: string) {
+    super(`player ${playerId} appears twice`);
+    this.name = 'RepeatedPlayerError';
+  }
+}
+
 /** Most items in a leaf and children in a branch; a node that outgrows it splits in two. */
 const defaultCapacity = 64;
 
@@ -97,7 +105,7 @@ export class RankTree {
     let leaf = new Leaf();
     for (const item of items) {
       if (previous && compareRankKeys(previous, item) >= 0) throw new Error('fromSorted needs items in strictly increasing rank order');
-      if (tree.#byPlayer.has(item.playerId)) throw new Error(`player ${item.playerId} appears twice`);
+      if (tree.#byPlayer.has(item.playerId)) throw new RepeatedPlayerError(item.playerId);
       if (leaf.items.length === fill) {
         leaves.push(leaf);
         const next = new Leaf();

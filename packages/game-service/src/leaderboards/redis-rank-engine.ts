@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Redis } from '@playstack/server-kit';
 import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
 import type { RankItem, RankKey } from './rank-order.js';
@@ -11,6 +12,8 @@ const achievedAtDigits = 15;
 const memberPlayerOffset = achievedAtDigits + 1;
 /** Entries per round trip when building or reading a set in bulk. */
 const batchSize = 1_000;
+/** How long a set being built may outlive a process that died building it. */
+const buildTtlMs = 3_600_000;
 
 function memberOf(item: RankKey): string {
   return `${String(item.achievedAt).padStart(achievedAtDigits, '0')}:${item.playerId}`;
@@ -114,38 +117,72 @@ export class RedisRankEngine implements RankEngine {
     return [`lb:{${setId}}:z`, `lb:{${setId}}:h`, `lb:{${setId}}:n`];
   }
 
-  /** Builds the set beside the live one and swaps it in with RENAME, so readers never see it half-built. */
+  /**
+   * Builds the set beside the live one and swaps it in with RENAME, so readers never see it
+   * half-built. Each build has keys of its own (instances booting together each build a whole
+   * set, and the last swap wins), which expire if the build is abandoned and are deleted if it
+   * fails. A player read twice (an entry that moved between two keyset reads) keeps only its
+   * later position, as `upsert` would.
+   */
   async replace(setId: string, batches: AsyncIterable<readonly RankItem[]>, ttlMs?: number): Promise<void> {
     const live = this.#keys(setId);
-    const build = live.map((key) => `${key}:build`) as typeof live;
-    await this.#redis.del(...build);
-    let written = 0;
-    for await (const items of batches) {
-      for (let start = 0; start < items.length; start += batchSize) {
-        const batch = items.slice(start, start + batchSize);
-        const scored: string[] = [];
-        const members: string[] = [];
-        const names: string[] = [];
-        for (const item of batch) {
-          const member = memberOf(item);
-          scored.push(String(item.sortScore), member);
-          members.push(item.playerId, member);
-          names.push(item.playerId, item.displayName);
+    const buildId = randomBytes(8).toString('hex');
+    const build = live.map((key) => `${key}:build:${buildId}`) as typeof live;
+    try {
+      let written = 0;
+      for await (const items of batches) {
+        for (let start = 0; start < items.length; start += batchSize) {
+          const batch = items.slice(start, start + batchSize);
+          const scored: string[] = [];
+          const members: string[] = [];
+          const names: string[] = [];
+          for (const item of batch) {
+            const member = memberOf(item);
+            scored.push(String(item.sortScore), member);
+            members.push(item.playerId, member);
+            names.push(item.playerId, item.displayName);
+          }
+          const pipeline = this.#redis.pipeline().zadd(build[0], ...scored).hset(build[1], ...members).hset(build[2], ...names);
+          if (written === 0) for (const key of build) pipeline.pexpire(key, buildTtlMs);
+          await pipeline.exec();
+          written += batch.length;
         }
-        await this.#redis.pipeline().zadd(build[0], ...scored).hset(build[1], ...members).hset(build[2], ...names).exec();
       }
-      written += items.length;
+      if (written > 0) await this.#dropRepeatedPlayers(build);
+      const swap = this.#redis.multi();
+      if (written === 0) {
+        swap.del(...live);
+      } else {
+        build.forEach((key, i) => {
+          if (ttlMs === undefined) swap.persist(key);
+          else swap.pexpire(key, ttlMs);
+          swap.rename(key, live[i]!);
+        });
+      }
+      await swap.exec();
+    } catch (error) {
+      await this.#redis.del(...build).catch(() => undefined);
+      throw error;
     }
-    const swap = this.#redis.multi();
-    if (written === 0) {
-      swap.del(...live);
-    } else {
-      build.forEach((key, i) => {
-        if (ttlMs !== undefined) swap.pexpire(key, ttlMs);
-        swap.rename(key, live[i]!);
-      });
-    }
-    await swap.exec();
+  }
+
+  /**
+   * A player read twice has two members in the sorted set and one (the later) in the hash: the
+   * counts differ only then, and the members the hash no longer names are removed.
+   */
+  async #dropRepeatedPlayers([zset, hash]: [string, string, string]): Promise<void> {
+    const [[, members], [, players]] = (await this.#redis.pipeline().zcard(zset).hlen(hash).exec()) as [[null, number], [null, number]];
+    if (members === players) return;
+    let cursor = '0';
+    do {
+      const [next, page] = await this.#redis.zscan(zset, cursor, 'COUNT', batchSize);
+      cursor = next;
+      const scanned = page.filter((_, i) => i % 2 === 0);
+      if (scanned.length === 0) continue;
+      const current = await this.#redis.hmget(hash, ...scanned.map((member) => member.slice(memberPlayerOffset)));
+      const stale = scanned.filter((member, i) => current[i] !== member);
+      if (stale.length > 0) await this.#redis.zrem(zset, ...stale);
+    } while (cursor !== '0');
   }
 
   async upsert(setId: string, item: RankItem): Promise<void> {
