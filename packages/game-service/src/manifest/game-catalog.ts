@@ -123,10 +123,11 @@ export class GameCatalog {
       const result = this.check(fileDocument.document);
       if (!result.ok) throw new InvalidManifestError(`GAME_MANIFEST_FILE ${fileDocument.path}`, result.problems);
       const document = JSON.stringify(result.manifest);
-      if ((await latestManifest(this.#db))?.document !== document) {
-        await this.#store(result.manifest, document, `GAME_MANIFEST_FILE ${fileDocument.path}`);
-        return;
-      }
+      const latest = await latestManifest(this.#db);
+      // The file as stored already: served as checked here, without reading it back.
+      if (latest?.document === document) this.#serve(latest.version, result.manifest);
+      else await this.#store(result.manifest, document, `GAME_MANIFEST_FILE ${fileDocument.path}`);
+      return;
     }
     await this.refresh();
   }
