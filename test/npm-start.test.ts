@@ -77,7 +77,7 @@ interface Launched {
   /** Settles once the process has exited and its stderr is read to the end. */
   readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The service process running `entry`, with its command line split on spaces. */
-  service(entry: string): { readonly group: number; readonly args: string[] } | undefined;
+  service(entry: string): { readonly pid: number; readonly group: number; readonly args: string[] } | undefined;
 }
 
 /**
@@ -102,7 +102,7 @@ async function withLauncher(command: string, args: string[], env: NodeJS.Process
     const rows = descendantsOf(child.pid!);
     started.push(...rows);
     const row = rows.find((r) => r.args.includes(entry));
-    return row && { group: row.group, args: row.args.split(' ') };
+    return row && { pid: row.pid, group: row.group, args: row.args.split(' ') };
   };
   try {
     await body({ child, ports, stderr: () => stderr, closed, service });
@@ -183,8 +183,7 @@ it(
       expect(launched.stderr()).not.toContain('GAME_DEV_AUTH=1');
       // Killed by something other than the launcher (the OOM killer, say): the launcher exits
       // with 128 + 9, so a supervisor restarting on failure restarts it.
-      const service = descendantsOf(launched.child.pid!).find((row) => row.args.includes(gameEntry))!;
-      process.kill(service.pid, 'SIGKILL');
+      process.kill(launched.service(gameEntry)!.pid, 'SIGKILL');
       expect((await launched.closed).code).toBe(137);
       expect(launched.stderr()).toContain('game-service exited with SIGKILL');
     });
