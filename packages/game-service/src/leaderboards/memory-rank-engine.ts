@@ -1,6 +1,6 @@
 import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
 import { compareRankKeys, type RankItem, type RankKey } from './rank-order.js';
-import { RankTree, RepeatedPlayerError } from './rank-tree.js';
+import { NotInRankOrderError, RankTree } from './rank-tree.js';
 
 /** The rank engine of a single instance: one order-statistic tree per ranked set, in this process. */
 export class MemoryRankEngine implements RankEngine {
@@ -19,15 +19,14 @@ export class MemoryRankEngine implements RankEngine {
   async replace(setId: string, batches: AsyncIterable<readonly RankItem[]>): Promise<void> {
     const read: RankItem[] = [];
     for await (const batch of batches) for (const item of batch) read.push(item);
-    // SQL returns rank order; a collation that orders unusual player ids differently from the
-    // engine is the one case needing a sort.
-    const ordered = read.every((item, i) => i === 0 || compareRankKeys(read[i - 1]!, item) < 0) ? read : [...read].sort(compareRankKeys);
     let tree: RankTree;
     try {
-      tree = RankTree.fromSorted(ordered);
+      tree = RankTree.fromSorted(read);
     } catch (error) {
-      if (!(error instanceof RepeatedPlayerError)) throw error;
-      // A player read twice (an entry that moved between two keyset reads) keeps its later read.
+      if (!(error instanceof NotInRankOrderError)) throw error;
+      // SQL returns rank order, one entry per player, but a collation that orders unusual player
+      // ids differently from the engine needs a sort, and a player read twice (an entry that
+      // moved between two keyset reads) keeps its later read.
       tree = RankTree.fromSorted(latestOfEachPlayer(read));
     }
     this.#sets.set(setId, tree);

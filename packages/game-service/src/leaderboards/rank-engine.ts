@@ -7,7 +7,6 @@ import type { RankItem, RankKey } from './rank-order.js';
  */
 export type HeldItem = RankKey & { readonly displayName: string | undefined };
 
-
 /** Where a player stands in a ranked set, with the players around them. */
 export interface Standing {
   /** Entries in the set. */

@@ -1,10 +1,10 @@
 import { compareRankKeys, type RankItem, type RankKey } from './rank-order.js';
 
-/** `RankTree.fromSorted` was given a player twice. */
-export class RepeatedPlayerError extends Error {
-  constructor(readonly playerId: string) {
-    super(`player ${playerId} appears twice`);
-    this.name = 'RepeatedPlayerError';
+/** `RankTree.fromSorted` was given items out of rank order, or a player twice. */
+export class NotInRankOrderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotInRankOrderError';
   }
 }
 
@@ -95,7 +95,7 @@ export class RankTree {
     return this.#byPlayer.size;
   }
 
-  /** Builds the tree from items already in rank order in O(n); throws if they are not. */
+  /** Builds the tree from items already in rank order, one per player, in O(n); throws `NotInRankOrderError` if they are not. */
   static fromSorted(items: Iterable<RankItem>, capacity = defaultCapacity): RankTree {
     const tree = new RankTree(capacity);
     // Leaves start three-quarters full, so the first writes after a rebuild rarely split.
@@ -104,8 +104,8 @@ export class RankTree {
     let previous: RankItem | undefined;
     let leaf = new Leaf();
     for (const item of items) {
-      if (previous && compareRankKeys(previous, item) >= 0) throw new Error('fromSorted needs items in strictly increasing rank order');
-      if (tree.#byPlayer.has(item.playerId)) throw new RepeatedPlayerError(item.playerId);
+      if (previous && compareRankKeys(previous, item) >= 0) throw new NotInRankOrderError('fromSorted needs items in strictly increasing rank order');
+      if (tree.#byPlayer.has(item.playerId)) throw new NotInRankOrderError(`player ${item.playerId} appears twice`);
       if (leaf.items.length === fill) {
         leaves.push(leaf);
         const next = new Leaf();
