@@ -47,10 +47,18 @@ if (redisEnv) describe('RedisRankEngine.replace (the rebuild from SQL)', () => {
   const prefix = redisEnv.REDIS_KEY_PREFIX!;
   /** This suite's keys, without its prefix (KEYS patterns are not prefixed by the client). */
   const keysOf = async (redis: Redis) => (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
-
-  it('builds a set from batches larger and smaller than its pipelines, and empties it when there are none', async () => {
+  /** Runs `test` with a connection of its own, closed afterwards. */
+  const withRedis = async (test: (redis: Redis) => Promise<void>) => {
     const redis = await connectRedis(redisEnv.REDIS_URL!, prefix);
     try {
+      await test(redis);
+    } finally {
+      redis.disconnect();
+    }
+  };
+
+  it('builds a set from batches larger and smaller than its pipelines, and empties it when there are none', () =>
+    withRedis(async (redis) => {
       const engine = new RedisRankEngine(redis);
       const players = Array.from({ length: 2_500 }, (_, i) => item(`p${String(i).padStart(5, '0')}`, i));
       await engine.replace('set', batchesOf(players.slice(0, 2_100), players.slice(2_100, 2_101), players.slice(2_101)));
@@ -63,14 +71,10 @@ if (redisEnv) describe('RedisRankEngine.replace (the rebuild from SQL)', () => {
       await engine.replace('set', batchesOf());
       expect(await engine.standing('set', 'p02100', 0)).toMatchObject({ total: 0, rank: undefined });
       expect(await keysOf(redis)).toEqual([]);
-    } finally {
-      redis.disconnect();
-    }
-  });
+    }));
 
-  it('keeps the later read of a player read twice, and gives an ended period its expiry', async () => {
-    const redis = await connectRedis(redisEnv.REDIS_URL!, prefix);
-    try {
+  it('keeps the later read of a player read twice, and gives an ended period its expiry', () =>
+    withRedis(async (redis) => {
       const engine = new RedisRankEngine(redis);
       await engine.replace('day', batchesOf([item('a', 1), item('b', 2)], [item('c', 3), item('a', 4, 2)]), 60_000);
       expect((await engine.itemsFrom('day', 1, 10)).map((i) => [i.playerId, i.sortScore])).toEqual([
@@ -81,14 +85,10 @@ if (redisEnv) describe('RedisRankEngine.replace (the rebuild from SQL)', () => {
       expect(await engine.standing('day', 'a', 0)).toMatchObject({ total: 3, rank: 3 });
       for (const key of ['lb:{day}:z', 'lb:{day}:h', 'lb:{day}:n']) expect(await redis.pttl(key)).toBeGreaterThan(50_000);
       await engine.drop('day');
-    } finally {
-      redis.disconnect();
-    }
-  });
+    }));
 
-  it('lets instances rebuilding one set together each build a whole one (the last swap wins), and leaves nothing of a failed build', async () => {
-    const redis = await connectRedis(redisEnv.REDIS_URL!, prefix);
-    try {
+  it('lets instances rebuilding one set together each build a whole one (the last swap wins), and leaves nothing of a failed build', () =>
+    withRedis(async (redis) => {
       const [first, second] = [new RedisRankEngine(redis), new RedisRankEngine(redis)];
       const players = (prefix: string) => Array.from({ length: 3_000 }, (_, i) => item(`${prefix}${String(i).padStart(5, '0')}`, i));
       async function* slowly(items: RankItem[]): AsyncGenerator<RankItem[]> {
@@ -111,8 +111,5 @@ if (redisEnv) describe('RedisRankEngine.replace (the rebuild from SQL)', () => {
       expect(await keysOf(redis)).toEqual(['lb:{set}:h', 'lb:{set}:n', 'lb:{set}:z']);
       expect((await first.standing('set', 'nobody', 0)).total).toBe(3_000);
       await first.drop('set');
-    } finally {
-      redis.disconnect();
-    }
-  });
+    }));
 });
