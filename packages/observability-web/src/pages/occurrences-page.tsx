@@ -22,6 +22,8 @@ export function OccurrencesPage() {
   const state = useApi<OccurrencesResponse>('/api/v1/occurrences', { ...apiQuery, operation, status, limit: pageSize, offset });
   const [operationText, setOperationText] = useState(operation);
   useEffect(() => setOperationText(operation), [operation]);
+  /** This page with `change` applied to its query string. */
+  const here = (change: Record<string, string | undefined>) => withParams('/occurrences', search, change);
 
   return (
     <Layout title="Occurrences">
@@ -30,7 +32,7 @@ export function OccurrencesPage() {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          navigate(withParams('/occurrences', search, { operation: operationText.trim(), offset: undefined }));
+          navigate(here({ operation: operationText.trim(), offset: undefined }));
         }}
       >
         <label class="field-inline">
@@ -39,7 +41,7 @@ export function OccurrencesPage() {
         </label>
         <label class="field-inline">
           Status
-          <select name="status" value={status} onChange={(event) => navigate(withParams('/occurrences', search, { status: event.currentTarget.value, offset: undefined }))}>
+          <select name="status" value={status} onChange={(event) => navigate(here({ status: event.currentTarget.value, offset: undefined }))}>
             <option value="">Any</option>
             <option value="ok">ok</option>
             <option value="error">error</option>
@@ -93,10 +95,10 @@ export function OccurrencesPage() {
               <span>
                 {formatCount(data.total === 0 ? 0 : data.offset + 1)}–{formatCount(data.offset + data.items.length)} of {formatCount(data.total)}
               </span>
-              <button type="button" class="button button-small" disabled={data.offset === 0} onClick={() => navigate(withParams('/occurrences', search, { offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}>
+              <button type="button" class="button button-small" disabled={data.offset === 0} onClick={() => navigate(here({ offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}>
                 Newer
               </button>
-              <button type="button" class="button button-small" disabled={data.offset + data.items.length >= data.total} onClick={() => navigate(withParams('/occurrences', search, { offset: String(data.offset + data.limit) }))}>
+              <button type="button" class="button button-small" disabled={data.offset + data.items.length >= data.total} onClick={() => navigate(here({ offset: String(data.offset + data.limit) }))}>
                 Older
               </button>
             </nav>

@@ -7,7 +7,7 @@ import { Link } from '../components/link.js';
 import { Sparkline } from '../components/sparkline.js';
 import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
 import { isHighErrorRate } from '../state/error-rate.js';
-import { hrefWithView, serviceHref } from '../state/links.js';
+import { hrefWithView, serviceHref, withParams } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
 import { nextServiceSort, readServiceSort, sortServices, writeServiceSort, type ServiceSortKey } from '../state/service-sort.js';
 import { sparklineInterval } from '../state/sparkline-interval.js';
@@ -29,11 +29,7 @@ export function ServicesPage() {
         <button
           type="button"
           class="sort-button"
-          onClick={() => {
-            const next = new URLSearchParams(search);
-            next.set('sort', writeServiceSort(nextServiceSort(sort, key)));
-            navigate(`/services?${next.toString()}`, { replace: true });
-          }}
+          onClick={() => navigate(withParams('/services', search, { sort: writeServiceSort(nextServiceSort(sort, key)) }), { replace: true })}
         >
           {label}
           <span aria-hidden="true">{active ? (sort.descending ? ' ↓' : ' ↑') : ''}</span>
