@@ -40,8 +40,6 @@ async function serve(request: ServeRequest): Promise<void> {
   await listenInChild(bare);
 }
 
-await serveOrRun(serve, main);
-
 /** Calls `fn` for about `ms` milliseconds; answers calls per second. */
 async function opsPerSecond(fn: () => unknown, ms = 1_000): Promise<number> {
   const batch = 1_000;
@@ -122,3 +120,5 @@ async function main(): Promise<void> {
   console.log(`\nsigned-in dashboard request over HTTP (${connections} connections, ${durationSeconds} s each)`);
   printTable([{ figures: ceiling }, ...rows.map((figures) => ({ figures, ceiling }))]);
 }
+
+await serveOrRun(serve, main);

@@ -54,8 +54,6 @@ async function serve(request: ServeRequest): Promise<void> {
   await listenInChild(bare);
 }
 
-await serveOrRun(serve, main);
-
 /** One envelope body template: realistic traces (server span, internal span, database call, outgoing call). */
 function envelopeTemplate(): { text: string; occurrences: ProtocolOccurrence[] } {
   const occurrences: ProtocolOccurrence[] = [];
@@ -216,3 +214,5 @@ async function main(): Promise<void> {
     );
   });
 }
+
+await serveOrRun(serve, main);

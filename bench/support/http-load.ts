@@ -165,7 +165,8 @@ export async function listenInChild(
 
 /**
  * A bench's entry point: as `script serve` (the child `startChildServer` forks), serves the
- * request the parent sends; otherwise runs `main`.
+ * request the parent sends; otherwise runs `main`. Call it last in the module: `main` starts at
+ * once, and a module-level constant declared below the call is not yet initialized.
  */
 export async function serveOrRun<Request>(serve: (request: Request) => Promise<void>, main: () => Promise<void>): Promise<void> {
   if (process.argv[2] === 'serve') {
