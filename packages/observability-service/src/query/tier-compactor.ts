@@ -167,17 +167,23 @@ export async function compactTiers(database: Database): Promise<CompactionResult
 
 /**
  * Drops tier buckets that end at or before `cutoffMs` (retention); a key-prefix range per tier and
- * grain, never a scan. On PostgreSQL it waits for the compaction lock, so a compaction running on
- * another instance cannot write back a bucket it computed before the prune.
+ * grain, never a scan. On PostgreSQL it runs in one transaction holding the compaction lock, so a
+ * compaction running on another instance cannot write back a bucket it computed before the prune.
+ * On SQLite each delete stands alone (compaction there is one transaction on the same connection),
+ * so ingestion commits between them as it does between the pruner's other deletes.
  */
 export async function pruneTiers(database: Pick<Database, 'db' | 'dialect'>, cutoffMs: number): Promise<void> {
-  await database.db.transaction().execute(async (trx) => {
-    if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${compactionLock})`.execute(trx);
+  const prune = async (db: Kysely<any>) => {
     for (const dimension of allTierDimensions) {
       const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
       for (const tierMs of tierSizesMs) {
-        await trx.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where('bucket', '<=', cutoffMs - tierMs).execute();
+        await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where('bucket', '<=', cutoffMs - tierMs).execute();
       }
     }
+  };
+  if (database.dialect !== 'postgres') return prune(database.db);
+  await database.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${compactionLock})`.execute(trx);
+    await prune(trx);
   });
 }

@@ -24,8 +24,7 @@ export const retentionPlugin = fp<RetentionPluginOptions>(
     const policy = new RetentionPolicy(app.database.db, options.defaultDays);
     await policy.refresh();
     const pruner = new RetentionPruner({
-      db: app.database.db,
-      dialect: app.database.dialect,
+      database: app.database,
       clock: app.clock,
       policy,
       logger: app.log,

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Clock, Dialect } from '@playstack/server-kit';
+import type { Clock, Database } from '@playstack/server-kit';
 import { pruneIngestionCounters } from '../health/ingestion-counters.js';
 import { pruneTiers } from '../query/tier-compactor.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
@@ -10,9 +9,7 @@ import type { RetentionPolicy } from './retention-policy.js';
 const rollupTables = ['operation_rollups', 'tenant_rollups', 'statement_rollups', 'dependency_rollups'] as const;
 
 export interface RetentionPrunerOptions {
-  db: Kysely<IngestionTables>;
-  /** The tiers are pruned under PostgreSQL's compaction lock. */
-  dialect: Dialect;
+  database: Database<IngestionTables>;
   clock: Clock;
   policy: RetentionPolicy;
   logger: FastifyBaseLogger;
@@ -74,7 +71,8 @@ export class RetentionPruner {
   }
 
   async #prune(): Promise<PruneResult> {
-    const { db, clock, policy, batchRows } = this.#options;
+    const { database, clock, policy, batchRows } = this.#options;
+    const { db } = database;
     const days = await policy.refresh();
     const cutoff = clock.now() - days * dayMs;
     const result: PruneResult = { cutoff, occurrences: 0, rollupRows: 0 };
@@ -98,7 +96,7 @@ export class RetentionPruner {
         await yieldToEventLoop();
       }
     }
-    if (!this.#stopped) await pruneTiers({ db, dialect: this.#options.dialect }, cutoff);
+    if (!this.#stopped) await pruneTiers(database, cutoff);
     if (!this.#stopped) await pruneIngestionCounters(db, cutoff);
     if (result.occurrences > 0 || result.rollupRows > 0) {
       this.#options.logger.info({ ...result, retentionDays: days }, 'pruned data older than the retention');
