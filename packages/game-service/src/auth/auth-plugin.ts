@@ -43,6 +43,13 @@ function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
 }
 
+/** The end of `requirePlayer` once the token's claims are known (a function of its own: no closure per request). */
+function signIn(request: FastifyRequest, claims: AccessClaims | undefined, done: HookHandlerDoneFunction): void {
+  if (!claims) return done(unauthorized('The access token is invalid, expired, revoked or for another game; refresh the session.'));
+  request.player = { id: claims.playerId, gameId: claims.gameId, displayName: claims.displayName };
+  done();
+}
+
 /** Sessions, the player guard, and the `sessions` part of player erasure. */
 export const authPlugin = fp<AuthPluginOptions>(
   async (app, options) => {
@@ -80,14 +87,9 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (!header) return done(unauthorized('This endpoint needs Authorization: Bearer <accessToken>.'));
       const match = bearerPattern.exec(header);
       if (!match) return done(unauthorized('The Authorization header must be "Bearer <accessToken>".'));
-      const signIn = (claims: AccessClaims | undefined): void => {
-        if (!claims) return done(unauthorized('The access token is invalid, expired, revoked or for another game; refresh the session.'));
-        request.player = { id: claims.playerId, gameId: claims.gameId, displayName: claims.displayName };
-        done();
-      };
       const claims = sessions.authenticate(request.game.id, match[1]!);
-      if (claims instanceof Promise) claims.then(signIn, done);
-      else signIn(claims);
+      if (claims instanceof Promise) claims.then((settled) => signIn(request, settled, done), done);
+      else signIn(request, claims, done);
     });
 
     app.playerErasure.register('sessions', {
