@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import { multiRowInsertSql } from '../storage/multi-row-insert.js';
+import { schemaLock } from '../storage/schema-lock.js';
 import { minuteMs } from '../time-units.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { histogramAggregate, inList } from './rollup-aggregate.js';
@@ -12,12 +13,8 @@ export const compactionChunkRows = 20_000;
 /** Buckets per statement when recomputing (an IN list each, so the primary key finds them). */
 const bucketsPerStatement = 500;
 const rowsPerInsert = 500;
-/**
- * Serializes compaction, and the pruning of tiers, across PostgreSQL instances (SQLite's write
- * lock does it there): an advisory lock on this key and the schema, so environments sharing a
- * database through `DATABASE_SCHEMA` do not wait on each other.
- */
-export const compactionLock = sql`${0x6f627374}, hashtext(current_schema())`; // "obst"
+/** Serializes compaction, and the pruning of tiers, across PostgreSQL instances (SQLite's write lock does it there). */
+export const compactionLock = schemaLock(0x6f627374); // "obst"
 
 /** A tier table's columns in insert order. */
 function tierColumns(dimension: TierDimension): string[] {

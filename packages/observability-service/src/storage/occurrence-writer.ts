@@ -3,6 +3,7 @@ import type { Clock, Database } from '@playstack/server-kit';
 import { recordIngestion } from '../health/ingestion-counters.js';
 import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
 import { multiRowInsertSql } from './multi-row-insert.js';
+import { schemaLock } from './schema-lock.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
 import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
 
@@ -29,7 +30,7 @@ export function occurrenceParameters(rows: readonly NewOccurrence[], receivedAt:
 /** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
 const rowsPerInsert = 1_000;
 /** Serializes rollup merges across PostgreSQL instances (SQLite's write lock does it there). */
-const rollupLockKey = 0x6f627372; // "obsr"
+const rollupLock = schemaLock(0x6f627372); // "obsr"
 
 export interface OccurrenceWriterOptions {
   database: Database<IngestionTables>;
@@ -125,7 +126,7 @@ export class OccurrenceWriter {
     const { database, clock, onCommit } = this.#options;
     const started = performance.now();
     await database.db.transaction().execute(async (trx) => {
-      if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLockKey})`.execute(trx);
+      if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLock})`.execute(trx);
       // Looked up before this batch is inserted: the stored spans are exactly the earlier ones.
       const parentChildEdges = await crossServiceEdges(trx, rows);
       const now = clock.now();
