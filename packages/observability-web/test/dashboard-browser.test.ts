@@ -279,6 +279,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.waitForURL(/\/occurrences\?range=1h&service=payments/);
     await page.getByText(`of ${sample.traces}`).waitFor();
     await page.getByLabel('Service filter').selectOption('');
+    await page.waitForURL((current) => !current.searchParams.has('service'));
     // A custom range, in UTC, also lives in the URL.
     await page.getByLabel('Time range').selectOption('custom');
     const from = new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 16);

@@ -13,13 +13,16 @@ export function TimeRangePicker({ range, onChange }: { range: TimeRange; onChang
   const [toText, setToText] = useState(toInputValue(resolved.toMs));
   const [problem, setProblem] = useState<string | undefined>();
 
+  // Follows the range's value, not the object: the URL is parsed again on every navigation (a
+  // service filter changed, say), and a custom form just opened must stay open.
+  const rangeValue = range.kind === 'custom' ? `${range.fromMs}/${range.toMs}` : range.preset;
   useEffect(() => {
     setCustom(range.kind === 'custom');
     if (range.kind === 'custom') {
       setFromText(toInputValue(range.fromMs));
       setToText(toInputValue(range.toMs));
     }
-  }, [range]);
+  }, [rangeValue]);
 
   return (
     <div class="range-picker">
