@@ -1,16 +1,26 @@
 // Runs services as child processes, each with the Node.js flags its package.json lists under
 // `nodeFlags` (docs/operations.md). With no arguments (`npm start`) both run, as the local demo;
 // with service names (`npm run start:game`, `npm run start:observability`) only those, reading
-// only the environment.
+// only the environment. Whatever changed since the last build is built first (scripts/build.mjs);
+// nothing is rebuilt when nothing changed.
 //
-// Each service runs in a process group of its own, so a signal sent to this launcher's group
-// (Ctrl-C in a terminal) reaches it once, passed on from here: a service takes a second SIGTERM or
-// SIGINT as "stop now" and would otherwise get two at once. This process exits once every child
-// has: with 0 when they stopped cleanly, else with the first failure's code (128 + signal number
-// for a service killed by a signal this launcher did not pass on).
+// Stopping, the way a supervisor expects:
+// - SIGTERM, SIGINT or SIGHUP to this launcher (npm forwards SIGTERM and SIGINT to it: the npm
+//   scripts `exec` it, so no shell sits in between to swallow them) is passed on to every
+//   service, which finishes its requests in flight and exits 0; the launcher then exits 0.
+// - Each service runs in a process group of its own, so a signal sent to the terminal's group
+//   (Ctrl-C) reaches it once, from here. The launcher itself may get the same signal twice (from
+//   the terminal and forwarded by npm): a repeat within `repeatWindowMs` is the same request.
+//   A later one is passed on again, and a service takes a second signal as "stop now".
+// - The launcher watches its parent: when it is gone (npm killed with SIGKILL, say) the services
+//   are stopped as on SIGTERM. The services watch the launcher through an IPC channel: when it
+//   is gone (killed with SIGKILL) they stop by themselves. No service outlives its launcher.
+// - Exit status: 0 when every service stopped cleanly; otherwise the first failure's code
+//   (128 + signal number for a service killed by a signal this launcher did not pass on).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
+import { buildIfStale } from './build.mjs';
 
 const known = ['game-service', 'observability-service'];
 const requested = [...new Set(process.argv.slice(2))];
@@ -20,11 +30,35 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
+const launcherName = 'npm-start';
+const repeatWindowMs = 1_000;
+const parentCheckIntervalMs = 500;
+const levels = { info: 30, warn: 40, error: 50 };
+
+/**
+ * One line per event, as the services write theirs: readable on a terminal, a JSON line
+ * (pino's fields) otherwise.
+ */
+function say(level, msg) {
+  if (process.stdout.isTTY) {
+    const time = new Date().toTimeString().slice(0, 8);
+    process.stdout.write(`${time} ${level.toUpperCase().padEnd(5)} ${launcherName}  ${msg}\n`);
+  } else {
+    process.stdout.write(`${JSON.stringify({ level: levels[level], time: Date.now(), name: launcherName, msg })}\n`);
+  }
+}
+
+const built = buildIfStale((msg) => say('info', msg));
+if (built !== 0) {
+  say('error', `the build failed (exit ${built}); fix the error above and run npm start again`);
+  process.exit(built);
+}
+
 const env = { ...process.env };
 if (requested.length === 0 && env.GAME_DEV_AUTH === undefined) {
   // The quick start is a local demo: let the demo game sign players in with dev:<name> codes.
   env.GAME_DEV_AUTH = '1';
-  console.warn('npm start: GAME_DEV_AUTH=1 for the local demo (dev:<name> sign-in); never set it in production');
+  say('warn', 'GAME_DEV_AUTH=1 for the local demo (dev:<name> sign-in); never set it in production');
 }
 
 const services = (requested.length > 0 ? requested : known).map((name) => {
@@ -33,29 +67,51 @@ const services = (requested.length > 0 ? requested : known).map((name) => {
 });
 /** Signals passed on to the services: a service ended by one of them stopped as asked. */
 const passedOn = new Set();
+/** Why the services are being stopped, for the last line. */
+let stopReason;
 let exitCode = 0;
 let running = services.length;
 const children = services.map(({ name, entry, nodeFlags }) => {
-  const child = spawn(process.execPath, [...nodeFlags, entry], { env, stdio: 'inherit', detached: true });
+  // The IPC channel is how a service notices this launcher is gone (it closes when we die).
+  const child = spawn(process.execPath, [...nodeFlags, entry], { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true });
   child.on('exit', (code, signal) => {
     const failed = signal ? !passedOn.has(signal) : code !== 0;
     if (failed) {
-      console.error(`${name} exited with ${signal ?? code}`);
+      say('error', `${name} exited with ${signal ?? code}`);
       if (exitCode === 0) exitCode = code ?? 128 + (constants.signals[signal] ?? 0);
     }
     running -= 1;
-    if (running === 0) process.exit(exitCode);
+    if (running === 0) {
+      const names = services.map((service) => service.name).join(' and ');
+      say(exitCode === 0 ? 'info' : 'error', `${names} stopped${stopReason ? ` (${stopReason})` : ''}; exit ${exitCode}`);
+      process.exit(exitCode);
+    }
     // One service stopping on its own takes the others down too, so a supervisor notices. Once
     // they were asked to stop, each is already on its way: a second signal would cut it short.
-    if (passedOn.size === 0) passOn('SIGTERM');
+    if (passedOn.size === 0) passOn('SIGTERM', `${name} exited`);
   });
   return child;
 });
 
-/** Asks every running service to stop: once per signal received, so a second Ctrl-C still means "now". */
-function passOn(signal) {
+let lastPassedOn = { signal: '', at: 0 };
+
+/** Asks every running service to stop: once per request, so a second Ctrl-C still means "now". */
+function passOn(signal, reason) {
+  const now = Date.now();
+  if (signal === lastPassedOn.signal && now - lastPassedOn.at < repeatWindowMs) return;
+  lastPassedOn = { signal, at: now };
+  stopReason ??= reason;
   passedOn.add(signal);
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 }
 
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => passOn(signal));
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => passOn(signal, signal));
+
+// A parent that dies leaves this process to be adopted by another (init, or a subreaper): a
+// changed parent pid is the only sign of it.
+const parent = process.ppid;
+const parentWatch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(parentWatch);
+  passOn('SIGTERM', `parent process ${parent} is gone`);
+}, parentCheckIntervalMs).unref();

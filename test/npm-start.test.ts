@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '@playstack/server-kit/testing';
+import { builds, staleReason } from '../scripts/build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,9 +27,9 @@ function nodeFlagsOf(service: string): string[] {
   return (JSON.parse(readFileSync(join(root, 'packages', service, 'package.json'), 'utf8')) as { nodeFlags?: string[] }).nodeFlags ?? [];
 }
 
-/** Resolves once nothing listens at the URL any more; fails after 15 s. */
-async function waitForClosed(url: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
+/** Resolves once nothing listens at the URL any more; fails after `withinMs`. */
+async function waitForClosed(url: string, withinMs = 15_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
     try {
       await fetch(url);
@@ -37,7 +38,16 @@ async function waitForClosed(url: string): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${url} still answers after shutdown`);
+  throw new Error(`${url} still answers ${withinMs} ms after the stop was asked for`);
+}
+
+/** Whether a process with this pid exists (a zombie no longer counts: it holds no port). */
+function alive(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
 }
 
 interface ProcessRow {
@@ -72,18 +82,20 @@ function descendantsOf(root: number): ProcessRow[] {
 interface Launched {
   readonly child: ChildProcess;
   readonly ports: { readonly game: number; readonly observability: number };
-  /** What the launcher and its services wrote to stderr so far. */
-  stderr(): string;
-  /** Settles once the process has exited and its stderr is read to the end. */
+  /** What the launcher and its services wrote so far, stdout and stderr. */
+  output(): string;
+  /** Settles once the process has exited and its output is read to the end. */
   readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** The service process running `entry`, with its command line split on spaces. */
-  service(entry: string): { readonly pid: number; readonly group: number; readonly args: string[] } | undefined;
+  /** The process running `entry` (a service's dist/main.js, the launcher's script), its command line split on spaces. */
+  process(entry: string): { readonly pid: number; readonly group: number; readonly args: string[] } | undefined;
+  /** Both services answer /healthz. */
+  bothHealthy(): Promise<void>;
 }
 
 /**
  * Starts `command` (`npm start`, `npm run start:game`, ...) in a process group of its own, on free
  * ports and a fresh data directory, runs `body`, then kills it and every process it started (the
- * services run in groups of their own) and removes the directory. A failure carries its stderr.
+ * services run in groups of their own) and removes the directory. A failure carries the output.
  */
 async function withLauncher(command: string, args: string[], env: NodeJS.ProcessEnv, body: (launched: Launched) => Promise<void>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'launcher-'));
@@ -92,22 +104,28 @@ async function withLauncher(command: string, args: string[], env: NodeJS.Process
     cwd: root,
     detached: true,
     env: { ...env, GAME_PORT: String(ports.game), OBSERVABILITY_PORT: String(ports.observability), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   const started: ProcessRow[] = [];
-  const service = (entry: string) => {
+  const process_ = (entry: string) => {
     const rows = descendantsOf(child.pid!);
     started.push(...rows);
     const row = rows.find((r) => r.args.includes(entry));
     return row && { pid: row.pid, group: row.group, args: row.args.split(' ') };
   };
+  const bothHealthy = async () => {
+    const deadline = Date.now() + 150_000;
+    await waitForHealthy(`http://127.0.0.1:${ports.game}/healthz`, deadline);
+    await waitForHealthy(`http://127.0.0.1:${ports.observability}/healthz`, deadline);
+  };
   try {
-    await body({ child, ports, stderr: () => stderr, closed, service });
+    await body({ child, ports, output: () => output, closed, process: process_, bothHealthy });
   } catch (error) {
-    throw new Error(`${String(error)}\nstderr of ${[command, ...args].join(' ')}:\n${stderr}`);
+    throw new Error(`${String(error)}\noutput of ${[command, ...args].join(' ')}:\n${output}`);
   } finally {
     for (const target of [-child.pid!, ...started.map((row) => row.pid)]) {
       try {
@@ -122,42 +140,138 @@ async function withLauncher(command: string, args: string[], env: NodeJS.Process
 
 const gameEntry = 'packages/game-service/dist/main.js';
 const observabilityEntry = 'packages/observability-service/dist/main.js';
+const launcherEntry = 'scripts/start-all.mjs';
+/** What a supervisor may expect: every service gone and its port free this soon after a stop signal. */
+const stopWithinMs = 10_000;
 
 it(
   '`npm start` builds and runs both services on SQLite, each with its Node.js flags; Ctrl-C (SIGINT to the group) stops both cleanly',
   async () => {
     await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
-      const deadline = Date.now() + 150_000;
-      const game = await waitForHealthy(`http://127.0.0.1:${launched.ports.game}/healthz`, deadline);
-      expect(await game.json()).toEqual({ status: 'ok' });
-      const observability = await waitForHealthy(`http://127.0.0.1:${launched.ports.observability}/healthz`, deadline);
-      expect(await observability.json()).toEqual({ status: 'ok' });
+      await launched.bothHealthy();
       const version = await fetch(`http://127.0.0.1:${launched.ports.game}/version`);
       expect(((await version.json()) as { name: string }).name).toBe('@playstack/game-service');
       // Each service runs with the Node.js flags its package.json lists.
       expect(nodeFlagsOf('game-service')).toContain('--max-semi-space-size=64');
-      const [gameService, observabilityService] = [launched.service(gameEntry)!, launched.service(observabilityEntry)!];
+      const [gameService, observabilityService] = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
       expect(gameService.args).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
-      // Ctrl-C in a terminal signals the terminal's process group: npm and the launcher, which
-      // passes it on once to each service. The services run in groups of their own, or they would
-      // get it twice, and a second signal makes a service stop at once, with 1.
+      // Ctrl-C in a terminal signals the terminal's process group: npm and the launcher (npm also
+      // forwards it to the launcher: the launcher takes the two as one request). The services run
+      // in groups of their own, or they would get it twice, and a second signal makes a service
+      // stop at once, with 1.
       for (const service of [gameService, observabilityService]) expect(service.group).not.toBe(launched.child.pid);
       process.kill(-launched.child.pid!, 'SIGINT');
-      await launched.closed;
+      expect(await launched.closed).toEqual({ code: 0, signal: null });
       await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`);
       await waitForClosed(`http://127.0.0.1:${launched.ports.observability}/healthz`);
-      expect(launched.stderr()).not.toContain('exited with');
+      expect(launched.output()).not.toContain('exited with');
+      expect(launched.output()).toContain('game-service and observability-service stopped (SIGINT); exit 0');
     });
   },
   200_000,
 );
 
+describe('a supervisor signalling the npm process alone', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: npm passes it to the launcher, both services stop within 10 s, their ports are free, and npm exits 0',
+    async (signal) => {
+      await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
+        await launched.bothHealthy();
+        const services = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
+        const askedAt = Date.now();
+        process.kill(launched.child.pid!, signal);
+        expect(await launched.closed).toEqual({ code: 0, signal: null });
+        await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`, stopWithinMs - (Date.now() - askedAt));
+        await waitForClosed(`http://127.0.0.1:${launched.ports.observability}/healthz`, stopWithinMs - (Date.now() - askedAt));
+        for (const service of services) expect(alive(service.pid)).toBe(false);
+        expect(Date.now() - askedAt).toBeLessThan(stopWithinMs);
+        expect(launched.output()).toContain(`stopped (${signal}); exit 0`);
+      });
+    },
+    200_000,
+  );
+
+  it(
+    'SIGHUP: npm does not handle it and dies of it (npm forwards only SIGINT and SIGTERM); the launcher notices its parent gone and stops both services cleanly within 10 s',
+    async () => {
+      await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
+        await launched.bothHealthy();
+        const services = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
+        const launcher = launched.process(launcherEntry)!;
+        const askedAt = Date.now();
+        process.kill(launched.child.pid!, 'SIGHUP');
+        await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`, stopWithinMs);
+        await waitForClosed(`http://127.0.0.1:${launched.ports.observability}/healthz`, stopWithinMs - (Date.now() - askedAt));
+        // The launcher's output pipe is also the test's: `closed` settles when it has exited too.
+        expect(await launched.closed).toEqual({ code: null, signal: 'SIGHUP' });
+        for (const pid of [...services.map((service) => service.pid), launcher.pid]) expect(alive(pid)).toBe(false);
+        expect(launched.output()).toMatch(/stopped \(parent process \d+ is gone\); exit 0/);
+      });
+    },
+    200_000,
+  );
+});
+
+it.each(['SIGHUP', 'SIGTERM'] as const)(
+  'the launcher run directly (`node scripts/start-all.mjs`, as a systemd unit does) stops both services on %s and exits 0',
+  async (signal) => {
+    await withLauncher(process.execPath, [launcherEntry], process.env, async (launched) => {
+      await launched.bothHealthy();
+      process.kill(launched.child.pid!, signal);
+      expect(await launched.closed).toEqual({ code: 0, signal: null });
+      await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`, stopWithinMs);
+      await waitForClosed(`http://127.0.0.1:${launched.ports.observability}/healthz`, stopWithinMs);
+      expect(launched.output()).toContain(`stopped (${signal}); exit 0`);
+    });
+  },
+  200_000,
+);
+
+describe('no service outlives what started it', () => {
+  it.each([
+    ['npm', 'npm'],
+    ['the launcher', launcherEntry],
+  ] as const)(
+    'SIGKILL to %s: both services stop by themselves within a few seconds',
+    async (_who, target) => {
+      await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
+        await launched.bothHealthy();
+        const services = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
+        const launcher = launched.process(launcherEntry)!;
+        process.kill(target === 'npm' ? launched.child.pid! : launcher.pid, 'SIGKILL');
+        await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`, 5_000);
+        await waitForClosed(`http://127.0.0.1:${launched.ports.observability}/healthz`, 5_000);
+        const deadline = Date.now() + 5_000;
+        while ([...services, launcher].some((row) => alive(row.pid)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        for (const row of [...services, launcher]) expect(alive(row.pid), row.args.join(' ')).toBe(false);
+      });
+    },
+    200_000,
+  );
+});
+
 it('the launcher refuses unknown service names', async () => {
-  const unknown = spawn(process.execPath, ['scripts/start-all.mjs', 'game-service', 'no-such-service'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const unknown = spawn(process.execPath, [launcherEntry, 'game-service', 'no-such-service'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   unknown.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   expect(await new Promise((resolve) => unknown.on('close', resolve))).toBe(2);
   expect(stderr).toContain('unknown service(s): no-such-service');
+});
+
+it('`npm start` does not rebuild when nothing changed since the last build, and names the change when something did', () => {
+  // What the launcher does first (the tests above did it already, unless this one runs alone).
+  execFileSync(process.execPath, ['--input-type=module', '-e', "process.exitCode = (await import('./scripts/build.mjs')).buildIfStale(() => {})"], { cwd: root, stdio: 'ignore' });
+  for (const build of builds) expect(staleReason(build), build.name).toBeUndefined();
+  const source = join(root, 'packages/game-service/src/main.ts');
+  const { atime, mtime } = statSync(source);
+  try {
+    const later = new Date(Date.now() + 1_000);
+    utimesSync(source, later, later);
+    expect(staleReason(builds.find((build) => build.name === 'services')!)).toBe('packages/game-service/src/main.ts changed');
+    expect(staleReason(builds.find((build) => build.name === 'dashboard')!)).toBeUndefined();
+  } finally {
+    utimesSync(source, atime, mtime);
+  }
 });
 
 it(
@@ -167,8 +281,8 @@ it(
     delete env.GAME_DEV_AUTH;
     await withLauncher('npm', ['run', 'start:game', '--silent'], env, async (launched) => {
       await waitForHealthy(`http://127.0.0.1:${launched.ports.game}/healthz`, Date.now() + 120_000);
-      expect(launched.service(gameEntry)?.args).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
-      expect(launched.service(observabilityEntry)).toBeUndefined();
+      expect(launched.process(gameEntry)?.args).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
+      expect(launched.process(observabilityEntry)).toBeUndefined();
       // Without GAME_DEV_AUTH in its environment the demo game has no dev sign-in.
       const signIn = await fetch(`http://127.0.0.1:${launched.ports.game}/v1/games/demo/auth/exchange`, {
         method: 'POST',
@@ -180,12 +294,12 @@ it(
         code: 'invalid-grant',
         message: expect.stringContaining('dev provider is disabled'),
       });
-      expect(launched.stderr()).not.toContain('GAME_DEV_AUTH=1');
+      expect(launched.output()).not.toContain('GAME_DEV_AUTH=1');
       // Killed by something other than the launcher (the OOM killer, say): the launcher exits
       // with 128 + 9, so a supervisor restarting on failure restarts it.
-      process.kill(launched.service(gameEntry)!.pid, 'SIGKILL');
+      process.kill(launched.process(gameEntry)!.pid, 'SIGKILL');
       expect((await launched.closed).code).toBe(137);
-      expect(launched.stderr()).toContain('game-service exited with SIGKILL');
+      expect(launched.output()).toContain('game-service exited with SIGKILL');
     });
   },
   150_000,

@@ -27,10 +27,19 @@ export async function runService(build: () => Promise<{ app: App; options: RunSe
     process.exit(1);
   }
   const { app, options } = built;
-  closeWithGrace({ delay: options.shutdownTimeoutMs }, async ({ signal, err }) => {
+  const { close } = closeWithGrace({ delay: options.shutdownTimeoutMs }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an uncaught error');
     else app.log.info({ signal }, 'shutting down');
     await app.close();
   });
+  // Started by a launcher (scripts/start-all.mjs) with an IPC channel: the channel closes when the
+  // launcher dies, however it died (SIGKILL included), and a service must not outlive it.
+  if (process.channel) {
+    process.once('disconnect', () => {
+      app.log.warn('the launcher that started this service is gone; shutting down');
+      void close();
+    });
+    process.channel.unref();
+  }
   await app.listen({ port: options.port, host: options.host });
 }

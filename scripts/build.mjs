@@ -1,0 +1,116 @@
+// Builds what `npm start` runs: the services (`tsc -b`, into each package's dist/) and the
+// dashboard (`vite build`, into packages/observability-web/dist/). `npm run build` builds both;
+// `npm start` calls buildIfStale(), which builds only what changed since its last build, so a
+// start with nothing changed costs a directory walk, not a build.
+//
+// "Changed" is by modification time, as make does: a build is stale when its outputs are missing
+// or when any of its inputs (sources, its package.json and tsconfig, the lockfile) is newer than
+// the stamp written when it last succeeded. The stamp carries the time the build started, so a
+// file saved during a build counts as changed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+/** A package's command-line entry, from its package.json `bin` (packages need not export it). */
+function binOf(packageName, command) {
+  const manifest = require.resolve(`${packageName}/package.json`);
+  return join(dirname(manifest), require(manifest).bin[command]);
+}
+const stampDir = join(root, 'node_modules', '.cache', 'playstack-build');
+const rootInputs = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json'];
+const servicePackages = ['server-kit', 'game-client', 'game-service', 'observability-service'];
+
+/** What each build reads, what it must leave behind, and how to run it. */
+export const builds = [
+  {
+    name: 'services',
+    inputs: [...rootInputs, ...servicePackages.flatMap((name) => [`packages/${name}/src`, `packages/${name}/package.json`, `packages/${name}/tsconfig.json`])],
+    outputs: ['packages/game-service/dist/main.js', 'packages/observability-service/dist/main.js'],
+    command: () => [process.execPath, [binOf('typescript', 'tsc'), '-b'], root],
+  },
+  {
+    name: 'dashboard',
+    inputs: [...rootInputs, ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'].map((file) => `packages/observability-web/${file}`)],
+    outputs: ['packages/observability-web/dist/index.html'],
+    // The dashboard's typecheck runs with `npm run typecheck`; serving it needs only the bundle.
+    command: () => [process.execPath, [binOf('vite', 'vite'), 'build', '--logLevel', 'warn'], join(root, 'packages/observability-web')],
+  },
+];
+
+/** The newest file under `path` (a file or a directory), as [mtimeMs, path]; [0, ''] when absent. */
+function newestUnder(path) {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return [0, ''];
+  }
+  if (!stats.isDirectory()) return [stats.mtimeMs, path];
+  let newest = [stats.mtimeMs, path];
+  for (const entry of readdirSync(path)) {
+    const found = newestUnder(join(path, entry));
+    if (found[0] > newest[0]) newest = found;
+  }
+  return newest;
+}
+
+function stampOf(build) {
+  return join(stampDir, `${build.name}.stamp`);
+}
+
+/** Why `build` must run, or undefined when its outputs are up to date. */
+export function staleReason(build) {
+  const missing = build.outputs.find((output) => !existsSync(join(root, output)));
+  if (missing) return `${missing} is missing`;
+  let stampedAt;
+  try {
+    stampedAt = statSync(stampOf(build)).mtimeMs;
+  } catch {
+    return 'no earlier build by npm start or npm run build';
+  }
+  for (const input of build.inputs) {
+    const [mtimeMs, path] = newestUnder(join(root, input));
+    if (mtimeMs > stampedAt) return `${relative(root, path)} changed`;
+  }
+  return undefined;
+}
+
+/** Runs `build`; on success stamps it with the time it started. Returns the exit status. */
+export function runBuild(build) {
+  const startedAt = new Date();
+  const [command, args, cwd] = build.command();
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
+  const status = result.status ?? 1;
+  if (status === 0) {
+    mkdirSync(dirname(stampOf(build)), { recursive: true });
+    writeFileSync(stampOf(build), `${startedAt.toISOString()}\n`);
+    utimesSync(stampOf(build), startedAt, startedAt);
+  }
+  return status;
+}
+
+/**
+ * Builds whatever is stale, telling `say` what and why. Returns 0, or the failing build's exit
+ * status.
+ */
+export function buildIfStale(say) {
+  for (const build of builds) {
+    const reason = staleReason(build);
+    if (reason === undefined) continue;
+    say(`building the ${build.name} (${reason})`);
+    const status = runBuild(build);
+    if (status !== 0) return status;
+  }
+  return 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const build of builds) {
+    const status = runBuild(build);
+    if (status !== 0) process.exit(status);
+  }
+}
