@@ -82,6 +82,9 @@ function row(trace: number, span: number, parent: number | null, service: string
     error_message: null,
     error_stack: null,
     attributes: null,
+    resource_attributes: null,
+    events: null,
+    links: null,
     normalized_statement: null,
     ...extra,
   };

@@ -8,7 +8,8 @@ import { authRoutes } from './auth/auth-routes.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { retentionPlugin } from './retention/retention-plugin.js';
 import { ingestionPlugin } from './ingest/ingestion-plugin.js';
-import { otlpRoutes } from './otlp/otlp-routes.js';
+import { otlpHttpRoutes } from './otlp/otlp-http-routes.js';
+import { traceSignal } from './otlp/otlp-traces.js';
 import { queryRoutes } from './query/query-routes.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
@@ -42,7 +43,7 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
         { name: 'system', description: 'Health, readiness, version, metrics' },
         { name: 'auth', description: 'Dashboard sign-in, sessions, passwords and invitations (an application API, not a stable one)' },
         { name: 'admin', description: 'Users, invitations, ingestion keys and retention; admins only' },
-        { name: 'ingest', description: 'Protocol v1 and OTLP/HTTP JSON ingestion, authenticated with ingestion keys' },
+        { name: 'ingest', description: 'Protocol v1 and OTLP/HTTP (protobuf and JSON) ingestion, authenticated with ingestion keys; OTLP/gRPC is served on its own port' },
         { name: 'query', description: 'What the dashboards read: services, summary, trend, occurrences, traces, database, dependencies' },
         { name: 'usage', description: 'Usage per tenant, its trend and export' },
         { name: 'health', description: 'Ingestion, storage and database status for operators' },
@@ -87,7 +88,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     rateLimitPerSecond: config.INGEST_RATE_LIMIT_PER_SECOND,
     maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
   });
-  await app.register(otlpRoutes);
+  await app.register(otlpHttpRoutes, { signals: (scope) => [traceSignal(scope.ingestion, scope.clock)] });
 
   await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000 });
   await app.register(queryRoutes);

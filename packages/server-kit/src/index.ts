@@ -2,7 +2,7 @@
 /// <reference types="@fastify/swagger" preserve="true" />
 export { errorStatusByCode, isErrorCode, type ErrorCode } from './errors/error-codes.js';
 export { ApiError, type ErrorBody } from './errors/api-error.js';
-export { installErrorHandling, sendApiError } from './errors/error-handler.js';
+export { installErrorHandling, sendApiError, toApiError } from './errors/error-handler.js';
 export { ConfigError, configSchema, Flag, loadConfig, Port } from './config/load-config.js';
 export { commonConfigProperties } from './config/common-config.js';
 export { createServer, type App, type ServerOptions } from './http/create-server.js';

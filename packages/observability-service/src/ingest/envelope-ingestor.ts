@@ -25,10 +25,18 @@ export interface EnvelopeIngestorOptions {
   validator?: EnvelopeValidator;
 }
 
+/** What OTLP keeps of a span beyond the protocol's fields: JSON text, already bounded by the mapper. */
+export interface OccurrenceExtras {
+  events: string | null;
+  links: string | null;
+}
+
 /** A batch of already-validated occurrences under one resource (the OTLP path builds these). */
 export interface ResourceBatch {
   resource: ProtocolResource;
-  occurrences: Array<{ index: number; occurrence: ProtocolOccurrence }>;
+  /** JSON text of the resource's other attributes (OTLP), stored with each of its occurrences. */
+  resourceAttributes?: string | null;
+  occurrences: Array<{ index: number; occurrence: ProtocolOccurrence; extras?: OccurrenceExtras }>;
 }
 
 /**
@@ -53,7 +61,7 @@ export class EnvelopeIngestor {
       if (error instanceof InvalidEnvelopeError) throw new ApiError('invalid-envelope', `The body is not a protocol v1 envelope: ${error.message}.`);
       throw error;
     }
-    this.#checkCount(shell.occurrences.length);
+    this.checkCount(shell.occurrences.length);
     const result: IngestResult = { accepted: { occurrences: 0 }, rejected: { occurrences: 0 }, truncated: { strings: shell.truncated }, errors: [] };
     const valid: ResourceBatch = { resource: shell.resource, occurrences: [] };
     shell.occurrences.forEach((item, index) => this.checkOccurrence(item, index, valid, result));
@@ -64,18 +72,18 @@ export class EnvelopeIngestor {
    * Validates the request's `index`-th occurrence: a valid one joins `batch` (its cut strings
    * counted in `result`), a refused one is reported in `result.errors`.
    */
-  checkOccurrence(item: unknown, index: number, batch: ResourceBatch, result: IngestResult): void {
+  checkOccurrence(item: unknown, index: number, batch: ResourceBatch, result: IngestResult, extras?: OccurrenceExtras): void {
     const check = this.#validator.checkOccurrence(item);
     if (!check.ok) {
       result.errors.push({ index, message: check.message });
       return;
     }
     result.truncated.strings += check.truncated;
-    batch.occurrences.push({ index, occurrence: check.occurrence });
+    batch.occurrences.push(extras ? { index, occurrence: check.occurrence, extras } : { index, occurrence: check.occurrence });
   }
 
-  /** Refuses envelopes with more occurrences than configured (counted as refused for the health view). */
-  #checkCount(count: number): void {
+  /** Refuses requests with more occurrences than configured (counted as refused for the health view). */
+  checkCount(count: number): void {
     if (count > this.#options.maxOccurrences) {
       // Best effort, not awaited: the 413 does not wait for the health counter, and a storage
       // failure there is already answered by the envelopes that do wait.
@@ -89,13 +97,13 @@ export class EnvelopeIngestor {
    * completes `result` with the counts.
    */
   async store(batches: readonly ResourceBatch[], result: IngestResult): Promise<IngestResult> {
-    this.#checkCount(batches.reduce((sum, batch) => sum + batch.occurrences.length, 0));
+    this.checkCount(batches.reduce((sum, batch) => sum + batch.occurrences.length, 0));
     const now = this.#options.clock.now();
     const window = { oldestMs: now - this.#options.retentionDays() * dayMs, newestMs: now + maxClockSkewMs };
     const rows: NewOccurrence[] = [];
     for (const batch of batches) {
-      for (const { index, occurrence } of batch.occurrences) {
-        const mapped = mapOccurrence(batch.resource, occurrence, window);
+      for (const { index, occurrence, extras } of batch.occurrences) {
+        const mapped = mapOccurrence(batch.resource, occurrence, window, { resourceAttributes: batch.resourceAttributes ?? null, events: extras?.events ?? null, links: extras?.links ?? null });
         if (mapped.ok) rows.push(mapped.row);
         else result.errors.push({ index, message: mapped.message });
       }

@@ -7,13 +7,23 @@ export interface IngestionKeyCheck {
   verify(authorization: string | undefined): Promise<{ keyId: string } | undefined>;
 }
 
+/** Checks a request's key and counts it against the key's rate; throws `unauthorized` or `rate-limited`. */
+export type IngestAdmission = (authorization: string | undefined) => Promise<void>;
+
 /**
- * Authenticates every request of the scope with an ingestion key and applies the key's rate,
- * before the body is read, so refused senders cost no decompression or parsing.
+ * The credential a request carries: `Authorization: Bearer <key>` or, for clients configured
+ * through `OTEL_EXPORTER_OTLP_HEADERS` that send the header value without percent-decoding it,
+ * `Bearer%20<key>`.
  */
-export function installIngestAuth(scope: FastifyInstance, keys: IngestionKeyCheck, limiter: IngestRateLimiter): void {
-  scope.addHook('onRequest', async (request) => {
-    const authorization = request.headers.authorization;
+export function ingestAuthorization(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  return /^bearer%20/i.test(authorization) ? `Bearer ${authorization.slice('bearer%20'.length)}` : authorization;
+}
+
+/** The admission check every ingest transport (protocol v1, OTLP/HTTP, OTLP/gRPC) runs first. */
+export function ingestAdmission(keys: IngestionKeyCheck, limiter: IngestRateLimiter): IngestAdmission {
+  return async (header) => {
+    const authorization = ingestAuthorization(header);
     const key = await keys.verify(authorization);
     if (!key) {
       const message = authorization
@@ -27,5 +37,13 @@ export function installIngestAuth(scope: FastifyInstance, keys: IngestionKeyChec
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
       });
     }
-  });
+  };
+}
+
+/**
+ * Authenticates every request of the scope with an ingestion key and applies the key's rate,
+ * before the body is read, so refused senders cost no decompression or parsing.
+ */
+export function installIngestAuth(scope: FastifyInstance, admit: IngestAdmission): void {
+  scope.addHook('onRequest', async (request) => admit(request.headers.authorization));
 }

@@ -2,10 +2,10 @@ import fp from 'fastify-plugin';
 import { Counter, Histogram } from 'prom-client';
 import { ApiError, errorResponses, type App } from '@playstack/server-kit';
 import { OccurrenceWriter } from '../storage/occurrence-writer.js';
-import { installIngestAuth, type IngestionKeyCheck } from './ingest-auth.js';
+import { ingestAdmission, installIngestAuth, type IngestAdmission, type IngestionKeyCheck } from './ingest-auth.js';
 import { installIngestBodyParser, type IngestBodyLimits } from './ingest-body-parser.js';
 import { IngestRateLimiter } from './ingest-rate-limiter.js';
-import { EnvelopeIngestor, type IngestResult } from './envelope-ingestor.js';
+import { EnvelopeIngestor } from './envelope-ingestor.js';
 import { EnvelopeValidator } from './envelope-validator.js';
 import { envelopeBodySchema, IngestHeaders, IngestResponse } from './ingest-schemas.js';
 
@@ -16,15 +16,21 @@ declare module 'fastify' {
   }
 }
 
-/** What an ingest endpoint needs: the pipeline, and the scope setup (parser, auth, rate). */
+/**
+ * What every ingest transport (protocol v1, OTLP/HTTP, OTLP/gRPC) shares: one admission check,
+ * the same body limits, validation, and the one durable batched writer.
+ */
 export interface Ingestion {
   ingestor: EnvelopeIngestor;
   validator: EnvelopeValidator;
   writer: OccurrenceWriter;
+  limits: IngestBodyLimits;
+  /** Key check and rate limit; throws `unauthorized` or `rate-limited`. */
+  admit: IngestAdmission;
   /** Installs the gzip-aware JSON parser and key authentication on an encapsulated scope. */
   prepareScope(scope: App): void;
   /** Stores, turning a storage failure into a retryable 503. */
-  run(work: () => Promise<IngestResult>): Promise<IngestResult>;
+  run<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface IngestionPluginOptions {
@@ -76,13 +82,16 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
       retentionDays: () => app.retention.policy.days,
     });
     const limiter = new IngestRateLimiter({ limitPerSecond: options.rateLimitPerSecond, clock: app.clock, redis: app.redis });
+    const admit = ingestAdmission(options.keys, limiter);
     const ingestion: Ingestion = {
       ingestor,
       validator,
       writer,
+      limits: options.limits,
+      admit,
       prepareScope(scope) {
         installIngestBodyParser(scope, options.limits);
-        installIngestAuth(scope, options.keys, limiter);
+        installIngestAuth(scope, admit);
       },
       async run(work) {
         try {

@@ -14,8 +14,17 @@ export interface AcceptanceWindow {
 
 export type MappedOccurrence = { ok: true; row: NewOccurrence } | { ok: false; message: string };
 
+/** JSON text stored beside the protocol's fields (OTLP fills it; protocol v1 has none). */
+export interface StoredExtras {
+  resourceAttributes: string | null;
+  events: string | null;
+  links: string | null;
+}
+
+const noExtras: StoredExtras = { resourceAttributes: null, events: null, links: null };
+
 /** Turns a validated protocol occurrence into a storage row, or refuses it for its time. */
-export function mapOccurrence(resource: ProtocolResource, occurrence: ProtocolOccurrence, window: AcceptanceWindow): MappedOccurrence {
+export function mapOccurrence(resource: ProtocolResource, occurrence: ProtocolOccurrence, window: AcceptanceWindow, extras: StoredExtras = noExtras): MappedOccurrence {
   const startedAt = Date.parse(occurrence.startedAt);
   if (!Number.isFinite(startedAt)) return { ok: false, message: 'occurrence.startedAt is not a valid date-time' };
   if (startedAt < window.oldestMs) return { ok: false, message: 'occurrence.startedAt is older than the retention period' };
@@ -53,6 +62,9 @@ export function mapOccurrence(resource: ProtocolResource, occurrence: ProtocolOc
       error_message: occurrence.error?.message ?? null,
       error_stack: occurrence.error?.stack ?? null,
       attributes: occurrence.attributes && Object.keys(occurrence.attributes).length > 0 ? JSON.stringify(occurrence.attributes) : null,
+      resource_attributes: extras.resourceAttributes,
+      events: extras.events,
+      links: extras.links,
     },
   };
 }

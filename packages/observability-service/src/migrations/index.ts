@@ -5,6 +5,7 @@ import { ingestionMinutes } from './2026-11-21-03-ingestion-minutes.js';
 import { rollupTiers } from './2026-11-21-03-rollup-tiers.js';
 import { rollupTierGrains } from './2026-11-21-03-rollup-tiers-grain.js';
 import { operationTiers } from './2026-11-21-04-operation-tiers.js';
+import { spanEventsLinks } from './2026-11-21-05-span-events-links.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -17,4 +18,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-21-03-rollup-tiers': rollupTiers,
   '2026-11-21-03-rollup-tiers-grain': rollupTierGrains,
   '2026-11-21-04-operation-tiers': operationTiers,
+  '2026-11-21-05-span-events-links': spanEventsLinks,
 };

@@ -1,39 +1,50 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
-const OtlpSpan = Type.Object(
-  {},
-  { additionalProperties: true, description: 'An OTLP span (JSON encoding: hex ids, nanosecond timestamps as strings, kind as an integer)' },
-);
-
-/** OTLP/HTTP JSON ExportTraceServiceRequest, checked down to the spans (each span is checked on its own). */
-export const OtlpTraceRequest = Type.Object(
-  {
-    resourceSpans: Type.Array(
-      Type.Object(
-        {
-          resource: Type.Optional(Type.Object({ attributes: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))) }, { additionalProperties: true })),
-          scopeSpans: Type.Optional(
-            Type.Array(Type.Object({ spans: Type.Optional(Type.Array(OtlpSpan)) }, { additionalProperties: true })),
-          ),
+/** OpenAPI documentation of an OTLP body: the proto message, JSON or binary protobuf by Content-Type. */
+export function otlpBodyContent(message: string): Record<string, unknown> {
+  return {
+    content: {
+      'application/x-protobuf': { schema: { type: 'string', format: 'binary', description: `${message}, binary protobuf` } },
+      'application/json': {
+        schema: {
+          type: 'object',
+          additionalProperties: true,
+          description: `${message} in OTLP/JSON: lowerCamelCase keys, hex trace and span ids, integer enums, 64-bit integers as strings or numbers`,
         },
-        { additionalProperties: true },
-      ),
-    ),
-  },
-  { additionalProperties: true, description: 'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest in its JSON encoding' },
-);
-export type OtlpTraceRequest = Static<typeof OtlpTraceRequest>;
+      },
+    },
+  };
+}
 
-/** ExportTraceServiceResponse; `partialSuccess` is present when some spans were refused. */
-export const OtlpTraceResponse = Type.Object(
+/** `google.rpc.Status`, the body of every OTLP error, in the request's encoding. */
+export const OtlpStatus = Type.Object(
   {
-    partialSuccess: Type.Optional(
-      Type.Object({
-        rejectedSpans: Type.Integer({ minimum: 0 }),
-        errorMessage: Type.String(),
-      }),
-    ),
+    code: Type.Integer({ description: 'gRPC status code (informative; the HTTP status is what clients act on)' }),
+    message: Type.String(),
+    details: Type.Array(Type.Object({ '@type': Type.String() }, { additionalProperties: true }), {
+      description: 'google.rpc.ErrorInfo (reason: the error code, metadata.requestId), google.rpc.RetryInfo when retryable, google.rpc.BadRequest for bad data',
+    }),
   },
-  { $id: 'OtlpTraceResponse' },
+  { $id: 'OtlpStatus', description: 'google.rpc.Status; binary protobuf when the request was, JSON otherwise' },
 );
-export type OtlpTraceResponse = Static<typeof OtlpTraceResponse>;
+
+/** The export response's documentation. */
+export function otlpResponseContent(message: string, rejectedField: string): Record<string, unknown> {
+  return {
+    description: `${message}; partialSuccess.${rejectedField} and errorMessage when some items were refused (the rest are stored). Sent after the commit.`,
+    content: {
+      'application/x-protobuf': { schema: { type: 'string', format: 'binary' } },
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: {
+            partialSuccess: {
+              type: 'object',
+              properties: { [rejectedField]: { type: 'string', description: 'int64, as a decimal string' }, errorMessage: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,78 +1,59 @@
+import type { OccurrenceExtras } from '../ingest/envelope-ingestor.js';
 import type { AttributeValue, OccurrenceKind, ProtocolResource } from '../ingest/protocol-types.js';
+import { attributeMap, boundedAttributes, cut, nanosToMs, unixNanos, type Int64, type OtlpKeyValue } from './otlp-values.js';
 
-/** An OTLP/JSON `AnyValue`. */
-interface AnyValue {
-  stringValue?: string;
-  boolValue?: boolean;
-  intValue?: string | number;
-  doubleValue?: number;
-  arrayValue?: { values?: AnyValue[] };
-  kvlistValue?: { values?: KeyValue[] };
-  bytesValue?: string;
-}
-interface KeyValue {
-  key: string;
-  value?: AnyValue;
+/** `opentelemetry.proto.trace.v1.Span` as decoded (ids are bytes in every encoding by then). */
+export interface OtlpSpan {
+  traceId?: Uint8Array;
+  spanId?: Uint8Array;
+  parentSpanId?: Uint8Array;
+  name?: string;
+  kind?: number;
+  startTimeUnixNano?: Int64;
+  endTimeUnixNano?: Int64;
+  attributes?: OtlpKeyValue[];
+  events?: Array<{ timeUnixNano?: Int64; name?: string; attributes?: OtlpKeyValue[] }>;
+  links?: Array<{ traceId?: Uint8Array; spanId?: Uint8Array; traceState?: string; attributes?: OtlpKeyValue[] }>;
+  status?: { code?: number; message?: string } | null;
 }
 
-/** OTLP span kinds (the JSON encoding uses the enum's integers). */
+/** `opentelemetry.proto.resource.v1.Resource` as decoded. */
+export interface OtlpResource {
+  attributes?: OtlpKeyValue[];
+}
+
+/** OTLP span kinds by the enum's numbers (UNSPECIFIED is treated as INTERNAL, as the specification says). */
 const kinds: Record<number, OccurrenceKind> = { 0: 'internal', 1: 'internal', 2: 'server', 3: 'client', 4: 'producer', 5: 'consumer' };
-const kindNames: Record<string, OccurrenceKind> = {
-  SPAN_KIND_UNSPECIFIED: 'internal',
-  SPAN_KIND_INTERNAL: 'internal',
-  SPAN_KIND_SERVER: 'server',
-  SPAN_KIND_CLIENT: 'client',
-  SPAN_KIND_PRODUCER: 'producer',
-  SPAN_KIND_CONSUMER: 'consumer',
-};
-const statusError = 2;
+const statusCodeError = 2;
+const traceIdBytes = 16;
+const spanIdBytes = 8;
+/** Events and links kept per span: the OpenTelemetry SDKs' default span limits. */
+export const maxEventsPerSpan = 128;
+export const maxLinksPerSpan = 128;
+const maxEventNameLength = 256;
+const maxTraceStateLength = 512;
 
-/** Attributes that become protocol fields instead of free attributes (old and current names). */
+/** Resource attributes that become the protocol resource's fields. */
+const resourceFields = new Set(['service.name', 'deployment.environment.name', 'deployment.environment', 'service.version', 'service.instance.id']);
+
+/** Span attributes that become protocol fields instead of free attributes (current and older names). */
 const mappedAttributes = new Set([
   'tenant.id', 'http.request.method', 'http.method', 'http.route', 'http.response.status_code', 'http.status_code',
   'db.system.name', 'db.system', 'db.query.text', 'db.statement', 'db.operation.name', 'db.operation',
   'peer.service', 'server.address', 'server.port', 'net.peer.name', 'net.peer.port', 'error.type',
 ]);
-const maxFreeAttributes = 64;
-
-function scalar(value: AnyValue | undefined): AttributeValue | undefined {
-  if (!value) return undefined;
-  if (value.stringValue !== undefined) return value.stringValue;
-  if (value.boolValue !== undefined) return value.boolValue;
-  if (value.intValue !== undefined) return Number(value.intValue);
-  if (value.doubleValue !== undefined) return value.doubleValue;
-  // Arrays and maps have no protocol v1 equivalent; keeping their JSON keeps the information.
-  if (value.arrayValue !== undefined || value.kvlistValue !== undefined) return JSON.stringify(value.arrayValue ?? value.kvlistValue);
-  return value.bytesValue;
-}
-
-function attributeMap(list: unknown): Map<string, AttributeValue> {
-  const map = new Map<string, AttributeValue>();
-  if (!Array.isArray(list)) return map;
-  for (const entry of list as KeyValue[]) {
-    if (entry === null || typeof entry !== 'object' || typeof entry.key !== 'string') continue;
-    const value = scalar(entry.value);
-    if (value !== undefined) map.set(entry.key, value);
-  }
-  return map;
-}
 
 function text(value: AttributeValue | undefined): string | undefined {
   return value === undefined ? undefined : String(value);
 }
 
-function nanosToMs(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value / 1e6;
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) {
-    const nanos = BigInt(value);
-    return Number(nanos / 1_000_000n) + Number(nanos % 1_000_000n) / 1e6;
-  }
-  return undefined;
+function hexId(bytes: Uint8Array | undefined): string {
+  return bytes && bytes.length > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex') : '';
 }
 
-/** The protocol resource an OTLP resource describes (`service.name`, `deployment.environment[.name]`, ...). */
-export function mapOtlpResource(resource: unknown): ProtocolResource {
-  const attributes = attributeMap((resource as { attributes?: unknown } | undefined)?.attributes);
+/** The protocol resource an OTLP resource describes, and its other attributes (JSON text, or null). */
+export function mapOtlpResource(resource: OtlpResource | null | undefined): { resource: ProtocolResource; otherAttributes: string | null } {
+  const attributes = attributeMap(resource?.attributes);
   const mapped: ProtocolResource = {
     service: text(attributes.get('service.name')) || 'unknown_service',
     environment: text(attributes.get('deployment.environment.name') ?? attributes.get('deployment.environment')) || 'default',
@@ -81,85 +62,148 @@ export function mapOtlpResource(resource: unknown): ProtocolResource {
   const instance = text(attributes.get('service.instance.id'));
   if (version) mapped.version = version;
   if (instance) mapped.instance = instance;
-  return mapped;
+  const others = boundedAttributes(attributes, resourceFields);
+  return { resource: mapped, otherAttributes: others ? JSON.stringify(others) : null };
 }
 
+export type MappedSpan = { ok: true; occurrence: Record<string, unknown>; extras: OccurrenceExtras } | { ok: false; message: string };
+
 /**
- * A protocol v1 occurrence (unvalidated: the envelope validator checks it next) from an OTLP/JSON
- * span, following the OpenTelemetry semantic conventions, current names first then the older ones.
+ * A protocol v1 occurrence (unvalidated: the envelope validator checks it next) and the span's
+ * events and links, from an OTLP span of any encoding. Semantic conventions: current names
+ * first, then the older ones. Ids of the wrong length refuse the span.
  */
-export function mapOtlpSpan(span: Record<string, unknown>): Record<string, unknown> {
+export function mapOtlpSpan(span: OtlpSpan): MappedSpan {
+  const idProblem = checkIds(span);
+  if (idProblem) return { ok: false, message: idProblem };
   const attributes = attributeMap(span.attributes);
-  const start = nanosToMs(span.startTimeUnixNano);
-  const end = nanosToMs(span.endTimeUnixNano);
-  const kind = typeof span.kind === 'string' ? kindNames[span.kind] : kinds[Number(span.kind ?? 0)];
-  const status = span.status as { code?: number | string; message?: string } | undefined;
-  const isError = status?.code === statusError || status?.code === 'STATUS_CODE_ERROR';
+  const startNanos = unixNanos(span.startTimeUnixNano);
+  const endNanos = unixNanos(span.endTimeUnixNano);
+  const startMs = nanosToMs(startNanos);
+  const kind = kinds[span.kind ?? 0];
+  const isError = span.status?.code === statusCodeError;
+  const parentSpanId = hexId(span.parentSpanId);
   const occurrence: Record<string, unknown> = {
-    traceId: span.traceId,
-    spanId: span.spanId,
-    operation: span.name,
-    kind: kind ?? span.kind,
-    startedAt: start === undefined ? span.startTimeUnixNano : new Date(start).toISOString(),
-    durationMs: start === undefined || end === undefined ? undefined : Math.max(0, end - start),
+    traceId: hexId(span.traceId),
+    spanId: hexId(span.spanId),
+    operation: span.name ?? '',
+    kind: kind ?? `unknown (${span.kind})`,
+    startedAt: new Date(startMs).toISOString(),
+    durationMs: endNanos > startNanos ? Number(endNanos - startNanos) / 1e6 : 0,
     status: isError ? 'error' : 'ok',
   };
-  if (typeof span.parentSpanId === 'string' && span.parentSpanId !== '') occurrence.parentSpanId = span.parentSpanId;
+  if (parentSpanId !== '') occurrence.parentSpanId = parentSpanId;
 
   const tenantId = text(attributes.get('tenant.id'));
   if (tenantId) occurrence.tenantId = tenantId;
-  const method = text(attributes.get('http.request.method') ?? attributes.get('http.method'));
-  if (method) {
-    const http: Record<string, unknown> = { method };
-    const route = text(attributes.get('http.route'));
-    const statusCode = attributes.get('http.response.status_code') ?? attributes.get('http.status_code');
-    if (route) http.route = route;
-    if (statusCode !== undefined) http.statusCode = Number(statusCode);
-    occurrence.http = http;
-  }
-  const dbSystem = text(attributes.get('db.system.name') ?? attributes.get('db.system'));
-  if (dbSystem) {
-    const db: Record<string, unknown> = { system: dbSystem };
-    const statement = text(attributes.get('db.query.text') ?? attributes.get('db.statement'));
-    const operation = text(attributes.get('db.operation.name') ?? attributes.get('db.operation'));
-    if (statement) db.statement = statement;
-    if (operation) db.operation = operation;
-    occurrence.db = db;
-  }
-  const peerService = text(attributes.get('peer.service'));
-  const host = text(attributes.get('server.address') ?? attributes.get('net.peer.name'));
-  const port = text(attributes.get('server.port') ?? attributes.get('net.peer.port'));
-  if (peerService || host) {
-    const peer: Record<string, unknown> = {};
-    if (peerService) peer.service = peerService;
-    if (host) peer.address = port ? `${host}:${port}` : host;
-    occurrence.peer = peer;
-  }
-  const error = errorOf(span, attributes, isError ? status?.message : undefined);
+  const http = httpOf(attributes);
+  if (http) occurrence.http = http;
+  const db = dbOf(attributes);
+  if (db) occurrence.db = db;
+  const peer = kind === 'client' || kind === 'producer' ? peerOf(attributes) : undefined;
+  if (peer) occurrence.peer = peer;
+  const error = errorOf(span, attributes, isError ? span.status?.message : undefined);
   if (error) occurrence.error = error;
+  const free = boundedAttributes(attributes, mappedAttributes);
+  if (free) occurrence.attributes = free;
+  return { ok: true, occurrence, extras: { events: eventsOf(span), links: linksOf(span) } };
+}
 
-  const free: Record<string, AttributeValue> = {};
-  let count = 0;
-  for (const [key, value] of attributes) {
-    if (mappedAttributes.has(key) || count >= maxFreeAttributes) continue;
-    free[key] = value;
-    count += 1;
+function checkIds(span: OtlpSpan): string | undefined {
+  if (span.traceId?.length !== traceIdBytes) return `traceId must be ${traceIdBytes} bytes (${traceIdBytes * 2} hex characters in JSON); it has ${span.traceId?.length ?? 0}`;
+  if (span.spanId?.length !== spanIdBytes) return `spanId must be ${spanIdBytes} bytes (${spanIdBytes * 2} hex characters in JSON); it has ${span.spanId?.length ?? 0}`;
+  const parent = span.parentSpanId?.length ?? 0;
+  if (parent !== 0 && parent !== spanIdBytes) return `parentSpanId must be empty or ${spanIdBytes} bytes; it has ${parent}`;
+  for (const [index, link] of (span.links ?? []).entries()) {
+    if (link.traceId?.length !== traceIdBytes || link.spanId?.length !== spanIdBytes) {
+      return `links[${index}] needs a ${traceIdBytes}-byte traceId and an ${spanIdBytes}-byte spanId`;
+    }
   }
-  if (count > 0) occurrence.attributes = free;
-  return occurrence;
+  return undefined;
+}
+
+function httpOf(attributes: Map<string, AttributeValue>): Record<string, unknown> | undefined {
+  const method = text(attributes.get('http.request.method') ?? attributes.get('http.method'));
+  if (!method) return undefined;
+  const http: Record<string, unknown> = { method };
+  const route = text(attributes.get('http.route'));
+  const statusCode = attributes.get('http.response.status_code') ?? attributes.get('http.status_code');
+  if (route) http.route = route;
+  if (statusCode !== undefined) http.statusCode = Number(statusCode);
+  return http;
+}
+
+function dbOf(attributes: Map<string, AttributeValue>): Record<string, unknown> | undefined {
+  const system = text(attributes.get('db.system.name') ?? attributes.get('db.system'));
+  if (!system) return undefined;
+  const db: Record<string, unknown> = { system };
+  const statement = text(attributes.get('db.query.text') ?? attributes.get('db.statement'));
+  const operation = text(attributes.get('db.operation.name') ?? attributes.get('db.operation'));
+  if (statement) db.statement = statement;
+  if (operation) db.operation = operation;
+  return db;
+}
+
+/** The host of a URL attribute (`url.full`, `http.url`), for client spans that name no server. */
+function urlHost(value: AttributeValue | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return new URL(value).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The remote side of a client or producer span. */
+function peerOf(attributes: Map<string, AttributeValue>): Record<string, unknown> | undefined {
+  const service = text(attributes.get('peer.service'));
+  const host = text(attributes.get('server.address') ?? attributes.get('net.peer.name') ?? attributes.get('network.peer.address'));
+  const port = text(attributes.get('server.port') ?? attributes.get('net.peer.port') ?? attributes.get('network.peer.port'));
+  const address = host ? (port ? `${host}:${port}` : host) : urlHost(attributes.get('url.full') ?? attributes.get('http.url'));
+  if (!service && !address) return undefined;
+  const peer: Record<string, unknown> = {};
+  if (service) peer.service = service;
+  if (address) peer.address = address;
+  return peer;
 }
 
 /** The error an `exception` event, `error.type` or an error status message describes. */
-function errorOf(span: Record<string, unknown>, attributes: Map<string, AttributeValue>, statusMessage: string | undefined): Record<string, string> | undefined {
-  const events = Array.isArray(span.events) ? (span.events as Array<{ name?: unknown; attributes?: unknown }>) : [];
-  const exception = events.find((event) => event?.name === 'exception');
+function errorOf(span: OtlpSpan, attributes: Map<string, AttributeValue>, statusMessage: string | undefined): Record<string, string> | undefined {
+  const exception = span.events?.find((event) => event.name === 'exception');
   const details = attributeMap(exception?.attributes);
   const error: Record<string, string> = {};
   const type = text(details.get('exception.type') ?? attributes.get('error.type'));
-  const message = text(details.get('exception.message')) ?? statusMessage;
+  const message = text(details.get('exception.message')) || statusMessage;
   const stack = text(details.get('exception.stacktrace'));
   if (type) error.type = type;
   if (message) error.message = message;
   if (stack) error.stack = stack;
   return Object.keys(error).length > 0 ? error : undefined;
+}
+
+function eventsOf(span: OtlpSpan): string | null {
+  const events = span.events ?? [];
+  if (events.length === 0) return null;
+  return JSON.stringify(
+    events.slice(0, maxEventsPerSpan).map((event) => {
+      const stored: Record<string, unknown> = { name: cut(event.name ?? '', maxEventNameLength), timeMs: nanosToMs(unixNanos(event.timeUnixNano)) };
+      const attributes = boundedAttributes(attributeMap(event.attributes));
+      if (attributes) stored.attributes = attributes;
+      return stored;
+    }),
+  );
+}
+
+function linksOf(span: OtlpSpan): string | null {
+  const links = span.links ?? [];
+  if (links.length === 0) return null;
+  return JSON.stringify(
+    links.slice(0, maxLinksPerSpan).map((link) => {
+      const stored: Record<string, unknown> = { traceId: hexId(link.traceId), spanId: hexId(link.spanId) };
+      if (link.traceState) stored.traceState = cut(link.traceState, maxTraceStateLength);
+      const attributes = boundedAttributes(attributeMap(link.attributes));
+      if (attributes) stored.attributes = attributes;
+      return stored;
+    }),
+  );
 }

@@ -4,15 +4,61 @@ import type { Occurrence } from './query-schemas.js';
 
 type OccurrenceRow = Selectable<OccurrencesTable>;
 
-function parseAttributes(text: string | null): Occurrence['attributes'] {
+type AttributeMap = NonNullable<Occurrence['attributes']>;
+
+/** Stored JSON text, or null when absent or damaged (ingestion writes valid JSON; a damaged row still shows the rest). */
+function parseJson(text: string | null): unknown {
   if (text === null) return null;
   try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Occurrence['attributes']) : null;
+    return JSON.parse(text) as unknown;
   } catch {
-    // Ingestion writes valid JSON; a damaged row still shows everything else.
     return null;
   }
+}
+
+function parseAttributes(text: string | null): AttributeMap | null {
+  const value = parseJson(text);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as AttributeMap) : null;
+}
+
+interface StoredEvent {
+  name: string;
+  timeMs: number;
+  attributes?: AttributeMap;
+}
+interface StoredLink {
+  traceId: string;
+  spanId: string;
+  traceState?: string;
+  attributes?: AttributeMap;
+}
+
+function parseArray<T>(text: string | null): T[] | null {
+  const value = parseJson(text);
+  return Array.isArray(value) ? (value as T[]) : null;
+}
+
+function eventsOf(row: OccurrenceRow): Occurrence['events'] {
+  const startedAt = Number(row.started_at);
+  return (
+    parseArray<StoredEvent>(row.events)?.map((event) => ({
+      name: event.name,
+      time: new Date(event.timeMs).toISOString(),
+      offsetMs: event.timeMs - startedAt,
+      attributes: event.attributes ?? null,
+    })) ?? null
+  );
+}
+
+function linksOf(row: OccurrenceRow): Occurrence['links'] {
+  return (
+    parseArray<StoredLink>(row.links)?.map((link) => ({
+      traceId: link.traceId,
+      spanId: link.spanId,
+      traceState: link.traceState ?? null,
+      attributes: link.attributes ?? null,
+    })) ?? null
+  );
 }
 
 /** A stored occurrence in the shape the API serves (the protocol's names, ISO timestamps). */
@@ -42,6 +88,9 @@ export function occurrenceFromRow(row: OccurrenceRow): Occurrence {
     peer: hasPeer ? { service: row.peer_service, address: row.peer_address } : null,
     error: hasError ? { type: row.error_type, message: row.error_message, stack: row.error_stack } : null,
     attributes: parseAttributes(row.attributes),
+    resourceAttributes: parseAttributes(row.resource_attributes),
+    events: eventsOf(row),
+    links: linksOf(row),
     receivedAt: new Date(Number(row.received_at)).toISOString(),
   };
 }

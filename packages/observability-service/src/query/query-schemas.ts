@@ -4,7 +4,8 @@ import { trendIntervalNames } from './trend-interval.js';
 // Query-string parameters, shared so every endpoint describes them in the same words.
 
 const Timestamp = Type.String({ format: 'date-time' });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
+const AttributeMap = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
 
 export const rangeParameters = {
@@ -163,7 +164,30 @@ export const Occurrence = Type.Object(
     db: Nullable(Type.Object({ system: Nullable(Type.String()), statement: Nullable(Type.String()), operation: Nullable(Type.String()) })),
     peer: Nullable(Type.Object({ service: Nullable(Type.String()), address: Nullable(Type.String()) })),
     error: Nullable(Type.Object({ type: Nullable(Type.String()), message: Nullable(Type.String()), stack: Nullable(Type.String()) })),
-    attributes: Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
+    attributes: Nullable(AttributeMap),
+    resourceAttributes: Nullable(AttributeMap, { description: 'OTLP: the resource attributes other than service, environment, version and instance' }),
+    events: Nullable(
+      Type.Array(
+        Type.Object({
+          name: Type.String(),
+          time: Timestamp,
+          offsetMs: Type.Number({ description: 'From the span start to the event (fractions kept)' }),
+          attributes: Nullable(AttributeMap),
+        }),
+      ),
+      { description: 'OTLP span events, in the order sent (exception events included)' },
+    ),
+    links: Nullable(
+      Type.Array(
+        Type.Object({
+          traceId: Type.String(),
+          spanId: Type.String(),
+          traceState: Nullable(Type.String()),
+          attributes: Nullable(AttributeMap),
+        }),
+      ),
+      { description: 'OTLP span links: spans of this or other traces this one relates to' },
+    ),
     receivedAt: Timestamp,
   },
   { $id: 'Occurrence' },

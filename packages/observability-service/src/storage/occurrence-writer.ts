@@ -15,7 +15,8 @@ export const occurrenceColumns = [
   'client_id', 'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'service_version', 'instance',
   'operation', 'kind', 'started_at', 'duration_ms', 'status', 'tenant_id', 'http_method', 'http_route',
   'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'peer_service',
-  'peer_address', 'error_type', 'error_message', 'error_stack', 'attributes', 'received_at',
+  'peer_address', 'error_type', 'error_message', 'error_stack', 'attributes', 'resource_attributes', 'events', 'links',
+  'received_at',
 ] as const satisfies ReadonlyArray<keyof OccurrencesTable>;
 
 /** The parameters of a `multiRowInsertSql` over `occurrenceColumns` for these rows. */

@@ -48,6 +48,15 @@ export interface OccurrencesTable {
   error_stack: string | null;
   /** JSON object of string -> string | number | boolean, or null. */
   attributes: string | null;
+  /**
+   * JSON object of the resource's attributes other than service, environment, version and
+   * instance (OTLP; null for protocol v1), same value types as `attributes`.
+   */
+  resource_attributes: string | null;
+  /** JSON array of span events, `{"name","timeMs","attributes"?}` (epoch ms, fractions allowed), or null. */
+  events: string | null;
+  /** JSON array of span links, `{"traceId","spanId","traceState"?,"attributes"?}`, or null. */
+  links: string | null;
   /** When the service committed it. */
   received_at: number;
 }

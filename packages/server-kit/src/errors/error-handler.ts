@@ -37,7 +37,8 @@ function describeValidation(error: FastifyError): string {
   return `${where} ${first.message ?? 'is invalid'}`;
 }
 
-function toApiError(error: FastifyError | ApiError | Error): ApiError | undefined {
+/** The ApiError an error stands for (ours, a validation error, Fastify's own), or undefined for an unexpected one. */
+export function toApiError(error: FastifyError | ApiError | Error): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return new ApiError('invalid-request', describeValidation(fastifyError));
