@@ -10,6 +10,7 @@ import { retentionPlugin } from './retention/retention-plugin.js';
 import { ingestionPlugin } from './ingest/ingestion-plugin.js';
 import { otlpHttpRoutes } from './otlp/otlp-http-routes.js';
 import { traceSignal } from './otlp/otlp-traces.js';
+import { otlpGrpcPlugin } from './otlp/otlp-grpc-server.js';
 import { queryRoutes } from './query/query-routes.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
@@ -88,7 +89,15 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     rateLimitPerSecond: config.INGEST_RATE_LIMIT_PER_SECOND,
     maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
   });
-  await app.register(otlpHttpRoutes, { signals: (scope) => [traceSignal(scope.ingestion, scope.clock)] });
+  const otlpSignals = (scope: App) => [traceSignal(scope.ingestion, scope.clock)];
+  await app.register(otlpHttpRoutes, { signals: otlpSignals });
+  await app.register(otlpGrpcPlugin, {
+    port: config.OTLP_GRPC_PORT,
+    host: config.HOST,
+    tls: { certFile: config.OTLP_GRPC_TLS_CERT_FILE, keyFile: config.OTLP_GRPC_TLS_KEY_FILE },
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    signals: otlpSignals,
+  });
 
   await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000 });
   await app.register(queryRoutes);

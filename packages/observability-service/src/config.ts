@@ -6,6 +6,15 @@ export const observabilityConfigSchema = configSchema({
   ...commonConfigProperties,
   OBSERVABILITY_PORT: Port(8081, 'port of the observability service'),
   OBSERVABILITY_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 5 * 1024 * 1024, description: 'ingest body limit in bytes (after decompression)' }),
+  OTLP_GRPC_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description: 'port of OTLP/gRPC (bound on HOST); unset: 4317, and if 4317 is taken the service starts without gRPC and logs a warning; 0 turns gRPC off; a port set here must be free or the service does not start',
+    }),
+  ),
+  OTLP_GRPC_TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM certificate chain file: OTLP/gRPC serves TLS (set with OTLP_GRPC_TLS_KEY_FILE)' })),
+  OTLP_GRPC_TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM private key file of OTLP_GRPC_TLS_CERT_FILE' })),
   SERVICE_API_KEY: Type.Optional(Type.String({ minLength: 16, description: 'legacy ingestion key (16+ chars); unset disables it' })),
   OBSERVABILITY_WEB_DIR: Type.Optional(Type.String({ minLength: 1, description: 'directory of the built dashboard served at / (default: the observability-web package\'s dist)' })),
   RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 14, description: 'days of data kept until an admin sets retention in the dashboard' }),

@@ -2,28 +2,76 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import { openDatabase } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { describeEachDatabase, freePort } from '@playstack/server-kit/testing';
 import { loadObservabilityConfig } from '../src/config.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
+import { encodeTraceRequest, jsonSpan, jsonTraceRequest } from './support/otlp-requests.js';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const legacyKey = 'durability-test-key-0123456789';
 const occurrencesPerEnvelope = 100;
-const senders = 6;
+const concurrentSenders = 6;
 /** The process is killed once this many envelopes have been acknowledged. */
 const killAfterAcknowledged = 25;
 
 interface RunningService {
   child: ChildProcess;
   baseUrl: string;
+  grpcAddress: string;
   exited: Promise<void>;
 }
 
+/** Sends one request of `occurrencesPerEnvelope` spans of a new trace; resolves once it is acknowledged in full. */
+type Sender = (service: RunningService, traceId: string) => Promise<void>;
+
+const otlpSpans = (traceId: string) => Array.from({ length: occurrencesPerEnvelope }, () => jsonSpan({ traceId }));
+
+const senders: Record<string, Sender> = {
+  'protocol v1': async (service, traceId) => {
+    const occurrences = Array.from({ length: occurrencesPerEnvelope }, () => minimalOccurrence(new Date().toISOString(), { traceId }));
+    const response = await fetch(`${service.baseUrl}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(envelope(occurrences)),
+    });
+    if (response.status !== 202) throw new Error(`unexpected ${response.status}: ${await response.text()}`);
+    expect(((await response.json()) as { accepted: unknown }).accepted).toEqual({ occurrences: occurrencesPerEnvelope });
+  },
+  'OTLP/HTTP protobuf': async (service, traceId) => {
+    const response = await fetch(`${service.baseUrl}/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/x-protobuf' },
+      body: encodeTraceRequest(jsonTraceRequest(otlpSpans(traceId)), 'protobuf'),
+    });
+    if (response.status !== 200) throw new Error(`unexpected ${response.status}`);
+    // An empty ExportTraceServiceResponse: every span accepted.
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  },
+  'OTLP/gRPC': async (service, traceId) => {
+    const client = new Client(service.grpcAddress, credentials.createInsecure());
+    const metadata = new Metadata();
+    metadata.set('authorization', `Bearer ${legacyKey}`);
+    const body = encodeTraceRequest(jsonTraceRequest(otlpSpans(traceId)), 'protobuf');
+    try {
+      const response = await new Promise<Buffer>((resolve, reject) =>
+        client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (value: Buffer) => value, (bytes: Buffer) => bytes, body, metadata, (error, value) =>
+          error ? reject(error) : resolve(value!),
+        ),
+      );
+      expect(response.length).toBe(0);
+    } finally {
+      client.close();
+    }
+  },
+};
+
 /** Starts the real service (src/main.ts) and resolves once it listens. */
 async function startService(env: Record<string, string>): Promise<RunningService> {
+  const grpcPort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', main], {
-    env: { ...process.env, ...env, OBSERVABILITY_PORT: '0', LOG_LEVEL: 'info', SERVICE_API_KEY: legacyKey, INGEST_RATE_LIMIT_PER_SECOND: '100000' },
+    env: { ...process.env, ...env, OBSERVABILITY_PORT: '0', OTLP_GRPC_PORT: String(grpcPort), LOG_LEVEL: 'info', SERVICE_API_KEY: legacyKey, INGEST_RATE_LIMIT_PER_SECOND: '100000' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -37,11 +85,12 @@ async function startService(env: Record<string, string>): Promise<RunningService
     child.on('exit', (code) => reject(new Error(`service exited early with ${code}: ${output.slice(-500)}`)));
   });
   child.stdout!.resume();
-  return { child, baseUrl, exited };
+  return { child, baseUrl, grpcAddress: `127.0.0.1:${grpcPort}`, exited };
 }
 
 describeEachDatabase('durability of acknowledged envelopes', (database) => {
-  it('keeps every acknowledged occurrence when the process is killed with SIGKILL right after its 202s', async () => {
+  for (const [transport, send] of Object.entries(senders)) {
+  it(`${transport}: keeps every acknowledged occurrence when the process is killed with SIGKILL right after its acknowledgements`, async () => {
     const env = { ...database().env };
     const service = await startService(env);
     const acknowledged: string[] = [];
@@ -50,15 +99,8 @@ describeEachDatabase('durability of acknowledged envelopes', (database) => {
       const sender = async () => {
         while (!killed) {
           const traceId = randomBytes(16).toString('hex');
-          const occurrences = Array.from({ length: occurrencesPerEnvelope }, () => minimalOccurrence(new Date().toISOString(), { traceId }));
           try {
-            const response = await fetch(`${service.baseUrl}/api/v1/ingest`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
-              body: JSON.stringify(envelope(occurrences)),
-            });
-            if (response.status !== 202) throw new Error(`unexpected ${response.status}: ${await response.text()}`);
-            expect(((await response.json()) as { accepted: unknown }).accepted).toEqual({ occurrences: occurrencesPerEnvelope });
+            await send(service, traceId);
             if (killed) return;
             acknowledged.push(traceId);
             if (acknowledged.length >= killAfterAcknowledged) {
@@ -71,7 +113,7 @@ describeEachDatabase('durability of acknowledged envelopes', (database) => {
           }
         }
       };
-      await Promise.all(Array.from({ length: senders }, sender));
+      await Promise.all(Array.from({ length: concurrentSenders }, sender));
       await service.exited;
     } finally {
       service.child.kill('SIGKILL');
@@ -111,4 +153,5 @@ describeEachDatabase('durability of acknowledged envelopes', (database) => {
       await store.close();
     }
   });
+  }
 });
