@@ -23,6 +23,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Where secrets the manifest names by variable (client secrets) are read; default process.env. */
   secrets?: Readonly<Record<string, string | undefined>>;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the game service: platform first, then the features. Tests use it without a socket. */
@@ -38,6 +40,7 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
     migrationTablePrefix: 'game',
     bodyLimitBytes: config.GAME_BODY_LIMIT_BYTES,
     clock: options.clock,
+    logStream: options.logStream,
     openapi: {
       info: {
         title: 'Game results and leaderboards service',

@@ -20,6 +20,8 @@ export const apiVersion = '0.1.0';
 
 export interface BuildOptions {
   clock?: Clock;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the observability service: platform first, then the features. */
@@ -34,6 +36,7 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     migrationTablePrefix: 'obs',
     bodyLimitBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES,
     clock: options.clock,
+    logStream: options.logStream,
     openapi: {
       info: {
         title: 'Observability ingestion and dashboard service',

@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@playstack/server-kit';
-import { createTestDatabase, type TestDatabase } from '@playstack/server-kit/testing';
+import { CapturedLogs, createTestDatabase, type TestDatabase } from '@playstack/server-kit/testing';
 import { buildTestApp } from './support/test-app.js';
 
 const html = { accept: 'text/html,application/xhtml+xml,application/xhtml+xml;q=0.9,*/*;q=0.8' };
@@ -112,6 +114,44 @@ describe('with a dashboard build', () => {
   it('keeps the dashboard routes out of the OpenAPI document', async () => {
     const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths).filter((path) => path === '/' || path.startsWith('/assets') || path === '/*' || path === '/favicon.svg')).toEqual([]);
+  });
+});
+
+describe('asset paths that climb out of the build, over a real socket', () => {
+  const logs = new CapturedLogs();
+  let app: App;
+  let port: number;
+  beforeAll(async () => {
+    app = await buildTestApp(database, { OBSERVABILITY_WEB_DIR: buildDir, LOG_LEVEL: 'info' }, { logStream: logs });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  /** Raw paths, sent as written (a URL object, as fetch uses, would resolve the dot segments first). */
+  const get = (path: string) =>
+    new Promise<{ status: number; body: string; nosniff: unknown }>((resolve, reject) => {
+      const outgoing = request({ host: '127.0.0.1', port, path, method: 'GET', headers: html }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body, nosniff: response.headers['x-content-type-options'] }));
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+
+  it('answers them 404 with the envelope, and logs nothing above info', async () => {
+    const paths = ['/assets/..', '/assets/../', '/assets/%2e%2e/', '/assets/%2e%2e/index.html', '/assets/%2E%2e/%2e%2e/etc/passwd', '/assets/../../etc/passwd', '/assets/.', '/assets/%252e%252e/index.html', '/assets/..%5cindex.html', '/assets/%00'];
+    for (const path of paths) {
+      const answer = await get(path);
+      expect([400, 404], path).toContain(answer.status);
+      expect(JSON.parse(answer.body).error.code, path).toMatch(/^(not-found|invalid-request)$/);
+      expect(answer.nosniff, path).toBe('nosniff');
+    }
+    expect((await get('/assets/index-Ab12Cd34.js')).status).toBe(200);
+    expect(logs.atLeast('warn')).toEqual([]);
   });
 });
 

@@ -1,6 +1,9 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createServer, type App } from '../src/index.js';
+import { CapturedLogs, sendWholeBodyThenRead } from '../src/testing/index.js';
 
 const maxBodyBytes = 1024;
 
@@ -154,5 +157,129 @@ describe('request ids', () => {
     const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a', count: 1 } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('X-Content-Type-Options', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildErrorTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('is nosniff on successes, refusals, unknown routes and unexpected errors alike', async () => {
+    const responses = await Promise.all([
+      app.inject({ method: 'POST', url: '/items', payload: { name: 'a', count: 1 } }),
+      app.inject({ method: 'POST', url: '/items', payload: { name: 'a' } }),
+      app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'text/plain' }, payload: 'x' }),
+      app.inject({ method: 'GET', url: '/nowhere' }),
+      app.inject({ method: 'GET', url: '/explode' }),
+    ]);
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 400, 415, 404, 500]);
+    for (const response of responses) expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('errors raised by libraries with a client status', () => {
+  const logs = new CapturedLogs();
+  let app: App;
+  beforeAll(async () => {
+    app = createServer({ logLevel: 'info', trustProxy: false, bodyLimitBytes: maxBodyBytes, logStream: logs });
+    // What @fastify/send raises for a `..` path and for a Range it cannot satisfy.
+    app.get('/forbidden', async () => {
+      throw Object.assign(new Error('Forbidden'), { status: 403, statusCode: 403, expose: true });
+    });
+    app.get('/range', async () => {
+      throw Object.assign(new Error('Range Not Satisfiable'), { status: 416, statusCode: 416, expose: true });
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers them with the code of their status, or invalid-request, and logs them at info', async () => {
+    const forbidden = await app.inject({ method: 'GET', url: '/forbidden' });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json().error.code).toBe('forbidden');
+    const range = await app.inject({ method: 'GET', url: '/range' });
+    expect(range.statusCode).toBe(400);
+    expect(range.json().error.code).toBe('invalid-request');
+    expect(logs.atLeast('warn')).toEqual([]);
+    expect(logs.lines.filter((line) => line.msg === 'refused request')).toHaveLength(2);
+  });
+});
+
+describe('over a real socket', () => {
+  /** Large enough that a body over it cannot sit in the kernel's socket buffers. */
+  const socketBodyLimitBytes = 1024 * 1024;
+  let app: App;
+  let base: string;
+  beforeAll(async () => {
+    app = createServer({ logLevel: 'silent', trustProxy: false, bodyLimitBytes: socketBodyLimitBytes });
+    app.post('/items', async (request) => ({ received: Object.keys(request.body as object).length }));
+    app.get('/things/:id', async () => ({ found: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const oversized = Buffer.alloc(3 * socketBodyLimitBytes, 'a');
+
+  it.each([
+    ['with Content-Length', undefined],
+    ['chunked', 64 * 1024],
+  ])('answers a body over the limit with a 413 a client sending it whole can read (%s)', async (_how, chunkBytes) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await sendWholeBodyThenRead({ url: `${base}/items`, headers: { 'content-type': 'application/json' }, body: oversized, chunkBytes });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body).error.code).toBe('payload-too-large');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('answers a large body of the wrong type with a readable 415', async () => {
+    const answer = await sendWholeBodyThenRead({ url: `${base}/items`, headers: { 'content-type': 'text/plain' }, body: oversized });
+    expect(answer.status).toBe(415);
+    expect(JSON.parse(answer.body).error.code).toBe('unsupported-media-type');
+  });
+
+  it('keeps the connection open after a refused body it read to the end', async () => {
+    const answer = await sendWholeBodyThenRead({ url: `${base}/items`, headers: { 'content-type': 'application/json' }, body: oversized });
+    expect(answer.headers.connection).not.toBe('close');
+  });
+
+  it('answers a URL that does not decode with the envelope', async () => {
+    const response = await fetch(`${base}/items/%zz`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const body = (await response.json()) as { error: { code: string; requestId: string } };
+    expect(body.error.code).toBe('invalid-request');
+    expect(body.error.requestId).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('answers a path parameter over the router limit with 400 invalid-request', async () => {
+    const response = await fetch(`${base}/things/${'a'.repeat(500)}`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid-request');
+  });
+
+  it('answers bytes that are not HTTP with the envelope', async () => {
+    const { port } = app.server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw.toLowerCase()).toContain('x-content-type-options: nosniff');
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).error.code).toBe('invalid-request');
   });
 });

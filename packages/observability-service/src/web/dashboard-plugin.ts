@@ -48,6 +48,20 @@ const assetCacheControl = 'public, max-age=31536000, immutable';
 const documentCacheControl = 'no-cache';
 const otherFileCacheControl = 'public, max-age=3600';
 
+/**
+ * True for an asset path of plain names: no `.` or `..` segment, backslash or NUL, however it
+ * was escaped. Anything else is answered 404 before the file system is asked.
+ */
+export function isPlainAssetPath(pathname: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  return !/[\\\0]/.test(decoded) && decoded.split('/').every((segment) => segment !== '.' && segment !== '..');
+}
+
 function isReserved(path: string): boolean {
   return reservedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`));
 }
@@ -85,6 +99,7 @@ export async function dashboardPlugin(app: App, options: DashboardOptions): Prom
       decorateReply: false,
       index: false,
       cacheControl: false,
+      allowedPath: isPlainAssetPath,
       setHeaders: (response) => response.setHeader('cache-control', assetCacheControl),
     });
 

@@ -1,14 +1,16 @@
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { installErrorHandling } from '../errors/error-handler.js';
+import { answerClientError, answerFrameworkError, installErrorHandling } from '../errors/error-handler.js';
 import { requestIdFor } from './request-id.js';
+import { discardUnreadBody } from './unread-body.js';
 import { createValidatorCompiler } from './validation.js';
 import { loggerOptions, type LogLevel } from '../logging/logger.js';
 
@@ -17,7 +19,9 @@ export interface ServerOptions {
   trustProxy: boolean;
   /** Default body limit; routes may set their own. */
   bodyLimitBytes: number;
-  /** Extra Fastify options (tests pass a logger stream, for example). */
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void } | undefined;
+  /** Extra Fastify options. */
   fastify?: Partial<FastifyServerOptions>;
 }
 
@@ -31,17 +35,20 @@ export type App = FastifyInstance<
 >;
 
 /**
- * A Fastify instance with the kit's conventions: request ids echoed on every response, pino
- * logging, JSON-only bodies (415 otherwise), strict body validation and the one error envelope.
+ * A Fastify instance with the kit's conventions: request ids echoed and `nosniff` on every
+ * response, pino logging, JSON-only bodies (415 otherwise), strict body validation, the one error
+ * envelope (for malformed URLs and HTTP too), and refused bodies read before the error is sent.
  */
 export function createServer(options: ServerOptions): App {
   const app = Fastify({
-    logger: loggerOptions(options.logLevel),
+    logger: options.logStream ? { ...loggerOptions(options.logLevel), stream: options.logStream } : loggerOptions(options.logLevel),
     genReqId: requestIdFor,
     requestIdHeader: false,
     trustProxy: options.trustProxy,
     bodyLimit: options.bodyLimitBytes,
     return503OnClosing: false,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     ...options.fastify,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -54,12 +61,25 @@ export function createServer(options: ServerOptions): App {
   // Hooks on every request take callbacks: an async hook costs a promise and a microtask each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // Browsers must take every answer for the type it declares (JSON is never run as a script).
+    reply.header('x-content-type-options', 'nosniff');
     done();
   });
   // Requests still in flight at shutdown finish normally; their keep-alive connections are then
   // closed, or the server would wait on them until the shutdown timeout.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  const closeWhenShuttingDown = (reply: FastifyReply) => {
     if (closing) reply.header('connection', 'close');
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // `complete` is false only on a real socket whose body the route did not read (an error
+    // answered before the body: too large, wrong type, no credentials).
+    if (reply.statusCode >= 400 && request.raw.complete === false) {
+      return discardUnreadBody(request, reply, () => {
+        closeWhenShuttingDown(reply);
+        done(null, payload);
+      });
+    }
+    closeWhenShuttingDown(reply);
     done(null, payload);
   });
   installErrorHandling(app);

@@ -44,6 +44,8 @@ export interface ServiceAppOptions {
   bodyLimitBytes: number;
   openapi: ServiceOpenApi;
   clock?: Clock | undefined;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void } | undefined;
   /**
    * Registers the service's features on the platform. When it throws (an invalid manifest file,
    * say), the app is closed before the error propagates, so the database and Redis the platform
@@ -60,7 +62,12 @@ const readinessTimeoutMs = 2_000;
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<App> {
   const { config } = options;
-  const app = createServer({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY, bodyLimitBytes: options.bodyLimitBytes });
+  const app = createServer({
+    logLevel: config.LOG_LEVEL,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimitBytes: options.bodyLimitBytes,
+    logStream: options.logStream,
+  });
   const database = await openDatabase({
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
