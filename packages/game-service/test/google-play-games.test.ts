@@ -16,6 +16,9 @@ describeEachDatabase('google-play-games sign-in', (database) => {
     google = await FakeGoogle.start();
     google.addPlayer({ code: 'code-ada', playerId: 'g-ada-1', displayName: 'Ada', applicationId: '123456789012' });
     google.addPlayer({ code: 'code-other-app', playerId: 'g-eve-1', displayName: 'Eve', applicationId: '999999999999' });
+    // 20,000 characters, opening with a right-to-left override and a newline.
+    google.addPlayer({ code: 'code-long-name', playerId: 'g-long-1', displayName: `\u202E\n  Zoë ${'Ω'.repeat(20_000 - 8)}`, applicationId: '123456789012' });
+    google.addPlayer({ code: 'code-huge-answer', playerId: 'g-huge-1', displayName: 'x'.repeat(2 * 1024 * 1024), applicationId: '123456789012' });
     app = await buildTestApp(
       database(),
       { ...google.env, GAME_PROVIDER_TIMEOUT_MS: String(providerTimeoutMs), GAME_AUTH_RATE_LIMIT_MAX: '1000' },
@@ -63,6 +66,24 @@ describeEachDatabase('google-play-games sign-in', (database) => {
     const first = await exchange('code-ada');
     const second = await exchange('code-ada');
     expect(second.json().player.id).toBe(first.json().player.id);
+  });
+
+  it('bounds a 20,000-character display name where it enters: the token stays small and keeps working', async () => {
+    const response = await exchange('code-long-name');
+    expect(response.statusCode).toBe(200);
+    const session = response.json();
+    expect(session.player.displayName).toBe(`Zoë ${'Ω'.repeat(60)}`);
+    expect(session.accessToken.length).toBeLessThan(1024);
+    const refreshed = await app.inject({ method: 'POST', url: '/v1/games/galaxy/auth/refresh', payload: { refreshToken: session.refreshToken } });
+    expect(refreshed.json().accessToken.length).toBeLessThan(1024);
+    const board = await app.inject({ method: 'GET', url: '/v1/games/galaxy/leaderboards/high-score/me', headers: bearer(refreshed.json().accessToken) });
+    expect(board.statusCode).toBe(200);
+  });
+
+  it('answers 502 provider-error, without reading it all, when Google answers more than a mebibyte', async () => {
+    const response = await exchange('code-huge-answer');
+    expect(response.statusCode).toBe(502);
+    expect(response.json().error.code).toBe('provider-error');
   });
 
   it('refuses a code issued for another Play Games application with 401 invalid-grant', async () => {

@@ -3,6 +3,7 @@ import { identityMigration } from './2026-11-21-01-identity.js';
 import { leaderboardEntriesMigration } from './2026-11-21-02-leaderboard-entries.js';
 import { runs } from './2026-11-21-03-runs.js';
 import { adminAccountsMigration } from './2026-11-21-04-admin-accounts.js';
+import { boundedDisplayNamesMigration } from './2026-11-25-01-bounded-display-names.js';
 
 /**
  * The game service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -13,4 +14,5 @@ export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-21-02-leaderboard-entries': leaderboardEntriesMigration,
   '2026-11-21-03-runs': runs,
   '2026-11-21-04-admin-accounts': adminAccountsMigration,
+  '2026-11-25-01-bounded-display-names': boundedDisplayNamesMigration,
 };

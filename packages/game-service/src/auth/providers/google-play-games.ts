@@ -19,13 +19,33 @@ interface Answer {
   body: unknown;
 }
 
+/** The most of an answer read from Google (a player resource is about a kilobyte). */
+const maxAnswerBytes = 1024 * 1024;
+
+/** The answer's text, or undefined when it is longer than `maxAnswerBytes` (then not read further). */
+async function boundedText(response: Response): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length')) > maxAnswerBytes) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
+    if (total > maxAnswerBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** A call to Google; network failures and timeouts are `provider-unavailable`. */
 async function call(step: string, url: string, init: RequestInit, timeoutMs: number): Promise<Answer> {
   let response: Response;
-  let text: string;
+  let text: string | undefined;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    text = await response.text();
+    text = await boundedText(response);
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
     throw new ApiError(
@@ -34,6 +54,7 @@ async function call(step: string, url: string, init: RequestInit, timeoutMs: num
       { cause: error },
     );
   }
+  if (text === undefined) throw new ApiError('provider-error', `Google answered the ${step} with more than ${maxAnswerBytes} bytes.`);
   let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);
