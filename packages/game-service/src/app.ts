@@ -75,6 +75,8 @@ async function registerFeatures(app: App, config: Readonly<GameConfig>, options:
   await app.register(playerErasurePlugin);
   await app.register(authPlugin, {
     tokenSecret: config.GAME_TOKEN_SECRET,
+    previousTokenSecrets: config.GAME_TOKEN_PREVIOUS_SECRETS?.split(',') ?? [],
+    dataDir: config.DATA_DIR,
     lifetimes: {
       accessTokenTtlMs: config.GAME_ACCESS_TOKEN_TTL_SECONDS * 1000,
       refreshTokenTtlMs: config.GAME_REFRESH_TOKEN_TTL_SECONDS * 1000,

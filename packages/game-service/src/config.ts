@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigProperties, configSchema, Flag, loadConfig, Port } from '@playstack/server-kit';
+import { commonConfigProperties, ConfigError, configSchema, Flag, loadConfig, Port } from '@playstack/server-kit';
 
 /**
  * Every environment variable the game service reads. Descriptions feed the README's reference.
@@ -19,8 +19,12 @@ export const gameConfigSchema = configSchema({
   ),
   GAME_MANIFEST_REFRESH_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5_000, description: 'how often an instance looks for a manifest version another instance stored, in milliseconds' }),
   // Sessions
+  NODE_ENV: Type.Optional(Type.String({ description: 'production makes GAME_TOKEN_SECRET required' })),
   GAME_TOKEN_SECRET: Type.Optional(
-    Type.String({ minLength: 32, description: 'HMAC key for access tokens (32+ chars); unset: generated once and kept in the database' }),
+    Type.String({ minLength: 32, description: 'HMAC key access tokens are signed with (32+ chars); required when NODE_ENV=production; unset: generated once into DATA_DIR/game-token-secret (mode 0600), for one machine' }),
+  ),
+  GAME_TOKEN_PREVIOUS_SECRETS: Type.Optional(
+    Type.String({ pattern: '^[^,]{32,}(,[^,]{32,})*$', description: 'comma-separated former GAME_TOKEN_SECRET values (32+ chars each) that still verify access tokens, never sign them: keep one for an access-token lifetime after a rotation, then remove it' }),
   ),
   GAME_ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86_400, default: 900, description: 'access token lifetime in seconds' }),
   GAME_REFRESH_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 2_592_000, description: 'refresh token lifetime in seconds (renewed by every refresh)' }),
@@ -50,5 +54,10 @@ export type GameConfig = Static<typeof gameConfigSchema>;
 
 /** Reads and validates the game service's configuration. */
 export function loadGameConfig(env: Record<string, string | undefined> = process.env): Readonly<GameConfig> {
-  return loadConfig(gameConfigSchema, env);
+  const config = loadConfig(gameConfigSchema, env);
+  // A generated secret belongs to one machine and sits beside the data it protects.
+  if (config.NODE_ENV === 'production' && !config.GAME_TOKEN_SECRET) {
+    throw new ConfigError('GAME_TOKEN_SECRET: is required when NODE_ENV=production (32+ random characters, the same on every instance), it is not set');
+  }
+  return config;
 }

@@ -28,22 +28,40 @@ interface Payload {
   exp: number;
 }
 
+/** A key that still verifies tokens but no longer signs them (after a rotation). */
+export interface VerifyingKey {
+  readonly secret: Buffer;
+  /** Tokens it verifies must expire by then (epoch ms); unbounded when absent. */
+  readonly acceptedUntil?: number;
+}
+
+interface Verifier {
+  readonly key: KeyObject;
+  readonly acceptedUntil: number;
+}
+
 /**
  * Compact HMAC-SHA256 access tokens: `v1.<payload>.<signature>`, both base64url. Stateless to
- * verify; revocation is checked separately by family.
+ * verify; revocation is checked separately by family. Signed with one key; verified with it or
+ * any previous key still accepted (a rotation does not cut off the tokens already out).
  */
 export class AccessTokenCodec {
   readonly #key: KeyObject;
+  readonly #previous: readonly Verifier[];
   readonly #verified = new Map<string, AccessClaims>();
 
-  constructor(key: Buffer) {
+  constructor(key: Buffer, previous: readonly VerifyingKey[] = []) {
     this.#key = createSecretKey(key);
+    this.#previous = previous.map((verifying) => ({
+      key: createSecretKey(verifying.secret),
+      acceptedUntil: verifying.acceptedUntil ?? Number.POSITIVE_INFINITY,
+    }));
   }
 
   sign(claims: AccessClaims): string {
     const payload: Payload = { sub: claims.playerId, gid: claims.gameId, fam: claims.familyId, name: claims.displayName, exp: claims.expiresAt };
     const body = `${prefix}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-    return `${body}.${this.#signature(body).toString('base64url')}`;
+    return `${body}.${signature(this.#key, body).toString('base64url')}`;
   }
 
   /** The claims of a well-formed, correctly signed token (expiry not checked), else undefined. */
@@ -62,9 +80,14 @@ export class AccessTokenCodec {
     if (token.length > maxAccessTokenLength) return undefined;
     const parts = token.split('.');
     if (parts.length !== 3 || parts[0] !== prefix) return undefined;
+    const body = `${parts[0]}.${parts[1]}`;
     const presented = Buffer.from(parts[2]!, 'base64url');
-    const expected = this.#signature(`${parts[0]}.${parts[1]}`);
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
+    let acceptedUntil = Number.POSITIVE_INFINITY;
+    if (!signatureMatches(presented, signature(this.#key, body))) {
+      const verifier = this.#previous.find((candidate) => signatureMatches(presented, signature(candidate.key, body)));
+      if (!verifier) return undefined;
+      acceptedUntil = verifier.acceptedUntil;
+    }
     let payload: Partial<Payload>;
     try {
       payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Partial<Payload>;
@@ -75,10 +98,15 @@ export class AccessTokenCodec {
     if (typeof sub !== 'string' || typeof gid !== 'string' || typeof fam !== 'string' || typeof name !== 'string' || typeof exp !== 'number') {
       return undefined;
     }
+    if (exp > acceptedUntil) return undefined;
     return Object.freeze({ playerId: sub, gameId: gid, familyId: fam, displayName: name, expiresAt: exp });
   }
+}
 
-  #signature(body: string): Buffer {
-    return createHmac('sha256', this.#key).update(body).digest();
-  }
+function signature(key: KeyObject, body: string): Buffer {
+  return createHmac('sha256', key).update(body).digest();
+}
+
+function signatureMatches(presented: Buffer, expected: Buffer): boolean {
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
 }

@@ -7,7 +7,7 @@ import { FamilyRevocations } from './family-revocations.js';
 import { ProviderRegistry, type ProvidersOptions } from './providers/provider-registry.js';
 import { SessionService, type SessionLifetimes } from './session-service.js';
 import { deletePlayerSessions } from './session-store.js';
-import { resolveTokenSecret } from './token-secret.js';
+import { resolveTokenKeys } from './token-keys.js';
 
 /** The signed-in player of a game request, set by `app.requirePlayer`. */
 export interface AuthenticatedPlayer {
@@ -32,6 +32,9 @@ declare module 'fastify' {
 
 export interface AuthPluginOptions {
   tokenSecret: string | undefined;
+  previousTokenSecrets: readonly string[];
+  /** Where a generated token secret is kept. */
+  dataDir: string;
   lifetimes: SessionLifetimes;
   revocationCacheMs: number;
   providers: ProvidersOptions;
@@ -54,7 +57,16 @@ function signIn(request: FastifyRequest, claims: AccessClaims | undefined, done:
 export const authPlugin = fp<AuthPluginOptions>(
   async (app, options) => {
     const db = app.database.db;
-    const codec = new AccessTokenCodec(await resolveTokenSecret(db, options.tokenSecret));
+    const keys = await resolveTokenKeys(db, {
+      configured: options.tokenSecret,
+      previousConfigured: options.previousTokenSecrets,
+      dataDir: options.dataDir,
+      sharedDatabase: app.database.dialect === 'postgres',
+      now: app.clock.now(),
+      accessTokenTtlMs: options.lifetimes.accessTokenTtlMs,
+      log: app.log,
+    });
+    const codec = new AccessTokenCodec(keys.signing, keys.previous);
     const redisWriteFailures = new Counter({
       name: 'game_session_revocation_redis_write_failures_total',
       help: 'Session revocations committed to the database that could not be written to Redis (other instances learn of them within GAME_REVOCATION_CACHE_MS)',
