@@ -28,7 +28,7 @@ export const gameConfigSchema = configSchema({
   ),
   GAME_ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86_400, default: 900, description: 'access token lifetime in seconds' }),
   GAME_REFRESH_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 2_592_000, description: 'refresh token lifetime in seconds (renewed by every refresh)' }),
-  GAME_REFRESH_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 10, description: 'window after a rotation in which the previous refresh token may be presented once more (racing refreshes)' }),
+  GAME_REFRESH_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 10, description: 'window after a rotation in which the token it spent may be presented again, getting the same successor (racing refreshes, retries)' }),
   GAME_REVOCATION_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000, description: 'how long a session family the database showed active is trusted before the database is asked again (with or without Redis): the longest an instance may miss a revocation, in milliseconds' }),
   // Platform providers
   GOOGLE_OAUTH_TOKEN_URL: Type.String({ pattern: '^https?://', default: 'https://oauth2.googleapis.com/token', description: "Google's OAuth token endpoint" }),

@@ -7,12 +7,13 @@ import { playerForPlatformLink, type Player } from '../players/player-store.js';
 import type { AccessClaims, AccessTokenCodec } from './access-token.js';
 import type { FamilyRevocations } from './family-revocations.js';
 import type { ProviderRegistry } from './providers/provider-registry.js';
-import { findPresentedToken, insertFamily, issueWithinGrace, revokeFamily, rotate, type PresentedToken } from './session-store.js';
+import { openSuccessor, sealSuccessor } from './refresh-successor.js';
+import { findPresentedToken, insertFamily, revokeFamily, rotate, type PresentedToken } from './session-store.js';
 
 export interface SessionLifetimes {
   accessTokenTtlMs: number;
   refreshTokenTtlMs: number;
-  /** After a rotation, the previous token may be presented once more within this window. */
+  /** After a rotation, the spent token may be presented again within this window (and gets the same successor). */
   refreshGraceMs: number;
 }
 
@@ -74,13 +75,15 @@ export class SessionService {
       });
       return signedIn;
     });
-    return this.#grant(player, familyId, refreshToken, now);
+    return this.#grant(player, familyId, refreshToken, now, now + lifetimes.refreshTokenTtlMs);
   }
 
   /**
-   * Rotates: the presented token is spent and a new one returned. The immediately previous token
-   * is accepted once within the grace window (two refreshes racing); any other spent token is
-   * reuse, which revokes the family.
+   * Rotates: the presented token is spent and a new one returned. Within the grace window after
+   * a rotation, the token just spent may be presented again, any number of times (refreshes
+   * racing from two tabs, or a retry after a timeout): each gets the same successor, opened from
+   * its sealed copy, and a fresh access token. Any other spent token, or that one after the
+   * window, is reuse, which revokes the family.
    */
   async refresh(game: GameDefinition, presentedToken: string): Promise<SessionGrant> {
     const { db, clock, lifetimes } = this.#deps;
@@ -88,22 +91,27 @@ export class SessionService {
     for (let attempt = 1; attempt <= maxRotationAttempts; attempt++) {
       const presented = await this.#findUsable(game, tokenHash);
       const now = clock.now();
-      const refreshToken = newOpaqueToken();
-      const next = { familyId: presented.familyId, tokenHash: hashOpaqueToken(refreshToken), now, expiresAt: now + lifetimes.refreshTokenTtlMs };
       const player = { id: presented.playerId, gameId: presented.gameId, displayName: presented.displayName };
 
       if (presented.generation === presented.familyGeneration) {
-        if (await rotate(db, { ...next, fromGeneration: presented.generation })) return this.#grant(player, presented.familyId, refreshToken, now);
-        continue; // another refresh advanced the family first: judge the token again as the previous one
+        const refreshToken = newOpaqueToken();
+        const expiresAt = now + lifetimes.refreshTokenTtlMs;
+        const rotation = {
+          familyId: presented.familyId,
+          fromGeneration: presented.generation,
+          spentTokenHash: tokenHash,
+          successorSealed: sealSuccessor(presentedToken, refreshToken),
+          tokenHash: hashOpaqueToken(refreshToken),
+          now,
+          expiresAt,
+        };
+        if (await rotate(db, rotation)) return this.#grant(player, presented.familyId, refreshToken, now, expiresAt);
+        continue; // another refresh advanced the family first: judge the token again as the one just spent
       }
-      const isPrevious = presented.generation === presented.familyGeneration - 1;
+      const justSpent = presented.generation === presented.familyGeneration - 1;
       const withinGrace = now - presented.rotatedAt < lifetimes.refreshGraceMs;
-      if (isPrevious && withinGrace && !presented.graceUsed) {
-        if (await issueWithinGrace(db, { ...next, generation: presented.familyGeneration })) {
-          return this.#grant(player, presented.familyId, refreshToken, now);
-        }
-        continue;
-      }
+      const successor = justSpent && withinGrace && presented.successorSealed ? openSuccessor(presentedToken, presented.successorSealed) : undefined;
+      if (successor) return this.#grant(player, presented.familyId, successor, now, presented.rotatedAt + lifetimes.refreshTokenTtlMs);
       await this.#revoke(presented.familyId, 'reuse');
       throw new ApiError('invalid-grant', 'This refresh token was already used; the session is revoked for safety. Sign in again.');
     }
@@ -136,7 +144,7 @@ export class SessionService {
     await this.#deps.revocations.revokeFamilies([familyId]);
   }
 
-  #grant(player: Player, familyId: string, refreshToken: string, now: number): SessionGrant {
+  #grant(player: Player, familyId: string, refreshToken: string, now: number, refreshExpiresAt: number): SessionGrant {
     const { codec, lifetimes } = this.#deps;
     const accessToken = codec.sign({
       playerId: player.id,
@@ -150,7 +158,7 @@ export class SessionService {
       tokenType: 'Bearer',
       expiresIn: Math.floor(lifetimes.accessTokenTtlMs / 1000),
       refreshToken,
-      refreshExpiresIn: Math.floor(lifetimes.refreshTokenTtlMs / 1000),
+      refreshExpiresIn: Math.floor((refreshExpiresAt - now) / 1000),
       player: { id: player.id, displayName: player.displayName },
     };
   }

@@ -13,7 +13,14 @@ interface SessionTables {
     revoked_at: number | null;
     revoked_reason: string | null;
   };
-  refresh_tokens: { token_hash: string; family_id: string; generation: number; issued_at: number; expires_at: number };
+  refresh_tokens: {
+    token_hash: string;
+    family_id: string;
+    generation: number;
+    issued_at: number;
+    expires_at: number;
+    successor_sealed: string | null;
+  };
   players: { id: string; display_name: string };
 }
 
@@ -29,7 +36,8 @@ export interface PresentedToken {
   /** The family's current generation and when it last rotated. */
   readonly familyGeneration: number;
   readonly rotatedAt: number;
-  readonly graceUsed: boolean;
+  /** Once spent: the successor it was rotated into, sealed with a key derived from this token. */
+  readonly successorSealed: string | null;
   readonly revoked: boolean;
 }
 
@@ -46,11 +54,11 @@ export async function findPresentedToken(anyDb: Kysely<any>, tokenHash: string):
       't.family_id',
       't.generation',
       't.expires_at',
+      't.successor_sealed',
       'f.game_id',
       'f.player_id',
       'f.generation as family_generation',
       'f.rotated_at',
-      'f.grace_used',
       'f.revoked_at',
       'p.display_name',
     ])
@@ -66,7 +74,7 @@ export async function findPresentedToken(anyDb: Kysely<any>, tokenHash: string):
     expiresAt: row.expires_at,
     familyGeneration: row.family_generation,
     rotatedAt: row.rotated_at,
-    graceUsed: row.grace_used === 1,
+    successorSealed: row.successor_sealed,
     revoked: row.revoked_at !== null,
   };
 }
@@ -90,6 +98,7 @@ export async function insertFamily(trx: Kysely<any>, family: NewFamily): Promise
       player_id: family.playerId,
       generation: 1,
       rotated_at: family.now,
+      // No longer read: kept filled while the column exists (see migration 2026-11-25-02).
       grace_used: 0,
       created_at: family.now,
       revoked_at: null,
@@ -98,7 +107,7 @@ export async function insertFamily(trx: Kysely<any>, family: NewFamily): Promise
     .execute();
   await db(trx)
     .insertInto('refresh_tokens')
-    .values({ token_hash: family.tokenHash, family_id: family.familyId, generation: 1, issued_at: family.now, expires_at: family.expiresAt })
+    .values({ token_hash: family.tokenHash, family_id: family.familyId, generation: 1, issued_at: family.now, expires_at: family.expiresAt, successor_sealed: null })
     .execute();
 }
 
@@ -106,14 +115,19 @@ export interface Rotation {
   readonly familyId: string;
   /** The generation the presented token must still be current at. */
   readonly fromGeneration: number;
+  /** The presented token, spent by this rotation, and its successor sealed for it. */
+  readonly spentTokenHash: string;
+  readonly successorSealed: string;
   readonly tokenHash: string;
   readonly now: number;
   readonly expiresAt: number;
 }
 
 /**
- * Advances the family from `fromGeneration` and stores the new token, only if nobody advanced
- * or revoked it meanwhile (the conditional update is the lock). False when someone did.
+ * Advances the family from `fromGeneration`, stores the new token and seals it beside the spent
+ * one, only if nobody advanced or revoked the family meanwhile (the conditional update is the
+ * lock). False when someone did. One transaction: whoever sees the new generation sees the
+ * sealed successor too.
  */
 export async function rotate(anyDb: Kysely<any>, rotation: Rotation): Promise<boolean> {
   return db(anyDb)
@@ -121,7 +135,7 @@ export async function rotate(anyDb: Kysely<any>, rotation: Rotation): Promise<bo
     .execute(async (trx) => {
       const updated = await trx
         .updateTable('session_families')
-        .set({ generation: rotation.fromGeneration + 1, rotated_at: rotation.now, grace_used: 0 })
+        .set({ generation: rotation.fromGeneration + 1, rotated_at: rotation.now })
         .where('id', '=', rotation.familyId)
         .where('generation', '=', rotation.fromGeneration)
         .where('revoked_at', 'is', null)
@@ -135,41 +149,12 @@ export async function rotate(anyDb: Kysely<any>, rotation: Rotation): Promise<bo
           generation: rotation.fromGeneration + 1,
           issued_at: rotation.now,
           expires_at: rotation.expiresAt,
+          successor_sealed: null,
         })
         .execute();
+      await trx.updateTable('refresh_tokens').set({ successor_sealed: rotation.successorSealed }).where('token_hash', '=', rotation.spentTokenHash).execute();
       // Spent tokens are kept so their reuse is recognised, but not past their own expiry.
       await trx.deleteFrom('refresh_tokens').where('family_id', '=', rotation.familyId).where('expires_at', '<=', rotation.now).execute();
-      return true;
-    });
-}
-
-export interface GraceIssue {
-  readonly familyId: string;
-  /** The family's current generation; the new token joins it beside the one the race winner got. */
-  readonly generation: number;
-  readonly tokenHash: string;
-  readonly now: number;
-  readonly expiresAt: number;
-}
-
-/** Uses the family's one grace presentation of the previous token, if still unused. */
-export async function issueWithinGrace(anyDb: Kysely<any>, issue: GraceIssue): Promise<boolean> {
-  return db(anyDb)
-    .transaction()
-    .execute(async (trx) => {
-      const updated = await trx
-        .updateTable('session_families')
-        .set({ grace_used: 1 })
-        .where('id', '=', issue.familyId)
-        .where('generation', '=', issue.generation)
-        .where('grace_used', '=', 0)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return false;
-      await trx
-        .insertInto('refresh_tokens')
-        .values({ token_hash: issue.tokenHash, family_id: issue.familyId, generation: issue.generation, issued_at: issue.now, expires_at: issue.expiresAt })
-        .execute();
       return true;
     });
 }
@@ -186,7 +171,7 @@ export async function revokeFamily(anyDb: Kysely<any>, familyId: string, reason:
 /**
  * Deletes every session of the player (inside the erasure transaction); how many families went.
  *
- * On PostgreSQL the families are locked first: a rotation (or grace issue) that already advanced
+ * On PostgreSQL the families are locked first: a rotation that already advanced
  * one holds its row until it commits its new token, and the token delete below must see that
  * token, or the family delete would fail on the token's foreign key. Rotations that come after
  * the lock find the family gone and answer 401. SQLite serializes writers, so it needs no lock.

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { hashOpaqueToken, ManualClock, type App } from '@playstack/server-kit';
+import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import { openSuccessor } from '../src/auth/refresh-successor.js';
+import { bearer, devSignIn } from './support/identity-fixtures.js';
+import { buildTestApp } from './support/test-app.js';
+
+const concurrentRefreshes = 50;
+const graceMs = 10_000;
+
+for (const variant of redisVariants()) {
+  describeEachDatabase(`racing refreshes of one token, ${variant.name} state`, (database) => {
+    const clock = new ManualClock('2026-11-25T10:00:00.000Z');
+    let app: App;
+    beforeAll(async () => {
+      app = await buildTestApp(database(), { ...variant.env(), GAME_AUTH_RATE_LIMIT_MAX: '100000', GAME_PLAYER_RATE_LIMIT_MAX: '100000' }, { clock });
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    const refresh = (refreshToken: string) => app.inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken } });
+    const myRank = (accessToken: string) => app.inject({ method: 'GET', url: '/v1/games/demo/leaderboards/high-score/me', headers: bearer(accessToken) });
+
+    it(`${concurrentRefreshes} at once all get a usable session, the same successor, and the family lives on`, async () => {
+      const session = await devSignIn(app, 'demo', 'many-tabs');
+      const answers = await Promise.all(Array.from({ length: concurrentRefreshes }, () => refresh(session.refreshToken)));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(concurrentRefreshes).fill(200));
+      const successors = new Set(answers.map((answer) => answer.json().refreshToken as string));
+      expect(successors.size).toBe(1);
+      const checks = await Promise.all(answers.map((answer) => myRank(answer.json().accessToken)));
+      expect(checks.map((check) => check.statusCode)).toEqual(Array(concurrentRefreshes).fill(200));
+
+      // The family is alive: the successor rotates, and racing again works the same way.
+      const [successor] = successors;
+      const again = await Promise.all(Array.from({ length: concurrentRefreshes }, () => refresh(successor!)));
+      expect(again.map((answer) => answer.statusCode)).toEqual(Array(concurrentRefreshes).fill(200));
+      expect(new Set(again.map((answer) => answer.json().refreshToken)).size).toBe(1);
+    });
+
+    it('revokes the family when the token just spent comes back after the window', async () => {
+      const session = await devSignIn(app, 'demo', 'late-tab');
+      const next = (await refresh(session.refreshToken)).json();
+      clock.advance(graceMs + 1);
+      const late = await refresh(session.refreshToken);
+      expect(late.statusCode).toBe(401);
+      expect(late.json().error.code).toBe('invalid-grant');
+      expect((await refresh(next.refreshToken)).statusCode).toBe(401);
+      expect((await myRank(next.accessToken)).statusCode).toBe(401);
+    });
+
+    it('revokes the family when an older token comes back, even within the window', async () => {
+      const session = await devSignIn(app, 'demo', 'old-tab');
+      const second = (await refresh(session.refreshToken)).json();
+      const third = (await refresh(second.refreshToken)).json();
+      expect((await refresh(session.refreshToken)).statusCode).toBe(401);
+      expect((await refresh(third.refreshToken)).statusCode).toBe(401);
+    });
+
+    it('keeps the successor sealed: the database holds nothing usable without the spent token', async () => {
+      const session = await devSignIn(app, 'demo', 'sealed');
+      const next = (await refresh(session.refreshToken)).json();
+      const rows = await app.database.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hashOpaqueToken(session.refreshToken)).execute();
+      const stored = JSON.stringify(rows);
+      expect(stored).not.toContain(next.refreshToken);
+      expect(stored).not.toContain(session.refreshToken);
+      const sealed = rows[0]!.successor_sealed as string;
+      expect(openSuccessor(session.refreshToken, sealed)).toBe(next.refreshToken);
+      expect(openSuccessor(next.refreshToken, sealed)).toBeUndefined();
+    });
+  });
+}
