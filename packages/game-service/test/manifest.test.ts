@@ -159,17 +159,18 @@ describeEachDatabase('manifest storage and the game catalog', (database) => {
 
   it('refuses an invalid manifest with its problems and keeps serving the current one', async () => {
     const result = await app.games.storeManifest({ games: [{ ...otherGame, boards: [{ ...otherGame.boards[0], order: 'sideways' }] }] });
-    expect(result).toEqual({ ok: false, problems: [{ path: 'games[0].boards[0].order', reason: 'must be one of "asc", "desc"' }] });
+    expect(result).toEqual({ outcome: 'invalid', problems: [{ path: 'games[0].boards[0].order', reason: 'must be one of "asc", "desc"' }] });
     expect(app.games.current.version).toBeNull();
     expect(await app.games.listVersions()).toEqual([]);
   });
 
   it('stores versions in order, serves the newest at once and keeps the history', async () => {
-    const first = await app.games.storeManifest(manifestWith(otherGame), 'alice@example.com');
-    expect(first).toMatchObject({ ok: true, version: { version: 1, author: 'alice@example.com' } });
+    const first = await app.games.storeManifest(manifestWith(otherGame), { author: 'alice@example.com' });
+    expect(first).toMatchObject({ outcome: 'stored', version: { version: 1, author: 'alice@example.com' } });
     expect(app.games.get('other')).toEqual(otherGame);
-    const second = await app.games.storeManifest({ games: [otherGame] });
-    expect(second).toMatchObject({ ok: true, version: { version: 2, author: null } });
+    // Drops the demo game, which has a player since the first test: confirmed.
+    const second = await app.games.storeManifest({ games: [otherGame] }, { confirm: true });
+    expect(second).toMatchObject({ outcome: 'stored', version: { version: 2, author: null } });
     expect(app.games.current.version).toBe(2);
     expect(app.games.get('demo')).toBeUndefined();
     expect((await app.games.listVersions()).map((v) => v.version)).toEqual([2, 1]);
@@ -235,13 +236,13 @@ describeEachDatabase('manifest refresh', (database) => {
       };
       const catalog = new GameCatalog(withHeldReads(app.database.db, holdDocumentRead), app.clock, adapterTypes, manifestWith());
       const older = await app.games.storeManifest(manifestWith(otherGame));
-      if (!older.ok) throw new Error('refused');
+      if (older.outcome !== 'stored') throw new Error('refused');
 
       armed = true;
       const refreshing = catalog.refresh();
       await atGate; // the refresh has read the older version
       const newer = await catalog.storeManifest(manifestWith(otherGame, galaxyGame));
-      if (!newer.ok) throw new Error('refused');
+      if (newer.outcome !== 'stored') throw new Error('refused');
       expect(newer.version.version).toBe(older.version.version + 1);
       expect(catalog.current.version).toBe(newer.version.version);
       release();
@@ -271,7 +272,9 @@ describeEachDatabase('GAME_MANIFEST_FILE', (database) => {
       const app = await buildTestApp(database(), { GAME_MANIFEST_FILE: path });
       try {
         expect(app.games.get('galaxy')).toEqual(galaxyGame);
-        expect(await app.games.listVersions()).toEqual([{ version: 1, author: `GAME_MANIFEST_FILE ${path}`, createdAt: expect.any(Number) }]);
+        expect(await app.games.listVersions()).toEqual([
+          { version: 1, author: `GAME_MANIFEST_FILE ${path}`, createdAt: expect.any(Number), changes: ['first stored version: game "demo", game "tiles", game "galaxy"'] },
+        ]);
       } finally {
         await app.close();
       }

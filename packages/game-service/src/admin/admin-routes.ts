@@ -18,14 +18,27 @@ import {
   type VersionInfo,
 } from '@playstack/server-kit';
 import type { Period } from '../manifest/manifest-schema.js';
-import type { ManifestProblem } from '../manifest/manifest-check.js';
+import type { StoreManifestResult } from '../manifest/game-catalog.js';
+import { describeOrphan } from '../manifest/manifest-changes.js';
 import { runStatuses, type RunStatus } from '../runs/run-store.js';
 import { countAdmins, findAdminByEmail, insertAdmin, spendInvitation } from './admin-accounts-store.js';
 import { AdminData, type InvitationCreated } from './admin-data.js';
 import { adminPage, type Notice } from './admin-layout.js';
 import { AdminSessions, wantsJson } from './admin-session.js';
 import { adminStylesheet } from './admin-styles.js';
-import { adaptersBody, gameBody, gamesBody, healthBody, loginBody, manifestBody, overviewBody, registerBody, runsBody, type FormValues } from './admin-views.js';
+import {
+  adaptersBody,
+  gameBody,
+  gamesBody,
+  healthBody,
+  loginBody,
+  manifestBody,
+  overviewBody,
+  registerBody,
+  runsBody,
+  type FormValues,
+  type ManifestSubmission,
+} from './admin-views.js';
 import type { Html } from './html.js';
 
 export interface AdminRoutesOptions {
@@ -63,6 +76,24 @@ function isEmailAddress(value: string): boolean {
 
 function normalizedEmail(value: string | undefined): string {
   return (value ?? '').trim().toLowerCase();
+}
+
+/** What a form's confirmation checkbox (or a JSON `true`) says. */
+function confirmed(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && ['yes', 'on', 'true', '1'].includes(value.toLowerCase()));
+}
+
+/** Stores a manifest posted as JSON text (a form) or as a JSON object; text that is not JSON is an invalid manifest. */
+async function storeSubmittedManifest(app: App, body: { manifest?: unknown; confirm?: unknown }, author: string): Promise<StoreManifestResult> {
+  let document: unknown = body.manifest;
+  if (typeof document === 'string') {
+    try {
+      document = JSON.parse(document);
+    } catch (error) {
+      return { outcome: 'invalid', problems: [{ path: '', reason: `not valid JSON: ${(error as Error).message}` }] };
+    }
+  }
+  return app.games.storeManifest(document ?? null, { author, confirm: confirmed(body.confirm) });
 }
 
 /** Only same-site paths under /admin may be a post-sign-in destination. */
@@ -250,37 +281,37 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
     return respond(request, reply, { title: 'Manifest', json: view, body: () => manifestBody(view, csrf, undefined) });
   });
 
-  app.post('/manifest', { schema: { hide: true, body: Type.Union([FormBody, Type.Object({ manifest: Type.Object({}, { additionalProperties: true }) })]) } }, async (request, reply) => {
-    const submitted = (request.body as { manifest?: unknown }).manifest;
-    const text = typeof submitted === 'string' ? submitted : JSON.stringify(submitted ?? null, null, 2);
-    let problems: readonly ManifestProblem[];
-    let document: unknown;
-    try {
-      document = typeof submitted === 'string' ? JSON.parse(submitted) : submitted;
-      const stored = await app.games.storeManifest(document, request.adminSession!.user.email);
-      if (stored.ok) {
-        if (wantsJson(request)) return reply.code(201).send({ version: stored.version });
-        const view = await data.manifest();
-        const csrf = request.adminSession!.csrfToken;
-        return respond(request, reply, {
-          title: 'Manifest',
-          status: 201,
-          notice: { kind: 'success', text: `Saved as version ${stored.version.version}; it is served now.` },
-          json: null,
-          body: () => manifestBody(view, csrf, undefined),
-        });
+  /** A manifest submitted as JSON (`{"manifest": {...}, "confirm"?: true}`); forms send text and `confirm=yes`. */
+  const ManifestJsonBody = Type.Object({ manifest: Type.Object({}, { additionalProperties: true }), confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+
+  app.post('/manifest', { schema: { hide: true, body: Type.Union([FormBody, ManifestJsonBody]) } }, async (request, reply) => {
+    const body = request.body as { manifest?: unknown; confirm?: unknown };
+    const text = typeof body.manifest === 'string' ? body.manifest : JSON.stringify(body.manifest ?? null, null, 2);
+    const outcome = await storeSubmittedManifest(app, body, request.adminSession!.user.email);
+    const showForm = async (status: number, notice: Notice | undefined, submitted: ManifestSubmission | undefined) => {
+      const view = await data.manifest();
+      return respond(request, reply, { title: 'Manifest', status, notice, json: null, body: () => manifestBody(view, request.adminSession!.csrfToken, submitted) });
+    };
+    switch (outcome.outcome) {
+      case 'stored':
+        if (wantsJson(request)) return reply.code(201).send({ version: outcome.version });
+        return showForm(201, { kind: 'success', text: `Saved as version ${outcome.version.version}; it is served now.` }, undefined);
+      case 'unchanged':
+        if (wantsJson(request)) return reply.send({ version: outcome.version, unchanged: true });
+        return showForm(200, { kind: 'success', text: `Nothing to save: version ${outcome.version.version} is this same manifest, and it is served.` }, undefined);
+      case 'needs-confirmation': {
+        const orphans = outcome.orphans.map(describeOrphan);
+        if (wantsJson(request)) {
+          throw new ApiError('conflict', `Storing this manifest would orphan data of ${orphans.join('; ')}. Send it again with "confirm": true to store it anyway.`);
+        }
+        return showForm(409, undefined, { text, orphans });
       }
-      problems = stored.problems;
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      problems = [{ path: '', reason: `not valid JSON: ${error.message}` }];
+      case 'invalid':
+        if (wantsJson(request)) {
+          throw new ApiError('invalid-manifest', `The manifest was refused: ${outcome.problems.map((p) => `${p.path || '/'}: ${p.reason}`).join('; ')}`);
+        }
+        return showForm(400, undefined, { text, problems: outcome.problems });
     }
-    if (wantsJson(request)) {
-      throw new ApiError('invalid-manifest', `The manifest was refused: ${problems.map((p) => `${p.path || '/'}: ${p.reason}`).join('; ')}`);
-    }
-    const view = await data.manifest();
-    const csrf = request.adminSession!.csrfToken;
-    return respond(request, reply, { title: 'Manifest', status: 400, json: null, body: () => manifestBody(view, csrf, { text, problems }) });
   });
 
   app.get('/adapters', { schema: { hide: true } }, async (request, reply) => {

@@ -143,11 +143,22 @@ ${view.nextBefore !== null ? html`<p><a href="${base}?${nextQuery.toString()}">O
 </div>`;
 }
 
-export function manifestBody(view: ManifestView, csrfToken: string, submitted: { text: string; problems: readonly ManifestProblem[] } | undefined): Html {
+/** What the manifest form shows again after a refusal: the text, and why it was not stored. */
+export type ManifestSubmission =
+  | { text: string; problems: readonly ManifestProblem[] }
+  | { text: string; orphans: readonly string[] };
+
+export function manifestBody(view: ManifestView, csrfToken: string, submitted: ManifestSubmission | undefined): Html {
   const text = submitted?.text ?? JSON.stringify(view.current.manifest, null, 2);
-  return html`${submitted && submitted.problems.length > 0
+  const orphans = submitted && 'orphans' in submitted ? submitted.orphans : [];
+  const problems = submitted && 'problems' in submitted ? submitted.problems : [];
+  return html`${problems.length > 0
     ? html`<div class="notice error" role="alert">The manifest was not saved; fix these problems:
-<ul class="problems">${submitted.problems.map((p) => html`<li><code>${p.path || '/'}</code>: ${p.reason}</li>`)}</ul></div>`
+<ul class="problems">${problems.map((p) => html`<li><code>${p.path || '/'}</code>: ${p.reason}</li>`)}</ul></div>`
+    : ''}${orphans.length > 0
+    ? html`<div class="notice error" role="alert">The manifest was not saved: it removes parts that data still refers to, which would be orphaned:
+<ul class="problems">${orphans.map((orphan) => html`<li>${orphan}</li>`)}</ul>
+Tick “Store it anyway” below to store it all the same.</div>`
     : ''}
 <div class="card">
 <p>Serving ${view.current.version === null ? 'the bundled demo manifest' : `version ${view.current.version}`}.</p>
@@ -155,12 +166,16 @@ export function manifestBody(view: ManifestView, csrfToken: string, submitted: {
 ${csrfField(csrfToken)}
 <label for="manifest">Manifest (JSON)</label>
 <textarea id="manifest" name="manifest" spellcheck="false">${text}</textarea>
+${orphans.length > 0 ? html`<p><label><input type="checkbox" name="confirm" value="yes"> Store it anyway: I know the data above is orphaned</label></p>` : ''}
 <p><button type="submit">Validate and save as a new version</button></p>
 </form></div>
 <div class="card"><h2>Version history</h2>${view.versions.length === 0
     ? html`<p class="muted">No version stored yet.</p>`
-    : html`<table><thead><tr><th class="num">Version</th><th>Stored</th><th>By</th></tr></thead><tbody>
-${view.versions.map((v) => html`<tr><td class="num">${v.version}</td><td>${isoTime(v.createdAt)}</td><td>${v.author ?? '—'}</td></tr>`)}
+    : html`<table><thead><tr><th class="num">Version</th><th>Stored</th><th>By</th><th>Changes</th></tr></thead><tbody>
+${view.versions.map(
+  (v) =>
+    html`<tr><td class="num">${v.version}</td><td>${isoTime(v.createdAt)}</td><td>${v.author ?? '—'}</td><td>${v.changes === null ? html`<span class="muted">not recorded</span>` : html`<ul class="changes">${v.changes.map((line) => html`<li>${line}</li>`)}</ul>`}</td></tr>`,
+)}
 </tbody></table>`}</div>`;
 }
 

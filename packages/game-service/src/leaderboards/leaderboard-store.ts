@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
+import type { ManifestPart } from '../manifest/manifest-changes.js';
 import type { RankedSet, SortOrder } from './ranked-board.js';
 
 /** The feature's one table. Timestamps are epoch milliseconds. */
@@ -192,6 +193,14 @@ export async function countEntries(db: Db, set: RankedSet): Promise<number> {
     .where((eb) => inSet(eb, set))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Entries of a game or board the manifest would drop, every period (0 for adapters: entries belong to boards). */
+export async function countEntriesOfPart(db: Db, part: ManifestPart): Promise<number> {
+  if (part.kind === 'adapter') return 0;
+  let query = db.selectFrom('leaderboard_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('game_id', '=', part.gameId);
+  if (part.kind === 'board') query = query.where('board_id', '=', part.boardId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 /** Removes every entry of a player in a game (every board, every period); returns how many. */

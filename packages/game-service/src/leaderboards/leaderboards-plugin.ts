@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { Leaderboards } from './leaderboard-service.js';
+import { countEntriesOfPart } from './leaderboard-store.js';
 import { MemoryRankEngine } from './memory-rank-engine.js';
 import { RankIndex } from './rank-index.js';
 import { RedisRankEngine } from './redis-rank-engine.js';
@@ -34,6 +35,7 @@ export const leaderboardsPlugin = fp(
       erase: (trx, player) => leaderboards.eraseEntries(trx, player.gameId, player.playerId),
       afterCommit: (player) => leaderboards.afterErase(player.gameId, player.playerId),
     });
+    app.games.registerDataCounter('entries', (part) => countEntriesOfPart(app.database.db, part));
 
     let closing = false;
     let lastError: unknown;

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { ApiError, type Clock } from '@playstack/server-kit';
+import { describeChanges, removedParts, sameManifest, type ManifestDataCounter, type OrphanedPart } from './manifest-changes.js';
 import { checkManifest, type AdapterTypeInfo, type ManifestProblem } from './manifest-check.js';
-import type { GameDefinition, Manifest } from './manifest-schema.js';
+import { Value } from '@sinclair/typebox/value';
+import { Manifest as ManifestSchema, type GameDefinition, type Manifest } from './manifest-schema.js';
 import {
   insertManifestVersion,
   latestManifest,
@@ -18,9 +20,24 @@ export interface CurrentManifest {
   readonly manifest: Manifest;
 }
 
+/**
+ * What storing a manifest did: `stored` a new version; `unchanged` (the newest stored version
+ * is the same document, nothing stored); `invalid` (refused with every problem); or
+ * `needs-confirmation` (valid, but it removes games, boards or adapters that data refers to:
+ * stored only when asked again with `confirm`).
+ */
 export type StoreManifestResult =
-  | { readonly ok: true; readonly version: ManifestVersionSummary }
-  | { readonly ok: false; readonly problems: readonly ManifestProblem[] };
+  | { readonly outcome: 'stored'; readonly version: ManifestVersionSummary }
+  | { readonly outcome: 'unchanged'; readonly version: ManifestVersionSummary }
+  | { readonly outcome: 'invalid'; readonly problems: readonly ManifestProblem[] }
+  | { readonly outcome: 'needs-confirmation'; readonly orphans: readonly OrphanedPart[] };
+
+export interface StoreManifestOptions {
+  /** Who stores it (an admin's email, the manifest file), shown in the history. */
+  author?: string;
+  /** Store it even though it orphans data. */
+  confirm?: boolean;
+}
 
 /** Thrown at boot when a stored or configured manifest no longer passes the check. */
 export class InvalidManifestError extends Error {
@@ -43,6 +60,7 @@ export class GameCatalog {
   readonly #db: Kysely<any>;
   readonly #clock: Clock;
   readonly #adapterTypes: ReadonlyMap<string, AdapterTypeInfo>;
+  readonly #dataCounters = new Map<string, ManifestDataCounter>();
   #current: CurrentManifest;
   #byId: ReadonlyMap<string, GameDefinition>;
 
@@ -78,16 +96,49 @@ export class GameCatalog {
     return checkManifest(document, this.#adapterTypes);
   }
 
-  /** Stores a valid document as the next version and serves it; an invalid one is refused with every problem. */
-  async storeManifest(document: unknown, author?: string): Promise<StoreManifestResult> {
+  /**
+   * Registers how much of a feature's data refers to games, boards or adapters (under the name
+   * the count is shown as: `players`, `runs`, `entries`).
+   */
+  registerDataCounter(name: string, counter: ManifestDataCounter): void {
+    if (this.#dataCounters.has(name)) throw new Error(`a manifest data counter "${name}" is already registered`);
+    this.#dataCounters.set(name, counter);
+  }
+
+  /**
+   * Stores a valid document as the next version and serves it, unless it is the newest stored
+   * version again, or it removes games, boards or adapters that data refers to and `confirm` is
+   * not set. An invalid document is refused with every problem.
+   */
+  async storeManifest(document: unknown, options: StoreManifestOptions = {}): Promise<StoreManifestResult> {
     const result = this.check(document);
-    if (!result.ok) return { ok: false, problems: result.problems };
-    return { ok: true, version: await this.#store(result.manifest, JSON.stringify(result.manifest), author ?? null) };
+    if (!result.ok) return { outcome: 'invalid', problems: result.problems };
+    const latest = await latestManifest(this.#db);
+    const previous = latest ? storedShape(latest.document) : undefined;
+    if (latest && previous && sameManifest(previous, result.manifest)) {
+      this.#serve(latest.version, result.manifest);
+      return { outcome: 'unchanged', version: latest };
+    }
+    const orphans = await this.orphansOf(previous ?? this.#current.manifest, result.manifest);
+    if (orphans.length > 0 && !options.confirm) return { outcome: 'needs-confirmation', orphans };
+    const changes = describeChanges(previous, result.manifest, orphans);
+    return { outcome: 'stored', version: await this.#store(result.manifest, JSON.stringify(result.manifest), options.author ?? null, changes) };
+  }
+
+  /** The parts `previous` has and `next` drops that some registered feature still holds data for. */
+  async orphansOf(previous: Manifest, next: Manifest): Promise<OrphanedPart[]> {
+    const orphans: OrphanedPart[] = [];
+    for (const part of removedParts(previous, next)) {
+      const data: Record<string, number> = {};
+      for (const [name, count] of this.#dataCounters) data[name] = await count(part);
+      if (Object.values(data).some((count) => count > 0)) orphans.push({ part, data });
+    }
+    return orphans;
   }
 
   /** Appends a checked manifest (`document` is its JSON) as the next version and serves it. */
-  async #store(manifest: Manifest, document: string, author: string | null): Promise<ManifestVersionSummary> {
-    const stored = await insertManifestVersion(this.#db, document, author, this.#clock.now());
+  async #store(manifest: Manifest, document: string, author: string | null, changes: readonly string[]): Promise<ManifestVersionSummary> {
+    const stored = await insertManifestVersion(this.#db, document, author, changes, this.#clock.now());
     this.#serve(stored.version, manifest);
     return stored;
   }
@@ -117,19 +168,17 @@ export class GameCatalog {
   /**
    * At boot: the file named by GAME_MANIFEST_FILE becomes a new version unless it equals the
    * newest stored one; without a file the newest stored version is served, else the bundled demo.
+   * Deploying the file is the operator's confirmation: it is stored even if it removes parts with
+   * data (the history says what it removed).
    */
   async load(fileDocument: { path: string; document: unknown } | undefined): Promise<void> {
-    if (fileDocument) {
-      const result = this.check(fileDocument.document);
-      if (!result.ok) throw new InvalidManifestError(`GAME_MANIFEST_FILE ${fileDocument.path}`, result.problems);
-      const document = JSON.stringify(result.manifest);
-      const latest = await latestManifest(this.#db);
-      // The file as stored already: served as checked here, without reading it back.
-      if (latest?.document === document) this.#serve(latest.version, result.manifest);
-      else await this.#store(result.manifest, document, `GAME_MANIFEST_FILE ${fileDocument.path}`);
+    if (!fileDocument) {
+      await this.refresh();
       return;
     }
-    await this.refresh();
+    const where = `GAME_MANIFEST_FILE ${fileDocument.path}`;
+    const stored = await this.storeManifest(fileDocument.document, { author: where, confirm: true });
+    if (stored.outcome === 'invalid') throw new InvalidManifestError(where, stored.problems);
   }
 
   /** Stored versions only move forward: the bundled demo (null) is older than any. */
@@ -146,6 +195,15 @@ export class GameCatalog {
     this.#current = { version, manifest };
     this.#byId = indexGames(manifest);
   }
+}
+
+/**
+ * A stored document as a manifest to compare with, when it has a manifest's shape (an older
+ * version may no longer pass the whole check, an adapter type retired say, and still compare).
+ */
+function storedShape(document: string): Manifest | undefined {
+  const parsed: unknown = JSON.parse(document);
+  return Value.Check(ManifestSchema, parsed) ? parsed : undefined;
 }
 
 function indexGames(manifest: Manifest): ReadonlyMap<string, GameDefinition> {

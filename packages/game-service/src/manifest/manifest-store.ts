@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 interface ManifestTables {
-  manifest_versions: { version: number; document: string; author: string | null; created_at: number };
+  manifest_versions: { version: number; document: string; author: string | null; created_at: number; changes: string | null };
 }
 
 /** A stored manifest version, without its document. */
@@ -9,6 +9,8 @@ export interface ManifestVersionSummary {
   readonly version: number;
   readonly author: string | null;
   readonly createdAt: number;
+  /** What the version changed, one line each (null for versions stored before this was kept). */
+  readonly changes: readonly string[] | null;
 }
 
 export interface StoredManifest extends ManifestVersionSummary {
@@ -18,8 +20,12 @@ export interface StoredManifest extends ManifestVersionSummary {
 
 const maxInsertAttempts = 5;
 
+function toSummary(row: Omit<ManifestTables['manifest_versions'], 'document'>): ManifestVersionSummary {
+  return { version: row.version, author: row.author, createdAt: row.created_at, changes: row.changes === null ? null : (JSON.parse(row.changes) as string[]) };
+}
+
 function toStoredManifest(row: ManifestTables['manifest_versions']): StoredManifest {
-  return { version: row.version, document: row.document, author: row.author, createdAt: row.created_at };
+  return { ...toSummary(row), document: row.document };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -32,14 +38,15 @@ export async function insertManifestVersion(
   anyDb: Kysely<any>,
   document: string,
   author: string | null,
+  changes: readonly string[],
   now: number,
 ): Promise<ManifestVersionSummary> {
   const db = anyDb as Kysely<ManifestTables>;
   for (let attempt = 1; ; attempt++) {
     const version = (await latestManifestVersion(db)) + 1;
     try {
-      await db.insertInto('manifest_versions').values({ version, document, author, created_at: now }).execute();
-      return { version, author, createdAt: now };
+      await db.insertInto('manifest_versions').values({ version, document, author, created_at: now, changes: JSON.stringify(changes) }).execute();
+      return { version, author, createdAt: now, changes };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= maxInsertAttempts) throw error;
     }
@@ -71,9 +78,9 @@ export async function listManifestVersions(anyDb: Kysely<any>, limit: number): P
   const db = anyDb as Kysely<ManifestTables>;
   const rows = await db
     .selectFrom('manifest_versions')
-    .select(['version', 'author', 'created_at'])
+    .select(['version', 'author', 'created_at', 'changes'])
     .orderBy('version', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ version: row.version, author: row.author, createdAt: row.created_at }));
+  return rows.map(toSummary);
 }

@@ -4,17 +4,21 @@ import { boundedDisplayName, maxDisplayNameCodePoints } from '../auth/providers/
 
 /**
  * Display names stored before providers' names were bounded (SQLite kept names of any length,
- * which made every access token of the player too large to send): bounded like new ones.
+ * which made every access token of the player too large to send), in players and in the copies
+ * leaderboard entries keep: bounded like new ones.
  */
 export const boundedDisplayNamesMigration: ServiceMigration = {
   async up(db) {
-    const long = await db
-      .selectFrom('players')
-      .select(['id', 'display_name'])
-      .where(sql`length(display_name)`, '>', maxDisplayNameCodePoints)
-      .execute();
-    for (const row of long as Array<{ id: string; display_name: string }>) {
-      await db.updateTable('players').set({ display_name: boundedDisplayName(row.display_name) }).where('id', '=', row.id).execute();
+    for (const table of ['players', 'leaderboard_entries']) {
+      const names = await db
+        .selectFrom(table)
+        .select('display_name')
+        .distinct()
+        .where(sql`length(display_name)`, '>', maxDisplayNameCodePoints)
+        .execute();
+      for (const { display_name: name } of names as Array<{ display_name: string }>) {
+        await db.updateTable(table).set({ display_name: boundedDisplayName(name) }).where('display_name', '=', name).execute();
+      }
     }
   },
 };

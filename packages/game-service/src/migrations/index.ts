@@ -5,6 +5,7 @@ import { runs } from './2026-11-21-03-runs.js';
 import { adminAccountsMigration } from './2026-11-21-04-admin-accounts.js';
 import { boundedDisplayNamesMigration } from './2026-11-25-01-bounded-display-names.js';
 import { refreshSuccessorsMigration } from './2026-11-25-02-refresh-successors.js';
+import { manifestChangesMigration } from './2026-11-25-03-manifest-changes.js';
 
 /**
  * The game service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -17,4 +18,5 @@ export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-21-04-admin-accounts': adminAccountsMigration,
   '2026-11-25-01-bounded-display-names': boundedDisplayNamesMigration,
   '2026-11-25-02-refresh-successors': refreshSuccessorsMigration,
+  '2026-11-25-03-manifest-changes': manifestChangesMigration,
 };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ManifestPart } from '../manifest/manifest-changes.js';
 import type { PlayerTables } from './player-store.js';
 
 /** How many players each game has, for operators' overviews. */
@@ -10,4 +11,12 @@ export async function countPlayersByGame(anyDb: Kysely<any>): Promise<Map<string
     .groupBy('game_id')
     .execute();
   return new Map(rows.map((row) => [row.game_id, Number(row.count)]));
+}
+
+/** Players of a game the manifest would drop (players belong to games only: 0 for other parts). */
+export async function countPlayersOfPart(anyDb: Kysely<any>, part: ManifestPart): Promise<number> {
+  if (part.kind !== 'game') return 0;
+  const db = anyDb as Kysely<PlayerTables>;
+  const row = await db.selectFrom('players').select((eb) => eb.fn.countAll<number>().as('count')).where('game_id', '=', part.gameId).executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { countPlayersOfPart } from './player-counts.js';
 import { PlayerErasure } from './player-erasure.js';
 
 declare module 'fastify' {
@@ -8,9 +9,11 @@ declare module 'fastify' {
   }
 }
 
+/** The erasure seam, and the players count the manifest editor checks before a game is dropped. */
 export const playerErasurePlugin = fp(
   async (app) => {
     app.decorate('playerErasure', new PlayerErasure());
+    app.games.registerDataCounter('players', (part) => countPlayersOfPart(app.database.db, part));
   },
-  { name: 'game-player-erasure' },
+  { name: 'game-player-erasure', dependencies: ['game-manifest'] },
 );

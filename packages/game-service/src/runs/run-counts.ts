@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ManifestPart } from '../manifest/manifest-changes.js';
 import { emptyRunCounts, type RunStatus, type RunsDatabase } from './run-store.js';
 
 /** Per game: runs by status, and how many arrived since a moment (e.g. the start of today, UTC). */
@@ -28,4 +29,13 @@ export async function countRunsByGame(anyDb: Kysely<any>, sinceMs: number): Prom
     counts.set(row.game_id, game);
   }
   return counts;
+}
+
+/** Runs of a game or adapter the manifest would drop (0 for boards: runs belong to adapters). */
+export async function countRunsOfPart(anyDb: Kysely<any>, part: ManifestPart): Promise<number> {
+  if (part.kind === 'board') return 0;
+  const db = anyDb as Kysely<RunsDatabase>;
+  let query = db.selectFrom('runs').select((eb) => eb.fn.countAll<number>().as('count')).where('game_id', '=', part.gameId);
+  if (part.kind === 'adapter') query = query.where('adapter_id', '=', part.adapterId);
+  return Number((await query.executeTakeFirst())?.count ?? 0);
 }

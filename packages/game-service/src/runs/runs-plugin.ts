@@ -4,6 +4,7 @@ import { Counter } from 'prom-client';
 import type { Limit } from '../rate-limit/rate-limits.js';
 import { adapterTypes } from './adapters/registry.js';
 import { RunSubmissions } from './run-submission.js';
+import { countRunsOfPart } from './run-counts.js';
 import { eraseRunsOfPlayer } from './run-store.js';
 import { GroupCommitWriter, TransactionPerWrite, type RunWriter } from './run-writer.js';
 
@@ -48,6 +49,7 @@ export const runsPlugin = fp<RunsPluginOptions>(
     });
     app.decorate('runs', { submissions, rateLimit: app.createPlayerRateLimit('runs', options.rateLimit) });
     app.playerErasure.register('runs', { erase: (trx, player) => eraseRunsOfPlayer(trx, player.gameId, player.playerId) });
+    app.games.registerDataCounter('runs', (part) => countRunsOfPart(db, part));
     // After the last request has been answered, writes still queued (the stored responses that
     // follow an answer) commit before the database closes: onClose hooks run in reverse order of
     // registration, so this one runs before the platform's.
