@@ -14,6 +14,44 @@ const protoFiles = [
 
 let root: protobuf.Root | undefined;
 
+const setMember = Symbol('oneof member');
+
+/** Every message type under a namespace. */
+function messageTypes(namespace: protobuf.NamespaceBase): protobuf.Type[] {
+  return namespace.nestedArray.flatMap((nested) => [
+    ...(nested instanceof protobuf.Type ? [nested] : []),
+    ...(nested instanceof protobuf.Namespace || nested instanceof protobuf.Type ? messageTypes(nested) : []),
+  ]);
+}
+
+/**
+ * Sets up the root's message types with plain oneof properties (`AnyValue.value`, naming the member
+ * that is set). protobufjs's own setter, which its decoder runs for every attribute value,
+ * `delete`s each other member (slow, and it turns the message into a dictionary-mode object), and
+ * its getter scans the message's keys; attribute values dominate OTLP decoding. The last member
+ * read still names the value, as the protobuf specification says; a message built by `fromObject`,
+ * which does not set the property, falls back to finding its member. Only these types are set up
+ * so: protobufjs's helpers are restored at once.
+ */
+function setUpWithPlainOneofs(root: protobuf.Root): void {
+  const util = protobuf.util as unknown as { oneOfGetter: (members: string[]) => () => unknown; oneOfSetter: (members: string[]) => (name: string) => void };
+  const { oneOfGetter, oneOfSetter } = util;
+  util.oneOfGetter = (members) =>
+    function (this: Record<string | symbol, unknown>) {
+      return this[setMember] ?? members.find((member) => Object.hasOwn(this, member) && this[member] !== null && this[member] !== undefined);
+    };
+  util.oneOfSetter = () =>
+    function (this: Record<string | symbol, unknown>, name: string) {
+      this[setMember] = name;
+    };
+  try {
+    for (const type of messageTypes(root)) type.setup();
+  } finally {
+    util.oneOfGetter = oneOfGetter;
+    util.oneOfSetter = oneOfSetter;
+  }
+}
+
 /** The vendored definitions, loaded once (protobufjs builds its decoders from them). */
 export function otlpRoot(): protobuf.Root {
   if (!root) {
@@ -22,6 +60,7 @@ export function otlpRoot(): protobuf.Root {
     loaded.resolvePath = (_origin, target) => (target.startsWith('google/protobuf/') ? target : protoDir + target);
     loaded.loadSync(protoFiles);
     loaded.resolveAll();
+    setUpWithPlainOneofs(loaded);
     root = loaded;
   }
   return root;

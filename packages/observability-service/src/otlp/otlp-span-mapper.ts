@@ -1,6 +1,6 @@
 import type { OccurrenceExtras } from '../ingest/envelope-ingestor.js';
 import type { AttributeValue, OccurrenceKind, ProtocolResource } from '../ingest/protocol-types.js';
-import { attributeMap, boundedAttributes, cut, nanosToMs, unixNanos, type Int64, type OtlpKeyValue } from './otlp-values.js';
+import { attributeMap, boundedAttributes, cut, elapsedMs, nanosToMs, nanosToWholeMs, type Int64, type OtlpKeyValue } from './otlp-values.js';
 
 /** `opentelemetry.proto.trace.v1.Span` as decoded (ids are bytes in every encoding by then). */
 export interface OtlpSpan {
@@ -48,7 +48,9 @@ function text(value: AttributeValue | undefined): string | undefined {
 }
 
 function hexId(bytes: Uint8Array | undefined): string {
-  return bytes && bytes.length > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex') : '';
+  if (!bytes || bytes.length === 0) return '';
+  // protobufjs hands Buffers out in Node; a view is made only for other byte arrays.
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)).toString('hex');
 }
 
 /** The protocol resource an OTLP resource describes, and its other attributes (JSON text, or null). */
@@ -77,9 +79,6 @@ export function mapOtlpSpan(span: OtlpSpan): MappedSpan {
   const idProblem = checkIds(span);
   if (idProblem) return { ok: false, message: idProblem };
   const attributes = attributeMap(span.attributes);
-  const startNanos = unixNanos(span.startTimeUnixNano);
-  const endNanos = unixNanos(span.endTimeUnixNano);
-  const startMs = nanosToMs(startNanos);
   const kind = kinds[span.kind ?? 0];
   const isError = span.status?.code === statusCodeError;
   const parentSpanId = hexId(span.parentSpanId);
@@ -88,8 +87,8 @@ export function mapOtlpSpan(span: OtlpSpan): MappedSpan {
     spanId: hexId(span.spanId),
     operation: span.name ?? '',
     kind: kind ?? `unknown (${span.kind})`,
-    startedAt: new Date(startMs).toISOString(),
-    durationMs: endNanos > startNanos ? Number(endNanos - startNanos) / 1e6 : 0,
+    startedAt: new Date(nanosToWholeMs(span.startTimeUnixNano)).toISOString(),
+    durationMs: elapsedMs(span.startTimeUnixNano, span.endTimeUnixNano),
     status: isError ? 'error' : 'ok',
   };
   if (parentSpanId !== '') occurrence.parentSpanId = parentSpanId;
@@ -186,7 +185,7 @@ function eventsOf(span: OtlpSpan): string | null {
   if (events.length === 0) return null;
   return JSON.stringify(
     events.slice(0, maxEventsPerSpan).map((event) => {
-      const stored: Record<string, unknown> = { name: cut(event.name ?? '', maxEventNameLength), timeMs: nanosToMs(unixNanos(event.timeUnixNano)) };
+      const stored: Record<string, unknown> = { name: cut(event.name ?? '', maxEventNameLength), timeMs: nanosToMs(event.timeUnixNano) };
       const attributes = boundedAttributes(attributeMap(event.attributes));
       if (attributes) stored.attributes = attributes;
       return stored;

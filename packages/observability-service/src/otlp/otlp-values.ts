@@ -32,17 +32,47 @@ export const attributeLimits = { maxCount: 64, maxKeyLength: 128, maxValueLength
 /** How deep array and map values are kept (their JSON text is the attribute's value). */
 const maxValueDepth = 8;
 
-/** Nanoseconds since the epoch as an exact integer. */
-export function unixNanos(value: Int64 | undefined | null): bigint {
-  if (value === undefined || value === null) return 0n;
-  if (typeof value === 'number') return Number.isFinite(value) ? BigInt(Math.trunc(value)) : 0n;
-  if (typeof value === 'string') return /^\d{1,20}$/.test(value) ? BigInt(value) : 0n;
-  return (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
+/** 2^32 = 4294 * 10^6 + 967296: splits a 64-bit nanosecond count into milliseconds without losing digits. */
+const twoTo32 = 4_294_967_296;
+const millisPerHigh = 4294;
+const nanosPerHighRemainder = 967_296;
+
+/** The high and low 32 bits of an unsigned 64-bit value (Long, number or decimal string). */
+function words(value: Int64 | undefined | null): { high: number; low: number } {
+  if (value === undefined || value === null) return { high: 0, low: 0 };
+  if (typeof value === 'object') return { high: value.high >>> 0, low: value.low >>> 0 };
+  if (typeof value === 'string') {
+    if (!/^\d{1,20}$/.test(value)) return { high: 0, low: 0 };
+    const big = BigInt.asUintN(64, BigInt(value));
+    return { high: Number(big >> 32n), low: Number(big & 0xffffffffn) };
+  }
+  if (!Number.isFinite(value) || value < 0) return { high: 0, low: 0 };
+  const high = Math.floor(value / twoTo32);
+  return { high, low: Math.floor(value - high * twoTo32) };
 }
 
-/** Epoch milliseconds (with fractions) of nanoseconds since the epoch. */
-export function nanosToMs(nanos: bigint): number {
-  return Number(nanos / 1_000_000n) + Number(nanos % 1_000_000n) / 1e6;
+/**
+ * Epoch milliseconds of a 64-bit nanosecond time: the whole milliseconds exact, the fraction to
+ * the double's precision. Plain arithmetic, no BigInt: this runs for every span and event.
+ */
+export function nanosToMs(value: Int64 | undefined | null): number {
+  const { high, low } = words(value);
+  const rest = high * nanosPerHighRemainder + low;
+  return high * millisPerHigh + Math.floor(rest / 1e6) + (rest % 1e6) / 1e6;
+}
+
+/** Whole epoch milliseconds of a 64-bit nanosecond time, rounded down (exact, unlike `Math.floor(nanosToMs(...))`). */
+export function nanosToWholeMs(value: Int64 | undefined | null): number {
+  const { high, low } = words(value);
+  return high * millisPerHigh + Math.floor((high * nanosPerHighRemainder + low) / 1e6);
+}
+
+/** Milliseconds from `start` to `end` (64-bit nanosecond times), exact to the nanosecond; 0 when `end` is earlier. */
+export function elapsedMs(start: Int64 | undefined | null, end: Int64 | undefined | null): number {
+  const a = words(start);
+  const b = words(end);
+  const nanos = (b.high - a.high) * twoTo32 + (b.low - a.low);
+  return nanos > 0 ? nanos / 1e6 : 0;
 }
 
 function int64ToNumber(value: Int64 | undefined): number {
