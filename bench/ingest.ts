@@ -1,6 +1,9 @@
 // Ingestion throughput: protocol v1 envelopes of 500 occurrences over HTTP from a concurrent
-// client, into the real service on SQLite. Accepted occurrences are durable (the 202 follows the
-// commit); the run checks the stored count against the acknowledged one. Two ceilings measured in
+// client, into the real service on SQLite, and the same 500 spans as OTLP/HTTP protobuf and
+// OTLP/gRPC requests to the same service in the same run (the three alternate, BENCH_ROUNDS
+// times; each figure is the median of its rounds), with each OTLP rate's ratio to protocol v1's.
+// Accepted occurrences are durable (the 202 or 200 follows the commit); the run checks the stored
+// count against the acknowledged one. Two ceilings measured in
 // the same run: a bare Fastify route taking the same bodies, and a raw batched insert loop of the
 // same rows into the same table (better-sqlite3, prepared statement, no rollups). Each figure is
 // also given per CPU-second the server used, which stays comparable when other processes compete
@@ -15,17 +18,22 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
+import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import Fastify from 'fastify';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { migrateToLatest, openDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../packages/observability-service/src/migrations/index.js';
 import { mapOccurrence } from '../packages/observability-service/src/ingest/occurrence-mapper.js';
 import type { ProtocolOccurrence } from '../packages/observability-service/src/ingest/protocol-types.js';
+import { encodeOtlp } from '../packages/observability-service/src/otlp/otlp-encoding.js';
+import { otlpType } from '../packages/observability-service/src/otlp/otlp-protos.js';
+import { freePort } from '@playstack/server-kit/testing';
 import { listenInChild, serveOrRun, serviceNodeFlags, withChildServer, type ChildServer } from './support/http-load.js';
 import { withTempDir } from './support/scratch.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const occurrencesPerEnvelope = 500;
 const apiKey = 'bench-ingest-key-0123456789';
 const script = fileURLToPath(import.meta.url);
@@ -74,6 +82,89 @@ function envelopeTemplate(): { text: string; occurrences: ProtocolOccurrence[] }
   return { text: JSON.stringify({ protocol: 1, sentAt: timePlaceholder, resource, occurrences }), occurrences };
 }
 
+const otlpKinds: Record<string, number> = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 };
+const idMarker = Buffer.from(idPlaceholder, 'hex');
+
+/** An OTLP request body with the places each request rewrites: ids (a fresh number) and times (now). */
+interface OtlpTemplate {
+  body: Buffer;
+  idOffsets: number[];
+  /** Where each span's start and end times are (fixed64, little-endian), and their value in the template. */
+  times: Array<{ offset: number; nanos: bigint }>;
+  templateNanos: bigint;
+}
+
+/**
+ * The same occurrences as one OTLP ExportTraceServiceRequest in binary protobuf (the body of both
+ * OTLP/HTTP and OTLP/gRPC), with the offsets of the id placeholders and of the span times, so each
+ * request gets fresh ids and the current time, as protocol v1's envelopes do.
+ */
+function otlpTemplate(occurrences: readonly ProtocolOccurrence[]): OtlpTemplate {
+  const startNanos = BigInt(Date.now()) * 1_000_000n;
+  const attribute = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: value } : { stringValue: value } });
+  const spans = occurrences.map((occurrence) => {
+    const attributes = [];
+    if (occurrence.tenantId) attributes.push(attribute('tenant.id', occurrence.tenantId));
+    if (occurrence.http) {
+      attributes.push(attribute('http.request.method', occurrence.http.method));
+      if (occurrence.http.route) attributes.push(attribute('http.route', occurrence.http.route));
+      if (occurrence.http.statusCode) attributes.push(attribute('http.response.status_code', occurrence.http.statusCode));
+    }
+    if (occurrence.db) {
+      attributes.push(attribute('db.system.name', occurrence.db.system));
+      if (occurrence.db.statement) attributes.push(attribute('db.query.text', occurrence.db.statement));
+      if (occurrence.db.operation) attributes.push(attribute('db.operation.name', occurrence.db.operation));
+    }
+    if (occurrence.peer?.service) attributes.push(attribute('peer.service', occurrence.peer.service));
+    return {
+      traceId: Buffer.from(occurrence.traceId, 'hex'),
+      spanId: Buffer.from(occurrence.spanId, 'hex'),
+      parentSpanId: occurrence.parentSpanId ? Buffer.from(occurrence.parentSpanId, 'hex') : undefined,
+      name: occurrence.operation,
+      kind: otlpKinds[occurrence.kind],
+      startTimeUnixNano: String(startNanos),
+      endTimeUnixNano: String(startNanos + BigInt(Math.round(occurrence.durationMs * 1e6))),
+      attributes,
+      status: occurrence.status === 'error' ? { code: 2 } : {},
+    };
+  });
+  const resourceAttributes = [
+    attribute('service.name', resource.service),
+    attribute('deployment.environment.name', resource.environment),
+    attribute('service.version', resource.version),
+    attribute('service.instance.id', resource.instance),
+  ];
+  const request = { resourceSpans: [{ resource: { attributes: resourceAttributes }, scopeSpans: [{ scope: { name: 'bench' }, spans }] }] };
+  const body = encodeOtlp(otlpType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'), request, 'protobuf') as Buffer;
+  const idOffsets: number[] = [];
+  for (let at = body.indexOf(idMarker); at !== -1; at = body.indexOf(idMarker, at + idMarker.length)) idOffsets.push(at);
+  const ids = occurrences.length * 2 + occurrences.filter((occurrence) => occurrence.parentSpanId).length;
+  if (idOffsets.length !== ids) throw new Error(`found ${idOffsets.length} id placeholders in the OTLP body, expected ${ids}`);
+  // Fields are encoded in field-number order (start_time 7, end_time 8), so each time follows the previous one.
+  const times: OtlpTemplate['times'] = [];
+  let from = 0;
+  for (const span of spans) {
+    for (const nanos of [BigInt(span.startTimeUnixNano), BigInt(span.endTimeUnixNano)]) {
+      const bytes = Buffer.alloc(8);
+      bytes.writeBigUInt64LE(nanos);
+      const offset = body.indexOf(bytes, from);
+      if (offset === -1) throw new Error('a span time is missing from the OTLP body');
+      times.push({ offset, nanos });
+      from = offset + 8;
+    }
+  }
+  return { body, idOffsets, times, templateNanos: startNanos };
+}
+
+/** The OTLP template with this request's ids, its spans starting now. */
+function otlpBody(template: OtlpTemplate, envelopeNumber: number): Buffer {
+  const body = Buffer.from(template.body);
+  for (const offset of template.idOffsets) body.writeUInt32BE(envelopeNumber, offset);
+  const shift = BigInt(Date.now()) * 1_000_000n - template.templateNanos;
+  for (const { offset, nanos } of template.times) body.writeBigUInt64LE(nanos + shift, offset);
+  return body;
+}
+
 /** The template filled in for one request. */
 function envelopeBody(template: string, envelopeNumber: number): string {
   return template.replaceAll(idPlaceholder, envelopeNumber.toString(16).padStart(8, '0')).replaceAll(timePlaceholder, new Date().toISOString());
@@ -88,21 +179,59 @@ interface LoadResult {
   p99Ms: number;
 }
 
-/** Posts envelopes from `concurrency` loops for `seconds`; returns acknowledged occurrences per second. */
-async function load(server: ChildServer<unknown>, template: string): Promise<LoadResult> {
+/** Sends one request (the n-th of the run) and resolves with the occurrences acknowledged. */
+type Send = (envelopeNumber: number) => Promise<number>;
+
+/** Protocol v1: the envelope template over HTTP. */
+function v1Sender(server: ChildServer<unknown>, template: string): Send {
   const url = `${server.baseUrl}/api/v1/ingest`;
-  let envelopeNumber = 0;
-  let acknowledged = 0;
-  const latencies: number[] = [];
-  const send = async () => {
-    envelopeNumber += 1;
+  return async (envelopeNumber) => {
     const body = envelopeBody(template, envelopeNumber);
-    const started = performance.now();
     const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
     const result = (await response.json()) as { accepted?: { occurrences: number } };
     if (response.status !== 202) throw new Error(`unexpected ${response.status}: ${JSON.stringify(result)}`);
-    latencies.push(performance.now() - started);
     return result.accepted!.occurrences;
+  };
+}
+
+/** OTLP/HTTP protobuf: the same spans; an empty response means every one was accepted. */
+function otlpHttpSender(server: ChildServer<unknown>, template: OtlpTemplate): Send {
+  const url = `${server.baseUrl}/v1/traces`;
+  return async (envelopeNumber) => {
+    const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/x-protobuf' }, body: otlpBody(template, envelopeNumber) });
+    const answer = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200 || answer.length !== 0) throw new Error(`unexpected ${response.status}: ${answer.toString()}`);
+    return occurrencesPerEnvelope;
+  };
+}
+
+/** OTLP/gRPC: the same spans over one HTTP/2 connection, as an exporter sends them. */
+function otlpGrpcSender(client: Client, template: OtlpTemplate): Send {
+  const metadata = new Metadata();
+  metadata.set('authorization', `Bearer ${apiKey}`);
+  return (envelopeNumber) =>
+    new Promise((resolve, reject) =>
+      client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (value: Buffer) => value, (bytes: Buffer) => bytes, otlpBody(template, envelopeNumber), metadata, (error, response) => {
+        if (error) reject(error);
+        else if (response!.length !== 0) reject(new Error('partial success'));
+        else resolve(occurrencesPerEnvelope);
+      }),
+    );
+}
+
+/** Every request of the run gets its own number (its ids), whatever transport sends it. */
+let envelopeCounter = 0;
+
+/** Sends from `concurrency` loops for `seconds`; returns acknowledged occurrences per second. */
+async function load(server: ChildServer<unknown>, sendOne: Send): Promise<LoadResult> {
+  let acknowledged = 0;
+  const latencies: number[] = [];
+  const send = async () => {
+    envelopeCounter += 1;
+    const started = performance.now();
+    const accepted = await sendOne(envelopeCounter);
+    latencies.push(performance.now() - started);
+    return accepted;
   };
   // Warm-up: JIT, SQLite page cache, connection pool.
   for (let i = 0; i < 10; i++) await send();
@@ -183,21 +312,68 @@ function format(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The median figures of one transport's rounds. */
+function medianResult(results: LoadResult[]): LoadResult {
+  return {
+    perSecond: median(results.map((result) => result.perSecond)),
+    perServerCpuSecond: median(results.map((result) => result.perServerCpuSecond)),
+    acknowledged: results.reduce((sum, result) => sum + result.acknowledged, 0),
+    p50Ms: median(results.map((result) => result.p50Ms)),
+    p99Ms: median(results.map((result) => result.p99Ms)),
+  };
+}
+
+const transports = ['protocol v1 (JSON)', 'OTLP/HTTP protobuf', 'OTLP/gRPC'] as const;
+type Transport = (typeof transports)[number];
+
 async function main(): Promise<void> {
   const { text, occurrences } = envelopeTemplate();
-  console.log(`envelope: ${occurrencesPerEnvelope} occurrences, ${format(text.length)} bytes; ${concurrency} requests in flight; ${seconds} s per phase`);
+  const otlp = otlpTemplate(occurrences);
+  console.log(
+    `request: ${occurrencesPerEnvelope} occurrences, ${format(text.length)} bytes as a protocol v1 envelope, ${format(otlp.body.length)} as OTLP protobuf; ${concurrency} requests in flight; ${seconds} s per phase; ${rounds} rounds`,
+  );
 
-  const bareResult = await withChildServer(script, { role: 'bare' } satisfies ServeRequest, (server) => load(server, text), targetNodeArgs);
+  const bareResult = await withChildServer(script, { role: 'bare' } satisfies ServeRequest, (server) => load(server, v1Sender(server, text)), targetNodeArgs);
 
   await withTempDir('bench-ingest-', async (dataDir) => {
-    const env = { DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, INGEST_RATE_LIMIT_PER_SECOND: '1000000' };
-    const serviceResult = await withChildServer(script, { role: 'service', env } satisfies ServeRequest, (server) => load(server, text), targetNodeArgs);
+    const grpcPort = await freePort();
+    const env = { DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, INGEST_RATE_LIMIT_PER_SECOND: '1000000', OTLP_GRPC_PORT: String(grpcPort) };
+    const results = new Map<Transport, LoadResult[]>(transports.map((transport) => [transport, []]));
+    await withChildServer(
+      script,
+      { role: 'service', env } satisfies ServeRequest,
+      async (server) => {
+        const client = new Client(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
+        const senders: Record<Transport, Send> = {
+          'protocol v1 (JSON)': v1Sender(server, text),
+          'OTLP/HTTP protobuf': otlpHttpSender(server, otlp),
+          'OTLP/gRPC': otlpGrpcSender(client, otlp),
+        };
+        try {
+          // Alternating, so load from elsewhere on a shared machine falls on every transport alike.
+          for (let round = 0; round < rounds; round++) {
+            for (const transport of transports) results.get(transport)!.push(await load(server, senders[transport]));
+          }
+        } finally {
+          client.close();
+        }
+      },
+      targetNodeArgs,
+    );
+    const byTransport = new Map(transports.map((transport) => [transport, medianResult(results.get(transport)!)]));
 
     const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
     const stored = Number((await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     await store.close();
-    const warmUp = 10 * occurrencesPerEnvelope;
-    if (stored !== serviceResult.acknowledged + warmUp) throw new Error(`stored ${stored} occurrences but ${serviceResult.acknowledged + warmUp} were acknowledged`);
+    const warmUp = 10 * occurrencesPerEnvelope * rounds * transports.length;
+    const acknowledged = [...byTransport.values()].reduce((sum, result) => sum + result.acknowledged, 0) + warmUp;
+    if (stored !== acknowledged) throw new Error(`stored ${stored} occurrences but ${acknowledged} were acknowledged`);
 
     const raw = await rawInsertCeiling(occurrences);
     const loadAverage = loadavg()[0]!.toFixed(1);
@@ -206,11 +382,19 @@ async function main(): Promise<void> {
       `bare Fastify route (same bodies, parse only):  ${format(bareResult.perSecond)} occurrences/s; ${format(bareResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${bareResult.p50Ms.toFixed(1)} ms, p99 ${bareResult.p99Ms.toFixed(1)} ms)`,
     );
     console.log(`raw batched insert loop (same rows, no HTTP):  ${format(raw.perSecond)} occurrences/s; ${format(raw.perCpuSecond)} per CPU-second`);
+    const v1 = byTransport.get('protocol v1 (JSON)')!;
+    for (const [transport, result] of byTransport) {
+      console.log(
+        `service, SQLite, ${transport.padEnd(19)} accepted and durable: ${format(result.perSecond)} occurrences/s; ${format(result.perServerCpuSecond)} per server CPU-second (request p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms)`,
+      );
+    }
+    console.log(`stored ${format(stored)} = acknowledged`);
+    for (const transport of transports.slice(1)) {
+      const result = byTransport.get(transport)!;
+      console.log(`${transport} / protocol v1: ${(result.perSecond / v1.perSecond).toFixed(2)} (per CPU-second ${(result.perServerCpuSecond / v1.perServerCpuSecond).toFixed(2)}); target >= 0.80 for OTLP/HTTP protobuf`);
+    }
     console.log(
-      `service, SQLite, accepted and durable:         ${format(serviceResult.perSecond)} occurrences/s; ${format(serviceResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${serviceResult.p50Ms.toFixed(1)} ms, p99 ${serviceResult.p99Ms.toFixed(1)} ms; ${format(stored)} stored = acknowledged)`,
-    );
-    console.log(
-      `service / bare route: ${(serviceResult.perSecond / bareResult.perSecond).toFixed(2)} (per CPU-second ${(serviceResult.perServerCpuSecond / bareResult.perServerCpuSecond).toFixed(2)}); service / raw insert loop: ${(serviceResult.perSecond / raw.perSecond).toFixed(2)} (per CPU-second ${(serviceResult.perServerCpuSecond / raw.perCpuSecond).toFixed(2)})`,
+      `protocol v1 / bare route: ${(v1.perSecond / bareResult.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / bareResult.perServerCpuSecond).toFixed(2)}); protocol v1 / raw insert loop: ${(v1.perSecond / raw.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / raw.perCpuSecond).toFixed(2)})`,
     );
   });
 }
