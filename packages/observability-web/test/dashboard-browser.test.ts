@@ -4,6 +4,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeEachDatabase, launchChromium as launchBrowser } from '@playstack/server-kit/testing';
 import { buildDashboard, clearScreenshots, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { exportSpans, recordSampleTrace } from '../../observability-service/test/support/otlp-sample-trace.js';
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
 const member = { name: 'Max Member', email: 'max@example.com', password: 'another long passphrase' };
@@ -419,6 +421,36 @@ describeEachDatabase('dashboard in a browser', (database) => {
     } finally {
       await resetContext.close();
     }
+  });
+
+  it('shows an OTLP span\'s events on its bar and in its details, and follows its link to the linked trace', async () => {
+    // Last, so its spans change no figure the earlier steps check; the first key is revoked by now.
+    const { csrfToken } = (await (await page.request.get(url('/api/v1/auth/session'))).json()) as { csrfToken: string };
+    const created = await page.request.post(url('/api/v1/admin/keys'), { data: { name: 'otlp exporter' }, headers: { 'x-csrf-token': csrfToken } });
+    const { key } = (await created.json()) as { key: string };
+    const trace = await recordSampleTrace('orders-otlp');
+    const exporter = new OTLPTraceExporter({ url: url('/v1/traces'), headers: { authorization: `Bearer ${key}` } });
+    expect((await exportSpans(exporter, trace.spans)).error).toBeUndefined();
+    await exporter.shutdown();
+    await page.goto(url(`/traces/${trace.server.spanContext().traceId}`));
+    const waterfall = page.getByRole('table', { name: 'Trace waterfall' });
+    const queryRow = waterfall.locator('.waterfall-row', { hasText: 'INSERT orders' });
+    await queryRow.getByLabel('event retry').waitFor();
+    await queryRow.getByLabel('event exception').waitFor();
+    await queryRow.click();
+    const details = page.getByRole('region', { name: 'Span details' });
+    const events = details.getByRole('region', { name: 'Events' });
+    expect(await events.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual(['retry', 'exception']);
+    await events.getByRole('row', { name: /retry/ }).getByText('retry.attempt=2').waitFor();
+    await details.getByRole('region', { name: 'Resource attributes' }).getByRole('row', { name: /host\.name/ }).getByText('web-3').waitFor();
+    await shot('trace-events');
+
+    await waterfall.locator('.waterfall-row', { hasText: 'POST /orders' }).click();
+    const links = details.getByRole('region', { name: 'Links' });
+    await links.getByText('link.reason=triggered by').waitFor();
+    await links.getByRole('link').click();
+    await page.waitForURL(new RegExp(`/traces/${trace.producer.spanContext().traceId}`));
+    await page.getByRole('region', { name: 'Span details' }).getByText('enqueue order').first().waitFor();
   });
 
   it('sent the CSRF token on every signed-in state-changing call, and made no request elsewhere', () => {

@@ -97,7 +97,28 @@ export interface Occurrence {
   peer: { service: string | null; address: string | null } | null;
   error: { type: string | null; message: string | null; stack: string | null } | null;
   attributes: Record<string, AttributeValue> | null;
+  /** OTLP: the resource's attributes other than service, environment, version and instance. */
+  resourceAttributes: Record<string, AttributeValue> | null;
+  /** OTLP span events (exception events included), in the order sent. */
+  events: SpanEvent[] | null;
+  /** OTLP span links to spans of this or other traces. */
+  links: SpanLink[] | null;
   receivedAt: string;
+}
+
+export interface SpanEvent {
+  name: string;
+  time: string;
+  /** From the span's start. */
+  offsetMs: number;
+  attributes: Record<string, AttributeValue> | null;
+}
+
+export interface SpanLink {
+  traceId: string;
+  spanId: string;
+  traceState: string | null;
+  attributes: Record<string, AttributeValue> | null;
 }
 
 export interface OccurrencesResponse {

@@ -1,7 +1,36 @@
 import { Fragment } from 'preact';
-import type { Occurrence } from '../api/api-types.js';
+import type { AttributeValue, Occurrence } from '../api/api-types.js';
 import { formatDurationMs, formatTimestamp } from '../format.js';
+import { hrefWithView } from '../state/links.js';
+import { Link } from './link.js';
 import { StatusBadge } from './status-badge.js';
+
+/** Attributes as a two-column table, sorted by name. */
+function AttributeTable({ attributes, empty }: { attributes: Record<string, AttributeValue> | null; empty: string }) {
+  const entries = Object.entries(attributes ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <table class="table table-compact">
+      <tbody>
+        {entries.map(([name, value]) => (
+          <tr key={name}>
+            <th scope="row" class="mono">
+              {name}
+            </th>
+            <td class="mono">{String(value)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Attributes inline, `name=value` pairs, for the rows of the events and links tables. */
+function inlineAttributes(attributes: Record<string, AttributeValue> | null): string {
+  return Object.entries(attributes ?? {})
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(', ');
+}
 
 /** Every field of an occurrence, its attributes, and its error with the stack. */
 export function OccurrenceFields({ occurrence }: { occurrence: Occurrence }) {
@@ -25,7 +54,6 @@ export function OccurrenceFields({ occurrence }: { occurrence: Occurrence }) {
     ['Sender id', occurrence.clientId],
     ['Received (UTC)', formatTimestamp(occurrence.receivedAt)],
   ];
-  const attributes = Object.entries(occurrence.attributes ?? {}).sort(([a], [b]) => a.localeCompare(b));
   return (
     <div class="detail">
       <dl class="fields">
@@ -53,23 +81,62 @@ export function OccurrenceFields({ occurrence }: { occurrence: Occurrence }) {
       ) : null}
       <section class="section" aria-label="Attributes">
         <h2>Attributes</h2>
-        {attributes.length === 0 ? (
-          <p class="muted">No attributes.</p>
-        ) : (
+        <AttributeTable attributes={occurrence.attributes} empty="No attributes." />
+      </section>
+      {occurrence.events && occurrence.events.length > 0 ? (
+        <section class="section" aria-label="Events">
+          <h2>Events</h2>
           <table class="table table-compact">
+            <thead>
+              <tr>
+                <th scope="col">At</th>
+                <th scope="col">Event</th>
+                <th scope="col">Attributes</th>
+              </tr>
+            </thead>
             <tbody>
-              {attributes.map(([name, value]) => (
-                <tr key={name}>
-                  <th scope="row" class="mono">
-                    {name}
-                  </th>
-                  <td class="mono">{String(value)}</td>
+              {occurrence.events.map((event, index) => (
+                <tr key={index} class={event.name === 'exception' ? 'event-exception' : undefined}>
+                  <td title={`${formatTimestamp(event.time)} UTC`}>+{formatDurationMs(event.offsetMs)}</td>
+                  <td>{event.name}</td>
+                  <td class="mono">{inlineAttributes(event.attributes)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        )}
-      </section>
+        </section>
+      ) : null}
+      {occurrence.links && occurrence.links.length > 0 ? (
+        <section class="section" aria-label="Links">
+          <h2>Links</h2>
+          <table class="table table-compact">
+            <thead>
+              <tr>
+                <th scope="col">Linked span</th>
+                <th scope="col">Attributes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {occurrence.links.map((link) => (
+                <tr key={`${link.traceId}:${link.spanId}`}>
+                  <td class="mono">
+                    <Link href={hrefWithView(`/traces/${link.traceId}`, { span: link.spanId })}>
+                      {link.traceId === occurrence.traceId ? 'this trace' : `trace ${link.traceId}`}, span {link.spanId}
+                    </Link>
+                  </td>
+                  <td class="mono">{inlineAttributes(link.attributes)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+      {occurrence.resourceAttributes ? (
+        <section class="section" aria-label="Resource attributes">
+          <h2>Resource attributes</h2>
+          <AttributeTable attributes={occurrence.resourceAttributes} empty="No other resource attributes." />
+        </section>
+      ) : null}
     </div>
   );
 }

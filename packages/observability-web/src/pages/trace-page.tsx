@@ -15,11 +15,12 @@ export function TracePage({ params }: { params: RouteParams }) {
   const highlighted = useLocation().search.get('span');
   return (
     <Layout title={`Trace ${params.traceId}`}>
-      <DataState state={state}>{(trace) => <Waterfall trace={trace} initialSpanId={highlighted} />}</DataState>
+      <DataState state={state}>{(trace) => <Waterfall key={trace.traceId} trace={trace} initialSpanId={highlighted} />}</DataState>
     </Layout>
   );
 }
 
+/** Keyed by trace id: following a link to another trace starts with that trace's selection. */
 function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpanId: string | null }) {
   const [selectedId, setSelectedId] = useState<string | undefined>(() => trace.spans.find((span) => span.spanId === initialSpanId)?.id);
   const selected = trace.spans.find((span) => span.id === selectedId);
@@ -92,9 +93,19 @@ function WaterfallRow({ span, color, total, selected, onSelect }: { span: TraceS
         {span.status === 'error' ? <span class="error-dot" aria-label="error" /> : null}
         <span class="waterfall-operation">{span.operation}</span>
         {span.parentMissing ? <span class="muted" title="Its parent span was not received"> (orphan)</span> : null}
+        {span.links && span.links.length > 0 ? <span class="muted" title="Linked to other spans"> ↗{span.links.length}</span> : null}
       </span>
       <span role="cell" class="waterfall-track">
         <span class={`waterfall-bar${span.status === 'error' ? ' waterfall-bar-error' : ''}`} style={{ left: `${left}%`, width: `${width}%`, background: color }} />
+        {(span.events ?? []).map((event, index) => (
+          <span
+            key={index}
+            class={`waterfall-event${event.name === 'exception' ? ' waterfall-event-exception' : ''}`}
+            style={{ left: `${Math.min(((span.offsetMs + event.offsetMs) / total) * 100, 99.7)}%` }}
+            title={`${event.name} at +${formatDurationMs(event.offsetMs)}`}
+            aria-label={`event ${event.name}`}
+          />
+        ))}
         <span class={labelInside ? 'waterfall-duration waterfall-duration-inside' : 'waterfall-duration'} style={labelInside ? { right: `${100 - left - width}%` } : { left: `${left + width}%` }}>
           {formatDurationMs(span.durationMs)}
         </span>
