@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { ApiError } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
@@ -6,17 +6,49 @@ import { minuteMs, minuteOf } from '../time-units.js';
 import { aggregateRollups } from './rollup-aggregate.js';
 import { operationTiers } from './rollup-tiers.js';
 import type { QueryRange } from './query-range.js';
-import { occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
+import { attributeFilterPattern, attributeFiltersMax, occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
 
 export interface OccurrenceListOptions {
   operation?: string | undefined;
   status?: 'ok' | 'error' | undefined;
+  /** `attr.<key>=<value>` filters: [key, value] pairs, all of which must match. */
+  attributes?: ReadonlyArray<readonly [string, string]>;
   limit: number;
   offset: number;
 }
 
 type OccurrenceFilter = (eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => Expression<SqlBool>;
+
+const attributePrefix = 'attr.';
+
+const attributeFilterName = new RegExp(attributeFilterPattern);
+
+/** The `attr.<key>=<value>` parameters of a query string; 400 for a malformed key or beyond the maximum. */
+export function attributeFiltersOf(query: Record<string, unknown>): Array<[string, string]> {
+  const names = Object.keys(query).filter((name) => name.startsWith(attributePrefix));
+  const malformed = names.find((name) => !attributeFilterName.test(name));
+  if (malformed !== undefined) throw new ApiError('invalid-request', `querystring.${malformed}: an attribute name is 1-128 characters without " or \\.`);
+  const filters = names.map((name): [string, string] => [name.slice(attributePrefix.length), String(query[name])]);
+  if (filters.length > attributeFiltersMax) throw new ApiError('invalid-request', `At most ${attributeFiltersMax} attr.<key> filters per query; this one has ${filters.length}.`);
+  return filters;
+}
+
+/**
+ * An attribute of the span or of its resource equals the value: as a string, or as the number or
+ * boolean the value spells (attribute values are JSON text in `attributes` and
+ * `resource_attributes`). Not indexed: checked on the rows the range and the other filters select.
+ */
+function attributeEquals(dialect: ReadQuery['dialect'], key: string, value: string): Expression<SqlBool> {
+  if (dialect === 'postgres') {
+    const matches = (column: string) => sql<SqlBool>`(${sql.ref(column)}::jsonb -> ${key})::text in (to_jsonb(${value}::text)::text, ${value})`;
+    return sql<SqlBool>`(${matches('attributes')} or ${matches('resource_attributes')})`;
+  }
+  // Keys are free of double quotes (the schema's pattern), so a quoted JSON path label holds any of them.
+  const path = `$."${key}"`;
+  const matches = (column: string) => sql<SqlBool>`${sql.ref(column)} -> ${path} in (json_quote(${value}), ${value})`;
+  return sql<SqlBool>`(${matches('attributes')} or ${matches('resource_attributes')})`;
+}
 
 function rawConditions(query: ReadQuery, options: OccurrenceListOptions, fromMs: number, toMs: number): OccurrenceFilter {
   const { filters } = query;
@@ -28,6 +60,7 @@ function rawConditions(query: ReadQuery, options: OccurrenceListOptions, fromMs:
       ...(filters.environment === undefined ? [] : [eb('environment', '=', filters.environment)]),
       ...(options.operation === undefined ? [] : [eb('operation', '=', options.operation)]),
       ...(options.status === undefined ? [] : [eb('status', '=', options.status)]),
+      ...(options.attributes ?? []).map(([key, value]) => attributeEquals(query.dialect, key, value)),
     ]);
 }
 
@@ -59,10 +92,12 @@ async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOption
 /**
  * The exact number of matching occurrences without counting millions of raw rows: whole minutes
  * come from the rollups (written in the same transaction as the raw rows, so they agree), the
- * partial minutes at either end from the raw rows.
+ * partial minutes at either end from the raw rows. Attribute filters count raw rows.
  */
 async function countOccurrences(query: ReadQuery, options: OccurrenceListOptions): Promise<number> {
   const { range } = query;
+  // Rollups know nothing of attributes: those counts come from the rows themselves.
+  if (options.attributes && options.attributes.length > 0) return countRaw(query, options, range.fromMs, range.toMs);
   const wholeFromMs = Math.ceil(range.fromMs / minuteMs) * minuteMs;
   const wholeToMs = minuteOf(range.toMs);
   if (wholeToMs <= wholeFromMs) return countRaw(query, options, range.fromMs, range.toMs);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { databaseView } from './database-view.js';
 import { dependenciesView } from './dependencies-view.js';
-import { occurrenceById, occurrencesView } from './occurrences-view.js';
+import { attributeFiltersOf, occurrenceById, occurrencesView } from './occurrences-view.js';
 import { operationsView } from './operations-view.js';
 import {
   DatabaseQuery,
@@ -111,7 +111,7 @@ export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
         security,
         summary: 'Occurrences, newest first',
         description:
-          'Honours from, to (by start time, `from` inclusive, `to` exclusive, default the last 24 hours), service, environment, operation, status, limit (default 50, capped at 200), offset.',
+          'Honours from, to (by start time, `from` inclusive, `to` exclusive, default the last 24 hours), service, environment, operation, status, attr.<key>=<value> (span or resource attribute; up to 5), limit (default 50, capped at 200), offset.',
         querystring: OccurrencesQuery,
         response: { 200: OccurrencesResponse, ...errorResponses(400, 401) },
       },
@@ -120,6 +120,7 @@ export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
       occurrencesView(readQuery(request.query), {
         operation: request.query.operation,
         status: request.query.status,
+        attributes: attributeFiltersOf(request.query),
         limit: request.query.limit ?? occurrencesLimitDefault,
         offset: request.query.offset ?? 0,
       }),

@@ -50,14 +50,29 @@ export const occurrencesLimitMax = 200;
 export const occurrencesLimitDefault = 50;
 export const occurrencesOffsetMax = 10_000_000;
 
-export const OccurrencesQuery = Type.Object({
-  ...rangeParameters,
-  ...filterParameters,
-  operation: Type.Optional(Name('Only occurrences of this operation.')),
-  status: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('error')], { description: 'Only occurrences with this status.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: occurrencesLimitDefault, description: `Page size; values above ${occurrencesLimitMax} are capped at ${occurrencesLimitMax}.` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: occurrencesOffsetMax, default: 0, description: 'Occurrences to skip, newest first.' })),
-});
+/** At most this many `attr.<key>=<value>` filters in one query (each is checked on every row of the range). */
+export const attributeFiltersMax = 5;
+/** `attr.` then an attribute name of 1-128 characters (no double quote or backslash). */
+export const attributeFilterPattern = '^attr\\.[^"\\\\]{1,128}$';
+
+export const OccurrencesQuery = Type.Object(
+  {
+    ...rangeParameters,
+    ...filterParameters,
+    operation: Type.Optional(Name('Only occurrences of this operation.')),
+    status: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('error')], { description: 'Only occurrences with this status.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: occurrencesLimitDefault, description: `Page size; values above ${occurrencesLimitMax} are capped at ${occurrencesLimitMax}.` })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: occurrencesOffsetMax, default: 0, description: 'Occurrences to skip, newest first.' })),
+  },
+  {
+    patternProperties: {
+      [attributeFilterPattern]: Type.String({
+        maxLength: 1024,
+        description: `attr.<key>=<value>: only occurrences whose span attribute or resource attribute <key> equals <value> (numbers and booleans as written, e.g. attr.order.items=3); up to ${attributeFiltersMax}, combined with AND`,
+      }),
+    },
+  },
+);
 export type OccurrencesQuery = Static<typeof OccurrencesQuery>;
 
 export const databaseStatementsLimitDefault = 100;
