@@ -22,7 +22,7 @@ describeEachDatabase('game service system endpoints', (database) => {
     // The rank engine loads in the background after boot; until then /readyz names it as failing.
     await expect
       .poll(async () => (await app.inject({ method: 'GET', url: '/readyz' })).json(), { timeout: 10_000 })
-      .toEqual({ status: 'ready', failing: [] });
+      .toEqual({ status: 'ready', failing: [], degraded: [] });
   });
 
   it('answers /version with name, version, commit and apiVersion 0.1.0', async () => {

@@ -148,13 +148,13 @@ throttleSuite('in-process', async () => ({ counter: new InMemoryAttemptCounter(n
 const redisEnv = testRedisEnv();
 if (redisEnv) {
   throttleSuite('Redis', async () => {
-    const redis: Redis = await connectRedis(redisEnv.REDIS_URL!, redisEnv.REDIS_KEY_PREFIX!);
+    const redis: Redis = await connectRedis(redisEnv.REDIS_URL!, { keyPrefix: redisEnv.REDIS_KEY_PREFIX!, commandTimeoutMs: 2_000 });
     return { counter: new RedisAttemptCounter(redis, 'throttle-test'), close: async () => void (await redis.quit()) };
   });
 
   describe('Redis attempt counter', () => {
     it('lets a window expire through its Redis TTL, counting within it', async () => {
-      const redis = await connectRedis(redisEnv.REDIS_URL!, redisEnv.REDIS_KEY_PREFIX!);
+      const redis = await connectRedis(redisEnv.REDIS_URL!, { keyPrefix: redisEnv.REDIS_KEY_PREFIX!, commandTimeoutMs: 2_000 });
       try {
         const counter = new RedisAttemptCounter(redis, 'expiry-test');
         expect(await counter.hit('k', 300)).toMatchObject({ count: 1 });

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   commonConfigProperties,
   configSchema,
@@ -16,7 +16,7 @@ import {
   type App,
   type ServiceMigration,
 } from '../src/index.js';
-import { createTestDatabase, describeEachDatabase, freePort, type TestDatabase } from '../src/testing/index.js';
+import { createTestDatabase, describeEachDatabase, freePort, TestRedisServer, type TestDatabase } from '../src/testing/index.js';
 
 const schema = configSchema({ ...commonConfigProperties });
 
@@ -147,7 +147,7 @@ describe('readiness when PostgreSQL is unreachable', () => {
     try {
       const response = await app.inject({ method: 'GET', url: '/readyz' });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ status: 'not-ready', failing: [{ check: 'database', reason: expect.stringMatching(/ECONNREFUSED|connect/) }] });
+      expect(response.json()).toEqual({ status: 'not-ready', failing: [{ check: 'database', reason: expect.stringMatching(/ECONNREFUSED|connect/) }], degraded: [] });
     } finally {
       await app.close();
       await database.close();
@@ -180,6 +180,33 @@ describe('readiness when PostgreSQL is unreachable', () => {
       await app.close();
       await proxy.close();
       await database.dispose();
+    }
+  });
+});
+
+describe('/readyz of a service whose Redis is down', () => {
+  it('stays 200 and says Redis is degraded, with the metric at 1, until Redis answers again', async () => {
+    const server = await TestRedisServer.start();
+    const database = await createTestDatabase('sqlite');
+    const app = await buildKitApp({ ...database.env, REDIS_URL: server.url });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready', failing: [], degraded: [] });
+      await server.stop();
+      const down = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(down.statusCode).toBe(200);
+      expect(down.json()).toEqual({
+        status: 'ready',
+        failing: [],
+        degraded: [{ check: 'redis', reason: expect.stringMatching(/^Redis unreachable for \d+ s \(.+\): rate limits count per instance/) }],
+      });
+      expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/^kit_redis_degraded 1$/m);
+      await server.start();
+      await vi.waitFor(async () => expect((await app.inject({ method: 'GET', url: '/readyz' })).json().degraded).toEqual([]), { timeout: 3_000, interval: 20 });
+      expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/^kit_redis_degraded 0$/m);
+    } finally {
+      await app.close();
+      await database.dispose();
+      await server.dispose();
     }
   });
 });

@@ -4,13 +4,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiError,
+  attemptCounterFor,
   hashOpaqueToken,
   hashPassword,
-  InMemoryAttemptCounter,
   LoginThrottle,
   maxPasswordLength,
   minPasswordLength,
-  RedisAttemptCounter,
   verifyPassword,
   verifyPasswordAgainstNothing,
   type App,
@@ -110,7 +109,7 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
   await app.register(formbody, { bodyLimit: app.initialConfig.bodyLimit });
   const sessions = new AdminSessions(app, options.sessionPolicy);
   const data = new AdminData(app, options.version);
-  const throttle = new LoginThrottle(app.redis ? new RedisAttemptCounter(app.redis, 'admin-login:') : new InMemoryAttemptCounter(app.clock));
+  const throttle = new LoginThrottle(attemptCounterFor(app, 'admin-login:'));
 
   app.decorateRequest('adminSession', null);
   app.addHook('onSend', async (_request, reply) => {

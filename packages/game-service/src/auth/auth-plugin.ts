@@ -73,7 +73,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       labelNames: ['kind'] as const,
       registers: [app.metrics],
     });
-    const revocations = new FamilyRevocations(db, app.redis, app.clock, {
+    const revocations = new FamilyRevocations(db, app.redisHealth, app.clock, {
       accessTokenTtlMs: options.lifetimes.accessTokenTtlMs,
       activeCacheMs: options.revocationCacheMs,
       onRedisWriteFailure: (error, kind) => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Clock, Redis } from '@playstack/server-kit';
+import type { Clock, RedisHealth } from '@playstack/server-kit';
 import type { Awaitable } from '../awaitable.js';
 
 interface FamilyTables {
@@ -50,7 +50,7 @@ function forgetExpired(until: Map<string, number>, now: number): void {
  */
 export class FamilyRevocations {
   readonly #db: Kysely<FamilyTables>;
-  readonly #redis: Redis | undefined;
+  readonly #redis: RedisHealth | undefined;
   readonly #clock: Clock;
   readonly #options: FamilyRevocationsOptions;
   /**
@@ -63,7 +63,7 @@ export class FamilyRevocations {
   readonly #activeUntil = new Map<string, number>();
   #nextSweepAt = 0;
 
-  constructor(db: Kysely<any>, redis: Redis | undefined, clock: Clock, options: FamilyRevocationsOptions) {
+  constructor(db: Kysely<any>, redis: RedisHealth | undefined, clock: Clock, options: FamilyRevocationsOptions) {
     this.#db = db as Kysely<FamilyTables>;
     this.#redis = redis;
     this.#clock = clock;
@@ -74,7 +74,7 @@ export class FamilyRevocations {
   async revokeFamilies(familyIds: readonly string[]): Promise<void> {
     for (const id of familyIds) this.#rememberFamily(id);
     if (this.#redis && familyIds.length > 0) {
-      const multi = this.#redis.multi();
+      const multi = this.#redis.redis.multi();
       for (const id of familyIds) multi.set(familyKey(id), '1', 'PX', this.#options.accessTokenTtlMs);
       await this.#redisWrite('family', async () => {
         // exec resolves with per-command errors; a failed SET is a failed write too.
@@ -90,7 +90,7 @@ export class FamilyRevocations {
   async revokePlayer(playerId: string): Promise<void> {
     this.#remember(this.#revokedPlayers, playerId);
     const redis = this.#redis;
-    if (redis) await this.#redisWrite('player', () => redis.set(playerKey(playerId), '1', 'PX', this.#options.accessTokenTtlMs));
+    if (redis) await this.#redisWrite('player', () => redis.redis.set(playerKey(playerId), '1', 'PX', this.#options.accessTokenTtlMs));
   }
 
   /**
@@ -101,18 +101,19 @@ export class FamilyRevocations {
     const now = this.#clock.now();
     this.#forgetExpired(now);
     if (this.#revokedFamilies.has(familyId) || this.#revokedPlayers.has(playerId)) return true;
-    if (this.#redis) return this.#revokedInRedis(this.#redis, familyId, playerId, now);
+    if (this.#redis?.usable) return this.#revokedInRedis(this.#redis, familyId, playerId, now);
     return this.#revokedInDatabaseUnlessFresh(familyId, now);
   }
 
-  async #revokedInRedis(redis: Redis, familyId: string, playerId: string, now: number): Promise<boolean> {
+  async #revokedInRedis(redis: RedisHealth, familyId: string, playerId: string, now: number): Promise<boolean> {
     try {
-      if ((await redis.exists(familyKey(familyId), playerKey(playerId))) > 0) {
+      if ((await redis.redis.exists(familyKey(familyId), playerKey(playerId))) > 0) {
         this.#rememberFamily(familyId);
         return true;
       }
-    } catch {
+    } catch (error) {
       // Redis is unreachable: the database holds every revocation, it decides below.
+      redis.failed('session-revocations', error);
     }
     // Redis may have missed a revocation made during an outage; the database has it.
     return this.#revokedInDatabaseUnlessFresh(familyId, now);
@@ -126,8 +127,10 @@ export class FamilyRevocations {
   /** The revocation is durable in the database already; Redis only spreads it faster. */
   async #redisWrite(what: 'family' | 'player', write: () => Promise<unknown>): Promise<void> {
     try {
+      if (!this.#redis?.usable) throw new Error('Redis is out of use');
       await write();
     } catch (error) {
+      this.#redis?.failed('session-revocations', error);
       this.#options.onRedisWriteFailure?.(error, what);
     }
   }

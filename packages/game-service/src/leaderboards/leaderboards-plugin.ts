@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
 import { Leaderboards } from './leaderboard-service.js';
 import { countEntriesOfPart } from './leaderboard-store.js';
 import { MemoryRankEngine } from './memory-rank-engine.js';
@@ -15,13 +16,24 @@ const loadRetryDelayMs = 5_000;
 
 /**
  * Leaderboards: the rank engine (Redis sorted sets with REDIS_URL, else an in-process order-statistic tree),
- * its rebuild from SQL after boot (readiness check `rank-engine` fails until it is loaded), the
+ * its rebuild from SQL after boot (readiness check `rank-engine` fails until it is loaded) and
+ * after Redis lost sets or missed writes (said under `degraded` in /readyz meanwhile), the
  * `recordScores` write path runs call, and the `entries` part of player erasure.
  */
 export const leaderboardsPlugin = fp(
   async (app) => {
-    const engine = app.redis ? new RedisRankEngine(app.redis) : new MemoryRankEngine();
-    const ranks = new RankIndex({ db: app.database.db, engine, clock: app.clock });
+    const health = app.redisHealth;
+    const engine = health ? new RedisRankEngine(health) : new MemoryRankEngine();
+    const rebuilds = new Counter({
+      name: 'game_rank_set_rebuilds_total',
+      help: 'Leaderboard sets rebuilt in the rank engine from SQL, by reason: boot, lost (Redis lost it) or resync (writes were missed)',
+      labelNames: ['reason'],
+      registers: [app.metrics],
+    });
+    const ranks = new RankIndex({ db: app.database.db, engine, clock: app.clock, log: app.log, onRebuilt: (reason) => rebuilds.inc({ reason }) });
+    // Redis back after an outage (or restarted): rebuild the sets it lost, replay the writes it missed.
+    health?.onRecovered(() => ranks.resynchronise());
+    app.readiness.registerDegradation('leaderboards', () => ranks.status());
     const leaderboards = new Leaderboards({
       db: app.database.db,
       dialect: app.database.dialect,

@@ -1,10 +1,12 @@
-import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
+import type { HeldItem, RankEngine, RebuildOutcome, Standing } from './rank-engine.js';
 import { compareRankKeys, type RankItem, type RankKey } from './rank-order.js';
 import { NotInRankOrderError, RankTree } from './rank-tree.js';
 
 /** The rank engine of a single instance: one order-statistic tree per ranked set, in this process. */
 export class MemoryRankEngine implements RankEngine {
   readonly kind = 'in-process' as const;
+  /** Memory does not go away. */
+  readonly usable = true;
   readonly #sets = new Map<string, RankTree>();
 
   #set(setId: string): RankTree {
@@ -16,7 +18,7 @@ export class MemoryRankEngine implements RankEngine {
     return tree;
   }
 
-  async replace(setId: string, batches: AsyncIterable<readonly RankItem[]>): Promise<void> {
+  async replace(setId: string, batches: AsyncIterable<readonly RankItem[]>): Promise<RebuildOutcome> {
     const read: RankItem[] = [];
     for await (const batch of batches) for (const item of batch) read.push(item);
     let tree: RankTree;
@@ -30,14 +32,21 @@ export class MemoryRankEngine implements RankEngine {
       tree = RankTree.fromSorted(latestOfEachPlayer(read));
     }
     this.#sets.set(setId, tree);
+    return 'built';
   }
 
-  async upsert(setId: string, item: RankItem): Promise<void> {
+  async upsert(setId: string, item: RankItem): Promise<boolean> {
     this.#set(setId).upsert(item);
+    return true;
   }
 
-  async remove(setId: string, playerId: string): Promise<void> {
+  async remove(setId: string, playerId: string): Promise<boolean> {
     this.#sets.get(setId)?.remove(playerId);
+    return true;
+  }
+
+  async holds(setIds: readonly string[]): Promise<boolean[]> {
+    return setIds.map(() => true);
   }
 
   // Reads answer at once (no promise): they are the hot path of every leaderboard request.

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '@playstack/server-kit';
 import {
@@ -15,7 +16,7 @@ import {
 import { isCurrentPeriod, parsePeriodKey } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { andThen, type Awaitable } from '../awaitable.js';
-import type { HeldItem, RankEngine, Standing } from './rank-engine.js';
+import { notHeld, type HeldItem, type NotHeld, type RankEngine, type RebuildOutcome, type Standing } from './rank-engine.js';
 import { compareRankKeys, rankItemOf, rankKeyOf, sortScoreOf, type RankItem } from './rank-order.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 
@@ -45,10 +46,39 @@ export interface SetConsistency {
 const loadBatchSize = 20_000;
 /** How long a shared engine keeps an ended period's set before Redis expires it by itself. */
 const endedSetGraceMs = 86_400_000;
+/** After another instance was found rebuilding a set, how long before this one offers to take over. */
+const busyRetryMs = 1_000;
+/** Most players whose missed engine writes are remembered one by one; past it their sets are rebuilt whole. */
+const maxMissedPlayers = 100_000;
+/** Rounds a replay of missed writes makes (a second apart) before waiting for the next recovery. */
+const maxReplayRounds = 10;
+/** Sets rebuilt at once after a loss (each reads its whole set from SQL). */
+const rebuildConcurrency = 2;
+
+/** Why a set was rebuilt from SQL: at boot, after the engine lost it, or after missed writes. */
+export type RebuildReason = 'boot' | 'lost' | 'resync';
+
+export interface RankIndexOptions {
+  db: Kysely<any>;
+  engine: RankEngine;
+  clock: Clock;
+  /** Where rebuild failures are reported (they are retried). */
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Told of every set rebuilt from SQL. */
+  onRebuilt?: (reason: RebuildReason) => void;
+}
 
 interface HeldSet {
   readonly set: RankedSet;
+  /** The first load of an in-process set: reads and writes wait for it. */
   loading: Promise<void> | undefined;
+}
+
+/** A player whose rows changed while the engine could not be written. */
+interface MissedPlayer {
+  readonly gameId: string;
+  readonly playerId: string;
+  readonly sets: Map<string, RankedSet>;
 }
 
 /**
@@ -62,19 +92,47 @@ interface HeldSet {
  * writes exactly those positions to the engine. Syncs of one player run one at a time and each
  * reads after its own commit, so the last sync always leaves the engine equal to SQL, whatever
  * the interleaving of concurrent writers. Loads finish before any sync of their set applies.
+ *
+ * A shared engine (Redis) may fail or lose sets; SQL then answers, and the engine is brought back
+ * in step before it answers again:
+ * - unreachable: every read goes to SQL; writes it missed are remembered (player by player, up
+ *   to `maxMissedPlayers`) and, once it answers again, replayed from SQL (or their sets rebuilt);
+ *   until then those sets keep answering from SQL;
+ * - a set lost (Redis restarted empty or from an older snapshot, noticed through the set's
+ *   generation marker by the first read or write, or by the check when Redis answers again): SQL
+ *   answers it while one instance rebuilds it under a lease; the others wait for it;
+ * - a catch-up (`resynchronise`): every held set rebuilt, with writes made meanwhile replayed.
  */
 export class RankIndex {
   readonly #db: Kysely<LeaderboardTables>;
   readonly #engine: RankEngine;
   readonly #clock: Clock;
+  readonly #log: RankIndexOptions['log'];
+  readonly #onRebuilt: (reason: RebuildReason) => void;
   readonly #held = new Map<string, HeldSet>();
   readonly #playerTurns = new KeyedMutex();
   #nextPeriodEndMs = Infinity;
+  /** Rebuilds this instance runs, by set id. */
+  readonly #rebuilds = new Map<string, Promise<RebuildOutcome>>();
+  /** Players synced while their set was being rebuilt here, replayed once it is swapped in. */
+  readonly #syncedDuringRebuild = new Map<string, Set<string>>();
+  /** Sets another instance is rebuilding, with when to offer again. */
+  readonly #rebuiltElsewhere = new Map<string, number>();
+  #rebuildSlots = rebuildConcurrency;
+  readonly #rebuildQueue: Array<() => void> = [];
+  readonly #missed = new Map<string, MissedPlayer>();
+  /** Sets whose engine copy misses writes: SQL answers them until they are replayed or rebuilt. */
+  readonly #stale = new Map<string, RankedSet>();
+  /** Sets whose missed writes were too many to remember one by one: rebuilt whole. */
+  readonly #overflowed = new Set<string>();
+  #replaying: Promise<void> | undefined;
 
-  constructor(options: { db: Kysely<any>; engine: RankEngine; clock: Clock }) {
+  constructor(options: RankIndexOptions) {
     this.#db = options.db as Kysely<LeaderboardTables>;
     this.#engine = options.engine;
     this.#clock = options.clock;
+    this.#log = options.log;
+    this.#onRebuilt = options.onRebuilt ?? (() => undefined);
   }
 
   get engineKind(): RankEngine['kind'] {
@@ -83,33 +141,73 @@ export class RankIndex {
 
   /** Loads each set into the engine (the boot rebuild); sets of ended periods are skipped. */
   async load(sets: Iterable<RankedSet>): Promise<void> {
-    for (const set of sets) await this.#hold(set);
+    for (const set of sets) {
+      if (this.#engine.kind === 'in-process') await this.#track(set);
+      else if (isCurrentPeriod(set.period, this.#clock.now())) {
+        this.#register(set, rankedSetId(set));
+        // A shared set that could not be rebuilt is answered from SQL and rebuilt when next
+        // found missing (or when Redis answers again): the boot goes on.
+        await this.#rebuild(set, 'boot').catch(() => undefined);
+      }
+    }
   }
 
-  /** Writes the player's committed rows in these sets to the engine (absent rows are removed). */
-  async syncPlayer(gameId: string, playerId: string, sets: readonly RankedSet[]): Promise<void> {
-    await this.#playerTurns.run(`${gameId}:${playerId}`, async () => {
+  /**
+   * Writes the player's committed rows in these sets to the engine (absent rows are removed).
+   * Never throws for the engine: a write it misses is remembered and replayed once it answers.
+   * Answers the ids of the sets the engine is not in step with for this player (SQL answers them).
+   */
+  async syncPlayer(gameId: string, playerId: string, sets: readonly RankedSet[]): Promise<ReadonlySet<string>> {
+    return this.#playerTurns.run(`${gameId}:${playerId}`, async () => {
       const held: Array<{ set: RankedSet; id: string }> = [];
       for (const set of sets) {
-        const id = await this.#hold(set);
+        const id = await this.#track(set);
         if (id !== undefined) held.push({ set, id });
       }
-      if (held.length === 0) return;
+      const notInStep = new Set<string>();
+      if (held.length === 0) return notInStep;
+      if (!this.#engine.usable) {
+        for (const { set, id } of held) {
+          this.#missedWrite(gameId, playerId, set, id);
+          notInStep.add(id);
+        }
+        return notInStep;
+      }
       const rows = await entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
       for (const { set, id } of held) {
+        this.#syncedDuringRebuild.get(id)?.add(JSON.stringify([gameId, playerId]));
         const row = rows.find((r) => r.boardId === set.boardId && r.period === set.period);
-        if (row) await this.#engine.upsert(id, rankItemOf(set.order, row));
-        else await this.#engine.remove(id, playerId);
+        try {
+          const inStep = row ? await this.#engine.upsert(id, rankItemOf(set.order, row)) : await this.#engine.remove(id, playerId);
+          if (!inStep) {
+            notInStep.add(id);
+            this.#lost(set, id);
+          }
+        } catch {
+          // The engine failed (RedisHealth took note): SQL answers this set until the write is replayed.
+          this.#missedWrite(gameId, playerId, set, id);
+          notInStep.add(id);
+          continue;
+        }
         // The period may have ended while this ran; forget what was just written to it.
-        if (!this.#held.has(id)) await this.#engine.drop(id);
+        if (!this.#held.has(id)) await this.#engine.drop(id).catch(() => undefined);
       }
+      return notInStep;
     });
   }
 
   /** Removes a player from every set of a game the engine holds, after their rows were deleted. */
   async syncErasedPlayer(gameId: string, playerId: string): Promise<void> {
-    const sets = [...this.#held.values()].filter((h) => h.set.gameId === gameId).map((h) => h.set);
-    await this.syncPlayer(gameId, playerId, sets);
+    await this.syncPlayer(gameId, playerId, this.#heldSetsOf(gameId));
+  }
+
+  /** Brings every held set of a game in step with SQL for one player (a change another instance made). */
+  async syncChangedPlayer(gameId: string, playerId: string): Promise<void> {
+    await this.syncPlayer(gameId, playerId, this.#heldSetsOf(gameId));
+  }
+
+  #heldSetsOf(gameId: string): RankedSet[] {
+    return [...this.#held.values()].filter((h) => h.set.gameId === gameId).map((h) => h.set);
   }
 
   /**
@@ -117,34 +215,32 @@ export class RankIndex {
    * from the engine when it can place the position, else from SQL.
    */
   entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Awaitable<RankedEntry[]> {
-    return andThen(this.#hold(set), (id) => {
-      const placed = id !== undefined ? this.#engine.itemsAfter(id, after && rankKeyOf(set.order, after), count) : undefined;
-      return andThen(placed, (found) => (found ? this.#rankedEntries(set, found.items, found.firstRank) : this.#entriesAfterFromSql(set, after, count)));
+    return andThen(this.#answering(set), (id) => {
+      if (id === undefined) return this.#entriesAfterFromSql(set, after, count);
+      return this.#fromEngine(set, id, () => this.#engine.itemsAfter(id, after && rankKeyOf(set.order, after), count), (found) =>
+        found ? this.#rankedEntries(set, found.items, found.firstRank) : this.#entriesAfterFromSql(set, after, count),
+        () => this.#entriesAfterFromSql(set, after, count),
+      );
     });
   }
 
   async #entriesAfterFromSql(set: RankedSet, after: EntryPosition | undefined, count: number): Promise<RankedEntry[]> {
     const rows = await entriesAfter(this.#db, set, after, count);
-    const firstRank = rows.length > 0 ? await this.rankOf(set, rows[0]!) : 0;
+    const firstRank = rows.length > 0 ? (await countBefore(this.#db, set, rows[0]!)) + 1 : 0;
     return rows.map((entry, i) => ({ ...entry, rank: firstRank + i }));
   }
 
-  /** The 1-based rank of an entry at a known position. */
-  async rankOf(set: RankedSet, position: EntryPosition): Promise<number> {
-    const id = await this.#hold(set);
-    if (id !== undefined) {
-      const standing = await this.#engine.standing(id, position.playerId, 0);
-      if (standing.rank !== undefined) return standing.rank;
-    }
-    return (await countBefore(this.#db, set, position)) + 1;
-  }
-
   /** The player's 1-based rank, or undefined without an entry. */
-  async rankOfPlayer(set: RankedSet, playerId: string): Promise<number | undefined> {
-    const id = await this.#hold(set);
-    if (id !== undefined) return (await this.#engine.standing(id, playerId, 0)).rank;
-    const entry = await findEntry(this.#db, set, playerId);
-    return entry && (await countBefore(this.#db, set, entry)) + 1;
+  rankOfPlayer(set: RankedSet, playerId: string): Promise<number | undefined> {
+    const fromSql = async () => {
+      const entry = await findEntry(this.#db, set, playerId);
+      return entry && (await countBefore(this.#db, set, entry)) + 1;
+    };
+    return Promise.resolve(
+      andThen(this.#answering(set), (id) =>
+        id === undefined ? fromSql() : this.#fromEngine(set, id, () => this.#engine.standing(id, playerId, 0), (found) => found.rank, fromSql),
+      ),
+    );
   }
 
   /**
@@ -152,11 +248,37 @@ export class RankIndex {
    * in-process engine holding the set this is answered at once, without a promise.
    */
   standing(set: RankedSet, playerId: string, radius: number): Awaitable<RankedStanding> {
-    return andThen(this.#hold(set), (id) =>
-      id !== undefined
-        ? andThen(this.#engine.standing(id, playerId, radius), (found) => this.#standingOf(set, playerId, found))
-        : this.#standingFromSql(set, playerId, radius),
+    return andThen(this.#answering(set), (id) =>
+      id === undefined
+        ? this.#standingFromSql(set, playerId, radius)
+        : this.#fromEngine(set, id, () => this.#engine.standing(id, playerId, radius), (found) => this.#standingOf(set, playerId, found), () =>
+            this.#standingFromSql(set, playerId, radius),
+          ),
     );
+  }
+
+  /**
+   * Asks the engine, answering from SQL when it does not hold the set (which starts its rebuild)
+   * or fails. In-process answers come back at once, without a promise.
+   */
+  #fromEngine<F, R>(set: RankedSet, id: string, ask: () => Awaitable<F | NotHeld>, use: (found: F) => Awaitable<R>, fromSql: () => Promise<R>): Awaitable<R> {
+    let asked: Awaitable<F | NotHeld>;
+    try {
+      asked = ask();
+    } catch {
+      return fromSql();
+    }
+    const answer = (found: F | NotHeld): Awaitable<R> => {
+      if (found !== notHeld) {
+        if (this.#rebuiltElsewhere.size > 0) this.#rebuiltElsewhere.delete(id);
+        return use(found as F);
+      }
+      this.#lost(set, id);
+      return fromSql();
+    };
+    if (!(asked instanceof Promise)) return answer(asked);
+    // A failed engine call told RedisHealth already; SQL answers this one.
+    return asked.then(answer, fromSql);
   }
 
   #standingOf(set: RankedSet, playerId: string, found: Standing): Awaitable<RankedStanding> {
@@ -215,68 +337,267 @@ export class RankIndex {
 
   /**
    * Compares every held set in the engine with SQL: order, scores, times and names. Meaningful
-   * while no writes are in flight; operators and tests use it to prove the two agree.
+   * while no writes are in flight; operators and tests use it to prove the two agree. A set the
+   * engine does not hold differs at rank 1.
    */
   async checkConsistency(): Promise<SetConsistency[]> {
     await this.#dropEnded(this.#clock.now());
     const report: SetConsistency[] = [];
     for (const [setId, held] of [...this.#held]) {
       if (held.loading) await held.loading;
+      await this.#rebuilds.get(setId);
       const sqlItems = await this.#readSet(held.set);
-      const engineItems = await this.#engine.itemsFrom(setId, 1, sqlItems.length + 1);
-      const length = Math.max(sqlItems.length, engineItems.length);
+      const found = await this.#engine.itemsFrom(setId, 1, sqlItems.length + 1);
+      if (found === notHeld) {
+        report.push({ setId, engineTotal: 0, sqlTotal: sqlItems.length, firstDifferenceAt: 1 });
+        continue;
+      }
+      const length = Math.max(sqlItems.length, found.length);
       let firstDifferenceAt: number | undefined;
-      for (let i = 0; i < length && firstDifferenceAt === undefined; i++) if (!sameItem(sqlItems[i], engineItems[i])) firstDifferenceAt = i + 1;
-      report.push({ setId, engineTotal: engineItems.length, sqlTotal: sqlItems.length, firstDifferenceAt });
+      for (let i = 0; i < length && firstDifferenceAt === undefined; i++) if (!sameItem(sqlItems[i], found[i])) firstDifferenceAt = i + 1;
+      report.push({ setId, engineTotal: found.length, sqlTotal: sqlItems.length, firstDifferenceAt });
     }
     return report;
   }
 
   /**
-   * The set's id in the engine when the engine answers for it (loading it first if needed), else
+   * What the index does in a reduced mode, for `/readyz` (undefined when the engine answers
+   * everything): sets answered from SQL while Redis is out of use, being rebuilt here or
+   * elsewhere, or waiting for missed writes to be replayed.
+   */
+  status(): string | undefined {
+    const parts: string[] = [];
+    if (!this.#engine.usable) parts.push(`the ${this.#engine.kind} rank engine is out of use: every leaderboard is answered from SQL`);
+    const here = this.#rebuilds.size;
+    if (here > 0) parts.push(`rebuilding ${here} leaderboard set${here === 1 ? '' : 's'} from SQL (answered from SQL meanwhile)`);
+    // Seen busy within the last retry interval (a set nobody reads is not looked at again).
+    const now = Date.now();
+    const elsewhere = [...this.#rebuiltElsewhere].filter(([id, retryAt]) => retryAt > now && !this.#rebuilds.has(id)).length;
+    if (elsewhere > 0) parts.push(`${elsewhere} leaderboard set${elsewhere === 1 ? ' is' : 's are'} being rebuilt by another instance (answered from SQL meanwhile)`);
+    if (this.#stale.size > 0) parts.push(`${this.#stale.size} leaderboard set${this.#stale.size === 1 ? '' : 's'} missed writes (answered from SQL until they are replayed)`);
+    return parts.length > 0 ? parts.join('; ') : undefined;
+  }
+
+  /**
+   * After the engine was out of use (or restarted): starts rebuilding every held set it lost and
+   * replays the writes it missed. Sets stay answered from SQL until each is back in step.
+   */
+  async resynchronise(): Promise<void> {
+    const sets = [...this.#held.values()].filter((h) => !h.loading).map((h) => h.set);
+    const ids = sets.map((set) => rankedSetId(set));
+    let holds: boolean[];
+    try {
+      holds = await this.#engine.holds(ids);
+    } catch {
+      return; // Out of use again: the next recovery tries again.
+    }
+    sets.forEach((set, i) => {
+      if (holds[i]) this.#rebuiltElsewhere.delete(ids[i]!);
+    });
+    const rebuilds = sets.filter((_, i) => !holds[i]).map((set) => this.#rebuild(set, 'lost'));
+    await Promise.all([...rebuilds.map((r) => r.catch(() => undefined)), this.#replayMissed()]);
+  }
+
+  /**
+   * Rebuilds every held set from SQL (a catch-up after changes may have been missed: another
+   * instance's notifications lost with a dropped connection). The engine goes on answering
+   * meanwhile; writes made during each rebuild are replayed after it.
+   */
+  async catchUp(): Promise<void> {
+    const sets = [...this.#held.values()].filter((h) => !h.loading).map((h) => h.set);
+    await Promise.all(sets.map((set) => this.#rebuild(set, 'resync')));
+  }
+
+  /**
+   * The set's id when the engine should answer for it, else undefined (SQL answers: a past
+   * period, an engine out of use, a set missing writes). Answered at once, without a promise,
+   * when the set is tracked and loaded and no period has ended since the last look.
+   */
+  #answering(set: RankedSet): Awaitable<string | undefined> {
+    if (!this.#engine.usable) return undefined;
+    return andThen(this.#track(set), (id) => (id !== undefined && this.#stale.size > 0 && this.#stale.has(id) ? undefined : id));
+  }
+
+  /**
+   * The set's id in the engine when the engine keeps it (loading it first if needed), else
    * undefined (a past period: SQL answers). Answered at once, without a promise, when the set is
    * held and loaded and no period has ended since the last look: a set is held only once its
    * period has started, and none has ended before `#nextPeriodEndMs`, so it is still current.
    * (A clock set back before a held period's start still finds it held; the engine and SQL agree
    * on it, as `syncPlayer` keeps every held set in step.)
    */
-  #hold(set: RankedSet): Awaitable<string | undefined> {
+  #track(set: RankedSet): Awaitable<string | undefined> {
     const id = rankedSetId(set);
     const now = this.#clock.now();
     if (now < this.#nextPeriodEndMs) {
       const held = this.#held.get(id);
       if (held && !held.loading) return id;
     }
-    return this.#holdOnceLoaded(set, id, now);
+    return this.#trackOnceLoaded(set, id, now);
   }
 
-  async #holdOnceLoaded(set: RankedSet, id: string, now: number): Promise<string | undefined> {
+  async #trackOnceLoaded(set: RankedSet, id: string, now: number): Promise<string | undefined> {
     if (now >= this.#nextPeriodEndMs) await this.#dropEnded(now);
     if (!isCurrentPeriod(set.period, now)) return undefined;
     let held = this.#held.get(id);
     if (!held) {
-      const created: HeldSet = { set, loading: undefined };
-      created.loading = this.#loadSet(set, id).then(
-        () => {
-          created.loading = undefined;
-        },
-        (error: unknown) => {
-          this.#held.delete(id);
-          throw error;
-        },
-      );
-      this.#held.set(id, created);
-      this.#nextPeriodEndMs = Math.min(this.#nextPeriodEndMs, parsePeriodKey(set.period)?.endMs ?? Infinity);
-      held = created;
+      held = this.#register(set, id);
+      if (this.#engine.kind === 'in-process') {
+        // Nothing else holds the set: reads and writes wait for its first load.
+        const created = held;
+        created.loading = this.#rebuild(set, 'boot').then(
+          () => {
+            created.loading = undefined;
+          },
+          (error: unknown) => {
+            this.#held.delete(id);
+            throw error;
+          },
+        );
+      } else {
+        // Another instance may hold it whole already; if not, SQL answers until it is rebuilt.
+        void this.#rebuild(set, 'lost').catch(() => undefined);
+      }
     }
     if (held.loading) await held.loading;
     return id;
   }
 
-  async #loadSet(set: RankedSet, id: string): Promise<void> {
+  #register(set: RankedSet, id: string): HeldSet {
+    const existing = this.#held.get(id);
+    if (existing) return existing;
+    const created: HeldSet = { set, loading: undefined };
+    this.#held.set(id, created);
+    this.#nextPeriodEndMs = Math.min(this.#nextPeriodEndMs, parsePeriodKey(set.period)?.endMs ?? Infinity);
+    return created;
+  }
+
+  /** The engine does not hold a set: rebuild it here, unless another instance is at it. */
+  #lost(set: RankedSet, id: string): void {
+    if (this.#rebuilds.has(id)) return;
+    const retryAt = this.#rebuiltElsewhere.get(id);
+    if (retryAt !== undefined && retryAt > Date.now()) return;
+    void this.#rebuild(set, 'lost').catch(() => undefined);
+  }
+
+  /**
+   * Rebuilds a set from SQL (one rebuild per set at a time here, `rebuildConcurrency` sets at
+   * once), then replays the syncs that ran meanwhile: an in-process swap replaces what they wrote.
+   */
+  #rebuild(set: RankedSet, reason: RebuildReason): Promise<RebuildOutcome> {
+    const id = rankedSetId(set);
+    const running = this.#rebuilds.get(id);
+    if (running) return running;
+    const synced = new Set<string>();
+    const rebuild = (async () => {
+      await this.#rebuildSlot();
+      try {
+        this.#syncedDuringRebuild.set(id, synced);
+        const outcome = await this.#engine.replace(id, this.#batchesOf(set), { ttlMs: this.#ttlOf(set), onlyIfLost: reason === 'lost' });
+        if (outcome === 'busy') this.#rebuiltElsewhere.set(id, Date.now() + busyRetryMs);
+        else this.#rebuiltElsewhere.delete(id);
+        if (outcome === 'built') {
+          this.#onRebuilt(reason);
+          if (reason !== 'boot') this.#log?.info({ setId: id, reason }, 'rank engine: leaderboard set rebuilt from SQL');
+        }
+        this.#syncedDuringRebuild.delete(id);
+        for (const key of synced) {
+          const [gameId, playerId] = JSON.parse(key) as [string, string];
+          await this.syncPlayer(gameId, playerId, [set]);
+        }
+        return outcome;
+      } catch (error) {
+        this.#log?.warn({ err: error, setId: id, reason }, 'rank engine: rebuilding a leaderboard set from SQL failed; SQL answers it until a retry succeeds');
+        throw error;
+      } finally {
+        this.#syncedDuringRebuild.delete(id);
+        this.#releaseRebuildSlot();
+      }
+    })().finally(() => this.#rebuilds.delete(id));
+    this.#rebuilds.set(id, rebuild);
+    return rebuild;
+  }
+
+  async #rebuildSlot(): Promise<void> {
+    if (this.#rebuildSlots > 0) {
+      this.#rebuildSlots -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#rebuildQueue.push(resolve));
+  }
+
+  #releaseRebuildSlot(): void {
+    const next = this.#rebuildQueue.shift();
+    if (next) next();
+    else this.#rebuildSlots += 1;
+  }
+
+  #ttlOf(set: RankedSet): number | undefined {
     const endMs = parsePeriodKey(set.period)?.endMs ?? Infinity;
-    const ttlMs = Number.isFinite(endMs) ? Math.max(1, endMs + endedSetGraceMs - this.#clock.now()) : undefined;
-    await this.#engine.replace(id, this.#batchesOf(set), ttlMs);
+    return Number.isFinite(endMs) ? Math.max(1, endMs + endedSetGraceMs - this.#clock.now()) : undefined;
+  }
+
+  /** Remembers a write the engine missed; SQL answers the set until it is replayed. */
+  #missedWrite(gameId: string, playerId: string, set: RankedSet, id: string): void {
+    this.#stale.set(id, set);
+    if (this.#overflowed.has(id)) return;
+    const key = JSON.stringify([gameId, playerId]);
+    let missed = this.#missed.get(key);
+    if (!missed) {
+      if (this.#missed.size >= maxMissedPlayers) {
+        this.#overflowed.add(id);
+        return;
+      }
+      missed = { gameId, playerId, sets: new Map() };
+      this.#missed.set(key, missed);
+    }
+    missed.sets.set(id, set);
+  }
+
+  /**
+   * Replays the missed writes from SQL (players one by one, overflowed sets by a rebuild); a set
+   * answers from the engine again once none of its writes is missing. One replay at a time; it
+   * stops when the engine is out of use again (the next recovery goes on with what is left).
+   */
+  #replayMissed(): Promise<void> {
+    this.#replaying ??= (async () => {
+      try {
+        for (let round = 0; this.#engine.usable && this.#stale.size > 0; round++) {
+          if (round > 0) await new Promise((resolve) => setTimeout(resolve, busyRetryMs));
+          const stale = new Map(this.#stale);
+          const players = [...this.#missed.values()];
+          const overflowed = [...this.#overflowed];
+          this.#missed.clear();
+          this.#overflowed.clear();
+          const rebuilds = overflowed.map(async (id) => {
+            // Busy: another instance rebuilds it, perhaps from before the missed writes: again later.
+            const outcome = await this.#rebuild(stale.get(id)!, 'resync').catch(() => 'failed' as const);
+            if (outcome !== 'built') this.#overflowed.add(id);
+          });
+          for (const player of players) {
+            const sets = [...player.sets].filter(([id]) => !overflowed.includes(id)).map(([, set]) => set);
+            // A write missed again is remembered again (and its set stays stale).
+            await this.syncPlayer(player.gameId, player.playerId, sets);
+          }
+          await Promise.all(rebuilds);
+          for (const id of stale.keys()) this.#settle(id);
+          if (round >= maxReplayRounds) {
+            this.#log?.warn({ sets: this.#stale.size }, 'rank engine: missed writes could not all be replayed; those sets are answered from SQL until Redis recovers again');
+            return;
+          }
+        }
+      } finally {
+        this.#replaying = undefined;
+      }
+    })();
+    return this.#replaying;
+  }
+
+  /** A stale set is in step again once no write to it is missing. */
+  #settle(id: string): void {
+    if (this.#overflowed.has(id)) return;
+    for (const missed of this.#missed.values()) if (missed.sets.has(id)) return;
+    this.#stale.delete(id);
   }
 
   /** The set's entries as rank items, one SQL keyset read at a time, so a load never holds them all at once unless the engine does. */
@@ -302,12 +623,17 @@ export class RankIndex {
     let nextEnd = Infinity;
     for (const [id, held] of this.#held) {
       const endMs = parsePeriodKey(held.set.period)?.endMs ?? Infinity;
-      if (endMs <= now && !held.loading) ended.push(id);
+      // A set still loading or being rebuilt is dropped on a later look, once that is done.
+      if (endMs <= now && !held.loading && !this.#rebuilds.has(id)) ended.push(id);
       else nextEnd = Math.min(nextEnd, endMs);
     }
-    for (const id of ended) this.#held.delete(id);
+    for (const id of ended) {
+      this.#held.delete(id);
+      this.#stale.delete(id);
+      this.#rebuiltElsewhere.delete(id);
+    }
     this.#nextPeriodEndMs = nextEnd;
-    for (const id of ended) await this.#engine.drop(id);
+    for (const id of ended) await this.#engine.drop(id).catch(() => undefined);
   }
 }
 

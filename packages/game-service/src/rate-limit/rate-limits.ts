@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '@playstack/server-kit';
+import { fallbackStore } from './fallback-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,11 +41,14 @@ function rateLimited(_request: FastifyRequest, context: { ttl: number }): ApiErr
   });
 }
 
+const nameSpace = 'rate-limit:';
+
 /**
  * Rate limits with @fastify/rate-limit. Counters live in Redis when it is configured, so every
  * instance counts against the same limit, and in memory otherwise. Nothing is limited unless a
- * route asks: the auth routes per client address, the other game routes per player. When Redis
- * fails, requests pass rather than fail (`skipOnError`): a limiter outage must not be an outage.
+ * route asks: the auth routes per client address, the other game routes per player. While Redis
+ * is out of use each instance counts in memory (a limiter outage must be neither an outage nor a
+ * free-for-all); `skipOnError` lets a request pass should even that fail.
  */
 export const rateLimitsPlugin = fp<RateLimitsOptions>(
   async (app, options) => {
@@ -52,8 +56,8 @@ export const rateLimitsPlugin = fp<RateLimitsOptions>(
       global: false,
       enableDraftSpec: true,
       skipOnError: true,
-      nameSpace: 'rate-limit:',
-      ...(app.redis ? { redis: app.redis } : {}),
+      nameSpace,
+      ...(app.redisHealth ? { store: fallbackStore(app.redisHealth, nameSpace, options.memoryKeys) } : {}),
       errorResponseBuilder: rateLimited,
     });
     // Each limiter gets a store of its own; without Redis, an LRU of `cache` counters (the

@@ -4,10 +4,9 @@ import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import {
   ApiError,
-  InMemoryAttemptCounter,
+  attemptCounterFor,
   KyselySessionStore,
   LoginThrottle,
-  RedisAttemptCounter,
   SessionManager,
   assertCsrfToken,
   assertSameOrigin,
@@ -83,7 +82,7 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
       absoluteLifetimeMs: options.absoluteLifetimeMs,
       touchIntervalMs: Math.min(sessionTouchIntervalMs, options.idleTimeoutMs / 2),
     });
-    const counter = app.redis ? new RedisAttemptCounter(app.redis, 'obs-auth') : new InMemoryAttemptCounter(app.clock);
+    const counter = attemptCounterFor(app, 'obs-auth');
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
     const authService = new AuthService({
       db: app.database.db,

@@ -1,4 +1,4 @@
-import type { Clock, Redis } from '@playstack/server-kit';
+import type { Clock, RedisHealth } from '@playstack/server-kit';
 
 /** The verdict for one envelope. */
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -7,15 +7,16 @@ const windowMs = 1_000;
 
 /**
  * Envelopes per ingestion key per one-second window. With Redis the count is shared by every
- * instance (one INCR per envelope); without it each instance counts its own.
+ * instance (one INCR per envelope); without it, or while Redis is out of use, each instance
+ * counts its own.
  */
 export class IngestRateLimiter {
   readonly #limitPerSecond: number;
   readonly #clock: Clock;
-  readonly #redis: Redis | undefined;
+  readonly #redis: RedisHealth | undefined;
   readonly #local = new Map<string, { window: number; count: number }>();
 
-  constructor(options: { limitPerSecond: number; clock: Clock; redis: Redis | undefined }) {
+  constructor(options: { limitPerSecond: number; clock: Clock; redis: RedisHealth | undefined }) {
     this.#limitPerSecond = options.limitPerSecond;
     this.#clock = options.clock;
     this.#redis = options.redis;
@@ -25,7 +26,10 @@ export class IngestRateLimiter {
   async take(keyId: string): Promise<RateDecision> {
     const now = this.#clock.now();
     const window = Math.floor(now / windowMs);
-    const count = this.#redis ? await this.#takeShared(keyId, window) : this.#takeLocal(keyId, window);
+    const redis = this.#redis;
+    const count = redis
+      ? await redis.orElse('ingest-rate-limit', () => this.#takeShared(redis, keyId, window), () => this.#takeLocal(keyId, window))
+      : this.#takeLocal(keyId, window);
     if (count <= this.#limitPerSecond) return { allowed: true };
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000)) };
   }
@@ -39,9 +43,12 @@ export class IngestRateLimiter {
     return 1;
   }
 
-  async #takeShared(keyId: string, window: number): Promise<number> {
+  async #takeShared(redis: RedisHealth, keyId: string, window: number): Promise<number> {
     const key = `ingest-rate:${keyId}:${window}`;
-    const results = await this.#redis!.multi().incr(key).pexpire(key, windowMs * 2).exec();
-    return Number(results?.[0]?.[1] ?? 0);
+    const results = await redis.redis.multi().incr(key).pexpire(key, windowMs * 2).exec();
+    if (!results) throw new Error('the Redis transaction was discarded');
+    const [incrError, count] = results[0]!;
+    if (incrError) throw incrError;
+    return Number(count);
   }
 }

@@ -81,7 +81,7 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
       maxOccurrences: options.maxOccurrences,
       retentionDays: () => app.retention.policy.days,
     });
-    const limiter = new IngestRateLimiter({ limitPerSecond: options.rateLimitPerSecond, clock: app.clock, redis: app.redis });
+    const limiter = new IngestRateLimiter({ limitPerSecond: options.rateLimitPerSecond, clock: app.clock, redis: app.redisHealth });
     const admit = ingestAdmission(options.keys, limiter);
     const ingestion: Ingestion = {
       ingestor,

@@ -77,6 +77,8 @@ export class IngestionKeyVerifier {
     subscriber.on('message', () => this.#forgetAll());
     // Messages sent while disconnected are lost; forgetting everything on reconnect covers them.
     subscriber.on('ready', () => this.#forgetAll());
+    // Commands are not queued while disconnected: connect before subscribing.
+    await subscriber.connect();
     await subscriber.subscribe(this.#channel());
     this.#subscriber = subscriber;
   }
@@ -106,7 +108,8 @@ export class IngestionKeyVerifier {
   async keysChanged(): Promise<void> {
     this.#forgetAll();
     const redis = this.#options.redis;
-    if (redis) await redis.publish(this.#channel(), 'changed');
+    // Without the broadcast (Redis unreachable) the others learn of it within `cacheTtlMs`.
+    if (redis) await redis.publish(this.#channel(), 'changed').catch((error: unknown) => this.#options.logger.warn({ err: error }, 'could not broadcast an ingestion key change through Redis'));
   }
 
   /** Writes the batched last-used times (one update per key used since the last flush). */

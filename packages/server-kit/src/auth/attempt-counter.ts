@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { RedisHealth } from '../redis/redis-health.js';
 import type { Clock } from '../system/clock.js';
 
 /** A fixed-window count: how many hits, and how long until the window (and any block it causes) ends. */
@@ -105,4 +106,26 @@ export class RedisAttemptCounter implements AttemptCounter {
   #key(key: string): string {
     return `${this.#namespace}:${key}`;
   }
+}
+
+/**
+ * The counter a service uses: in Redis when it has Redis (shared by every instance), and in this
+ * process while Redis is out of use, so an outage neither fails sign-ins nor lifts the limits
+ * (they count per instance meanwhile). Without Redis, in this process.
+ */
+export function attemptCounterFor(platform: { redisHealth: RedisHealth | undefined; clock: Clock }, namespace: string): AttemptCounter {
+  const local = new InMemoryAttemptCounter(platform.clock);
+  const health = platform.redisHealth;
+  if (!health) return local;
+  const shared = new RedisAttemptCounter(health.redis, namespace);
+  const use = 'attempt-counter';
+  return {
+    hit: (key, windowMs) => health.orElse(use, () => shared.hit(key, windowMs), () => local.hit(key, windowMs)),
+    peek: (key) => health.orElse(use, () => shared.peek(key), () => local.peek(key)),
+    async reset(key) {
+      // Failures counted here during an outage are forgotten too.
+      await local.reset(key);
+      await health.orElse(use, () => shared.reset(key), () => undefined);
+    },
+  };
 }

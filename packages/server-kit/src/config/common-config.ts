@@ -35,6 +35,12 @@ export const commonConfigProperties = {
   }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// URL; unset means in-process state' })),
   REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64, description: 'prefix for every Redis key' }),
+  REDIS_COMMAND_TIMEOUT_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 500,
+    description: 'the longest one Redis command may take; past it (or at once when Redis is disconnected) the service stops using Redis and answers from its fallbacks until Redis answers again, in milliseconds',
+  }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 8, description: 'bearer token required by /metrics (8+ chars)' })),
   TRUST_PROXY: Flag(false, 'true when behind a reverse proxy that sets X-Forwarded-*'),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000, description: 'grace period for in-flight requests at shutdown' }),

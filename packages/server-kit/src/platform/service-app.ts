@@ -6,6 +6,7 @@ import { migrateToLatest, type ServiceMigration } from '../db/migrator.js';
 import { createServer, type App } from '../http/create-server.js';
 import { metricsPlugin } from '../metrics/metrics.js';
 import { connectRedis, type Redis } from '../redis/redis.js';
+import { RedisHealth } from '../redis/redis-health.js';
 import { systemClock, type Clock } from '../system/clock.js';
 import { Readiness } from '../system/readiness.js';
 import { systemRoutes } from '../system/system-routes.js';
@@ -20,6 +21,8 @@ declare module 'fastify' {
     database: Database;
     /** Present when `REDIS_URL` is configured. */
     redis: Redis | undefined;
+    /** Whether Redis is usable right now, with `orElse` for a fallback; present with `redis`. */
+    redisHealth: RedisHealth | undefined;
     clock: Clock;
     readiness: Readiness;
   }
@@ -79,7 +82,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
   let redis: Redis | undefined;
   try {
     await migrateToLatest(database.db, database.dialect, options.migrations, options.migrationTablePrefix);
-    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   } catch (error) {
     await database.close();
     throw error;
@@ -87,18 +90,14 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
 
   const readiness = new Readiness();
   readiness.register('database', () => database.ping());
-  if (redis) {
-    const client = redis;
-    readiness.register('redis', async () => {
-      await client.ping();
-    });
-  }
 
   app.decorate('database', database);
   app.decorate('redis', redis);
+  app.decorate('redisHealth', undefined);
   app.decorate('clock', options.clock ?? systemClock);
   app.decorate('readiness', readiness);
   app.addHook('onClose', async () => {
+    app.redisHealth?.close();
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     await database.close();
   });
@@ -119,6 +118,17 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, prefix: options.metricsPrefix });
+  if (redis) {
+    const health = new RedisHealth(redis, { log: app.log, registry: app.metrics, metricsPrefix: options.metricsPrefix });
+    await health.start();
+    app.redisHealth = health;
+    // Without Redis the service still serves, on per-instance and database fallbacks: degraded,
+    // not unready (every instance shares the one Redis; taking them all out would be an outage).
+    readiness.registerDegradation('redis', async () => {
+      await health.check();
+      return health.describe();
+    });
+  }
   await app.register(systemRoutes, { version: options.version, readiness, readinessTimeoutMs });
   app.get('/openapi.json', { schema: { tags: ['system'], summary: 'This OpenAPI document' } }, async () => app.swagger());
   try {

@@ -20,14 +20,14 @@ export const systemRoutes = fp<SystemRoutesOptions>(
       {
         schema: {
           tags: ['system'],
-          summary: 'Readiness: every dependency answers',
+          summary: 'Readiness: every dependency answers (degraded: ready, working in a reduced mode)',
           response: { 200: ReadinessResponse, 503: ReadinessResponse },
         },
       },
       async (_request, reply) => {
-        const failing = await readiness.failures(readinessTimeoutMs);
-        if (failing.length > 0) return reply.code(503).send({ status: 'not-ready', failing });
-        return { status: 'ready' as const, failing: [] };
+        const { failing, degraded } = await readiness.report(readinessTimeoutMs);
+        if (failing.length > 0) return reply.code(503).send({ status: 'not-ready', failing, degraded });
+        return { status: 'ready' as const, failing: [], degraded };
       },
     );
 

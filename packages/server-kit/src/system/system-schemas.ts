@@ -5,7 +5,10 @@ export const HealthResponse = Type.Object({ status: Type.Literal('ok') }, { $id:
 export const ReadinessResponse = Type.Object(
   {
     status: Type.Union([Type.Literal('ready'), Type.Literal('not-ready')]),
-    failing: Type.Array(Type.Object({ check: Type.String(), reason: Type.String() })),
+    failing: Type.Array(Type.Object({ check: Type.String(), reason: Type.String() }), { description: 'checks that failed: the service cannot serve' }),
+    degraded: Type.Array(Type.Object({ check: Type.String(), reason: Type.String() }), {
+      description: 'what works in a reduced mode and how (Redis unreachable, a leaderboard being rebuilt): the service still serves',
+    }),
   },
   { $id: 'ReadinessResponse' },
 );

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { connectRedis, type Redis } from '../redis/redis.js';
+import { RedisHealth } from '../redis/redis-health.js';
 
 /** Redis for tests: TEST_REDIS_URL with a unique key prefix per call, or undefined. */
 export function testRedisEnv(): Record<string, string> | undefined {
@@ -12,4 +16,26 @@ export function redisVariants(): Array<{ name: string; env: () => Record<string,
   const variants = [{ name: 'in-process', env: () => ({}) }];
   if (process.env.TEST_REDIS_URL) variants.push({ name: 'redis', env: () => testRedisEnv() ?? {} });
   return variants;
+}
+
+/** A Redis connection as a service makes it, with its RedisHealth, for tests of code that takes one. */
+export interface TestRedisConnection {
+  readonly redis: Redis;
+  readonly health: RedisHealth;
+  close(): Promise<void>;
+}
+
+/** Connects to `url` the way a service does (command timeout, no offline queue) and starts watching it. */
+export async function connectTestRedis(url: string, keyPrefix: string, commandTimeoutMs = 2_000): Promise<TestRedisConnection> {
+  const redis = await connectRedis(url, { keyPrefix, commandTimeoutMs });
+  const health = new RedisHealth(redis, { log: pino({ level: 'silent' }), registry: new Registry(), metricsPrefix: 'test' });
+  await health.start();
+  return {
+    redis,
+    health,
+    async close() {
+      health.close();
+      redis.disconnect();
+    },
+  };
 }
