@@ -9,7 +9,8 @@ import { builds, staleReason } from '../scripts/build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-async function waitForHealthy(url: string, deadline: number): Promise<Response> {
+/** Polls `url` until it answers 200. For `/readyz`: the service is started, not only alive. */
+async function waitForOk(url: string, deadline: number): Promise<Response> {
   for (;;) {
     try {
       const response = await fetch(url);
@@ -17,7 +18,7 @@ async function waitForHealthy(url: string, deadline: number): Promise<Response> 
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }
-    if (Date.now() > deadline) throw new Error(`${url} did not become healthy`);
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -88,8 +89,8 @@ interface Launched {
   readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The process running `entry` (a service's dist/main.js, the launcher's script), its command line split on spaces. */
   process(entry: string): { readonly pid: number; readonly group: number; readonly args: string[] } | undefined;
-  /** Both services answer /healthz. */
-  bothHealthy(): Promise<void>;
+  /** Both services are ready (/readyz answers 200). */
+  bothReady(): Promise<void>;
 }
 
 /**
@@ -117,13 +118,13 @@ async function withLauncher(command: string, args: string[], env: NodeJS.Process
     const row = rows.find((r) => r.args.includes(entry));
     return row && { pid: row.pid, group: row.group, args: row.args.split(' ') };
   };
-  const bothHealthy = async () => {
+  const bothReady = async () => {
     const deadline = Date.now() + 150_000;
-    await waitForHealthy(`http://127.0.0.1:${ports.game}/healthz`, deadline);
-    await waitForHealthy(`http://127.0.0.1:${ports.observability}/healthz`, deadline);
+    await waitForOk(`http://127.0.0.1:${ports.game}/readyz`, deadline);
+    await waitForOk(`http://127.0.0.1:${ports.observability}/readyz`, deadline);
   };
   try {
-    await body({ child, ports, output: () => output, closed, process: process_, bothHealthy });
+    await body({ child, ports, output: () => output, closed, process: process_, bothReady });
   } catch (error) {
     throw new Error(`${String(error)}\noutput of ${[command, ...args].join(' ')}:\n${output}`);
   } finally {
@@ -148,7 +149,7 @@ it(
   '`npm start` builds and runs both services on SQLite, each with its Node.js flags; Ctrl-C (SIGINT to the group) stops both cleanly',
   async () => {
     await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
-      await launched.bothHealthy();
+      await launched.bothReady();
       const version = await fetch(`http://127.0.0.1:${launched.ports.game}/version`);
       expect(((await version.json()) as { name: string }).name).toBe('@playstack/game-service');
       // Each service runs with the Node.js flags its package.json lists.
@@ -176,7 +177,7 @@ describe('a supervisor signalling the npm process alone', () => {
     '%s: npm passes it to the launcher, both services stop within 10 s, their ports are free, and npm exits 0',
     async (signal) => {
       await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
-        await launched.bothHealthy();
+        await launched.bothReady();
         const services = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
         const askedAt = Date.now();
         process.kill(launched.child.pid!, signal);
@@ -195,7 +196,7 @@ describe('a supervisor signalling the npm process alone', () => {
     'SIGHUP: npm does not handle it and dies of it (npm forwards only SIGINT and SIGTERM); the launcher notices its parent gone and stops both services cleanly within 10 s',
     async () => {
       await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
-        await launched.bothHealthy();
+        await launched.bothReady();
         const services = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
         const launcher = launched.process(launcherEntry)!;
         const askedAt = Date.now();
@@ -216,7 +217,7 @@ it.each(['SIGHUP', 'SIGTERM'] as const)(
   'the launcher run directly (`node scripts/start-all.mjs`, as a systemd unit does) stops both services on %s and exits 0',
   async (signal) => {
     await withLauncher(process.execPath, [launcherEntry], process.env, async (launched) => {
-      await launched.bothHealthy();
+      await launched.bothReady();
       process.kill(launched.child.pid!, signal);
       expect(await launched.closed).toEqual({ code: 0, signal: null });
       await waitForClosed(`http://127.0.0.1:${launched.ports.game}/healthz`, stopWithinMs);
@@ -235,7 +236,7 @@ describe('no service outlives what started it', () => {
     'SIGKILL to %s: both services stop by themselves within a few seconds',
     async (_who, target) => {
       await withLauncher('npm', ['start', '--silent'], process.env, async (launched) => {
-        await launched.bothHealthy();
+        await launched.bothReady();
         const services = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
         const launcher = launched.process(launcherEntry)!;
         process.kill(target === 'npm' ? launched.child.pid! : launcher.pid, 'SIGKILL');
@@ -280,7 +281,7 @@ it(
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.GAME_DEV_AUTH;
     await withLauncher('npm', ['run', 'start:game', '--silent'], env, async (launched) => {
-      await waitForHealthy(`http://127.0.0.1:${launched.ports.game}/healthz`, Date.now() + 120_000);
+      await waitForOk(`http://127.0.0.1:${launched.ports.game}/readyz`, Date.now() + 120_000);
       expect(launched.process(gameEntry)?.args).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
       expect(launched.process(observabilityEntry)).toBeUndefined();
       // Without GAME_DEV_AUTH in its environment the demo game has no dev sign-in.

@@ -1,9 +1,13 @@
 import { runService } from '@playstack/server-kit';
+import { adminBanner } from './admin/admin-banner.js';
 import { buildApp } from './app.js';
-import { loadGameConfig } from './config.js';
+import { gameConfigSchema, loadGameConfig } from './config.js';
 
-await runService(async () => {
-  const config = loadGameConfig();
-  const app = await buildApp(config);
-  return { app, options: { name: 'game-service', port: config.GAME_PORT, host: config.HOST, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS } };
+await runService({
+  name: 'game-service',
+  configSchema: gameConfigSchema,
+  loadConfig: loadGameConfig,
+  portVariable: 'GAME_PORT',
+  build: (config) => buildApp(config),
+  banner: adminBanner,
 });

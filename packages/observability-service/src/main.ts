@@ -1,12 +1,13 @@
 import { runService } from '@playstack/server-kit';
 import { buildApp } from './app.js';
-import { loadObservabilityConfig } from './config.js';
+import { loadObservabilityConfig, observabilityConfigSchema } from './config.js';
+import { dashboardBanner } from './users/first-user-banner.js';
 
-await runService(async () => {
-  const config = loadObservabilityConfig();
-  const app = await buildApp(config);
-  return {
-    app,
-    options: { name: 'observability-service', port: config.OBSERVABILITY_PORT, host: config.HOST, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS },
-  };
+await runService({
+  name: 'observability-service',
+  configSchema: observabilityConfigSchema,
+  loadConfig: loadObservabilityConfig,
+  portVariable: 'OBSERVABILITY_PORT',
+  build: (config) => buildApp(config),
+  banner: dashboardBanner,
 });

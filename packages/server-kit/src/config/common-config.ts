@@ -19,6 +19,17 @@ export const commonConfigProperties = {
     ],
     { default: 'info', description: 'one of fatal, error, warn, info, debug, trace, silent' },
   ),
+  LOG_FORMAT: Type.Optional(
+    Type.Union([Type.Literal('pretty'), Type.Literal('json')], {
+      description: 'pretty (one readable line per event) or json (JSON lines); unset: pretty when stdout is a terminal, json otherwise',
+    }),
+  ),
+  LOG_REQUESTS: Type.Optional(
+    Type.Union([Type.Literal('all'), Type.Literal('errors-and-slow'), Type.Literal('off')], {
+      description: 'which requests get a log line: all, errors-and-slow (5xx answers and requests slower than LOG_SLOW_REQUEST_MS) or off; unset: errors-and-slow when stdout is a terminal, all otherwise',
+    }),
+  ),
+  LOG_SLOW_REQUEST_MS: Type.Integer({ minimum: 1, maximum: 600_000, default: 1_000, description: 'a request slower than this is logged (at warn) unless LOG_REQUESTS=off, in milliseconds' }),
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'directory for SQLite files' }),
   DATABASE_URL: Type.Optional(
     Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL; unset means embedded SQLite' }),
@@ -26,6 +37,7 @@ export const commonConfigProperties = {
   DATABASE_SCHEMA: Type.String({
     default: 'public',
     pattern: '^[a-z_][a-z0-9_]{0,62}$',
+    expected: 'a PostgreSQL schema name: lowercase letters, digits and _, not starting with a digit, 63 at most',
     description: 'PostgreSQL schema to use (created if missing)',
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'PostgreSQL pool size' }),
@@ -43,5 +55,11 @@ export const commonConfigProperties = {
   }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 8, description: 'bearer token required by /metrics (8+ chars)' })),
   TRUST_PROXY: Flag(false, 'true when behind a reverse proxy that sets X-Forwarded-*'),
+  STARTUP_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 3_600,
+    default: 60,
+    description: 'how long a starting service retries PostgreSQL and Redis (with backoff) before it exits naming DATABASE_URL or REDIS_URL; meanwhile /healthz answers and /readyz says what it waits for',
+  }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000, description: 'grace period for in-flight requests at shutdown' }),
 } as const;

@@ -12,7 +12,9 @@ import { answerClientError, answerFrameworkError, installErrorHandling } from '.
 import { requestIdFor } from './request-id.js';
 import { discardUnreadBody } from './unread-body.js';
 import { createValidatorCompiler } from './validation.js';
-import { loggerOptions, type LogLevel } from '../logging/logger.js';
+import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '../logging/logger.js';
+import type { LineSink } from '../logging/pretty-lines.js';
+import { RequestLogController, resolveRequestLogMode, type RequestLogMode } from '../logging/request-log.js';
 
 export interface ServerOptions {
   logLevel: LogLevel;
@@ -20,7 +22,16 @@ export interface ServerOptions {
   /** Default body limit; routes may set their own. */
   bodyLimitBytes: number;
   /** Where log lines go instead of stdout (tests read them). */
-  logStream?: { write(line: string): void } | undefined;
+  logStream?: LineSink | undefined;
+  /** How the service logs; unset members keep the defaults (JSON, every request). */
+  log?: {
+    /** The service's name, on every line. */
+    name?: string | undefined;
+    format?: LogFormat | undefined;
+    requests?: RequestLogMode | undefined;
+    /** A request slower than this is logged (at warn) in every mode but `off`. */
+    slowRequestMs?: number | undefined;
+  };
   /** Extra Fastify options. */
   fastify?: Partial<FastifyServerOptions>;
 }
@@ -34,14 +45,19 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+const defaultSlowRequestMs = 1_000;
+
 /**
  * A Fastify instance with the kit's conventions: request ids echoed and `nosniff` on every
  * response, pino logging, JSON-only bodies (415 otherwise), strict body validation, the one error
  * envelope (for malformed URLs and HTTP too), and refused bodies read before the error is sent.
  */
 export function createServer(options: ServerOptions): App {
+  // A test's stream is no terminal: JSON unless asked otherwise.
+  const format = options.log?.format ?? (options.logStream ? 'json' : resolveLogFormat(undefined));
   const app = Fastify({
-    logger: options.logStream ? { ...loggerOptions(options.logLevel), stream: options.logStream } : loggerOptions(options.logLevel),
+    loggerInstance: createLogger({ level: options.logLevel, name: options.log?.name, format, destination: options.logStream }),
+    logController: new RequestLogController(resolveRequestLogMode(options.log?.requests, format), options.log?.slowRequestMs ?? defaultSlowRequestMs),
     genReqId: requestIdFor,
     requestIdHeader: false,
     trustProxy: options.trustProxy,

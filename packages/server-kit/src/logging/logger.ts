@@ -1,11 +1,30 @@
-import type { LoggerOptions } from 'pino';
+import pino, { type Logger, type LoggerOptions } from 'pino';
+import { prettyLines, type LineSink } from './pretty-lines.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** `pretty`: one readable line per event, for a person at a terminal; `json`: JSON lines, for machines. */
+export type LogFormat = 'pretty' | 'json';
+
+export interface LoggerSettings {
+  level: LogLevel;
+  /** The service's name, on every line (`name` in JSON). */
+  name?: string | undefined;
+  /** Unset: pretty when stdout is a terminal, JSON otherwise. */
+  format?: LogFormat | undefined;
+  /** Where lines go; stdout by default (tests pass their own). */
+  destination?: LineSink | undefined;
+}
+
+/** The format `LOG_FORMAT` asks for, or the one that suits stdout when it is unset. */
+export function resolveLogFormat(format: LogFormat | undefined): LogFormat {
+  return format ?? (process.stdout.isTTY ? 'pretty' : 'json');
+}
 
 /** pino options shared by both services: JSON lines, secrets redacted. */
-export function loggerOptions(level: LogLevel): LoggerOptions {
+export function loggerOptions(level: LogLevel, name?: string): LoggerOptions {
   return {
     level,
+    ...(name === undefined ? {} : { name }),
     redact: {
       paths: [
         'req.headers.authorization',
@@ -16,4 +35,13 @@ export function loggerOptions(level: LogLevel): LoggerOptions {
       censor: '[redacted]',
     },
   };
+}
+
+/** The logger a service writes through: pino, its lines pretty or JSON as the settings say. */
+export function createLogger(settings: LoggerSettings): Logger {
+  const destination = settings.destination ?? process.stdout;
+  const options = loggerOptions(settings.level, settings.name);
+  if (resolveLogFormat(settings.format) === 'json') return settings.destination ? pino(options, settings.destination) : pino(options);
+  const colors = destination === process.stdout && process.stdout.isTTY === true && process.stdout.hasColors() && !process.env.NO_COLOR;
+  return pino(options, prettyLines(destination, { colors }));
 }

@@ -59,6 +59,11 @@ export interface ServiceAppOptions {
 
 const readinessTimeoutMs = 2_000;
 
+/** A package name without its scope (`@playstack/game-service` -> `game-service`): the name in logs. */
+export function serviceName(packageName: string): string {
+  return packageName.replace(/^@[^/]+\//, '');
+}
+
 /**
  * The platform a service's features are added to: server, database (migrated), optional Redis,
  * readiness, metrics, OpenAPI and the system routes. Resources close when the app closes.
@@ -67,6 +72,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
   const { config } = options;
   const app = createServer({
     logLevel: config.LOG_LEVEL,
+    log: { name: serviceName(options.version.name), format: config.LOG_FORMAT, requests: config.LOG_REQUESTS, slowRequestMs: config.LOG_SLOW_REQUEST_MS },
     trustProxy: config.TRUST_PROXY,
     bodyLimitBytes: options.bodyLimitBytes,
     logStream: options.logStream,
