@@ -14,5 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // After the usual summary: what this run left out (a missing TEST_DATABASE_URL, say) and why.
+    reporters: ['default', './test/support/left-out-reporter.ts'],
   },
 });
