@@ -49,7 +49,8 @@ USER node
 STOPSIGNAL SIGTERM
 
 FROM runtime AS observability-service
-EXPOSE 8081
+# HTTP (dashboard, API, OTLP/HTTP) and OTLP/gRPC.
+EXPOSE 8081 4317
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.OBSERVABILITY_PORT || 8081}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "packages/observability-service/dist/main.js"]

@@ -18,8 +18,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 const services = {
-  'game-service': { portVariable: 'GAME_PORT', port: 8080, load: loadGameConfig, known: Object.keys(gameConfigSchema.properties) },
-  'observability-service': { portVariable: 'OBSERVABILITY_PORT', port: 8081, load: loadObservabilityConfig, known: Object.keys(observabilityConfigSchema.properties) },
+  'game-service': { portVariable: 'GAME_PORT', port: 8080, published: [8080], load: loadGameConfig, known: Object.keys(gameConfigSchema.properties) },
+  // OTLP/gRPC listens on 4317 too (OTLP_GRPC_PORT unset).
+  'observability-service': { portVariable: 'OBSERVABILITY_PORT', port: 8081, published: [8081, 4317], load: loadObservabilityConfig, known: Object.keys(observabilityConfigSchema.properties) },
 } as const;
 type ServiceName = keyof typeof services;
 const serviceNames = Object.keys(services) as ServiceName[];
@@ -66,6 +67,10 @@ function inherited(stages: Stage[], name: string): Instruction[] {
   const stage = stages.find((candidate) => candidate.name === name)!;
   const parent = stages.find((candidate) => candidate.name === stage.from);
   return [...(parent ? inherited(stages, parent.name) : []), ...stage.instructions];
+}
+
+function imageInstructions(service: ServiceName): Instruction[] {
+  return inherited(dockerfileStages(), service);
 }
 
 /** A service target's ENV (the runtime's), CMD and HEALTHCHECK command, as an engine would run them. */
@@ -117,6 +122,7 @@ describe('Dockerfile', () => {
     expect(image.healthcheck.slice(0, 2)).toEqual(['node', '-e']);
     expect(image.healthcheck[2]).toContain(`process.env.${services[service].portVariable} || ${services[service].port}}/healthz`);
     expect(image.env).toMatchObject({ HOST: '0.0.0.0', DATA_DIR: '/data', NODE_ENV: 'production' });
+    expect(imageInstructions(service).filter((instruction) => instruction.keyword === 'EXPOSE').map((instruction) => instruction.args)).toEqual([services[service].published.join(' ')]);
   });
 
   it.each(serviceNames)(
@@ -128,7 +134,7 @@ describe('Dockerfile', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'pid1-'));
       chmodSync(dataDir, 0o777);
       const port = await freePort();
-      const env = { PATH: process.env.PATH, ...image.env, DATA_DIR: dataDir, HOST: '127.0.0.1', [services[service].portVariable]: String(port), LOG_FORMAT: 'json' };
+      const env = { PATH: process.env.PATH, ...image.env, DATA_DIR: dataDir, HOST: '127.0.0.1', [services[service].portVariable]: String(port), OTLP_GRPC_PORT: '0', LOG_FORMAT: 'json' };
       const [command, ...args] = image.cmd;
       const container = spawn('unshare', ['--pid', '--fork', '--mount-proc', 'setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--', command!, ...args], {
         cwd: root,
@@ -149,7 +155,8 @@ describe('Dockerfile', () => {
       };
       try {
         const deadline = Date.now() + 60_000;
-        while (healthcheck() !== 0) {
+        // Healthy from the moment it holds its port (while it starts, too); then listening for real.
+        while (healthcheck() !== 0 || !output.includes('"msg":"listening at')) {
           if (Date.now() > deadline) throw new Error(`no healthy service:\n${output}`);
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
@@ -209,7 +216,7 @@ describe('compose.yaml', () => {
     const database = new URL(config.DATABASE_URL!);
     expect([database.hostname, database.username, database.password, database.pathname]).toEqual(['postgres', postgres.POSTGRES_USER, postgres.POSTGRES_PASSWORD, `/${postgres.POSTGRES_DB}`]);
     expect(new URL(config.REDIS_URL!).hostname).toBe('redis');
-    expect(compose.services[service]!.ports).toEqual([`${services[service].port}:${services[service].port}`]);
+    expect(compose.services[service]!.ports).toEqual(services[service].published.map((port) => `${port}:${port}`));
     // The container listens on the service's default port, the one published.
     expect((config as unknown as Record<string, unknown>)[services[service].portVariable]).toBe(services[service].port);
     // Longer than the service's own grace period for requests in flight.

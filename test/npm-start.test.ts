@@ -104,7 +104,7 @@ async function withLauncher(command: string, args: string[], env: NodeJS.Process
   const child = spawn(command, args, {
     cwd: root,
     detached: true,
-    env: { ...env, GAME_PORT: String(ports.game), OBSERVABILITY_PORT: String(ports.observability), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...env, GAME_PORT: String(ports.game), OBSERVABILITY_PORT: String(ports.observability), OTLP_GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

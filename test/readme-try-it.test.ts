@@ -48,7 +48,7 @@ beforeAll(async () => {
   // What `npm start` runs, from the sources: the demo games with dev sign-in.
   await Promise.all([
     startService('packages/game-service/src/main.ts', { GAME_PORT: String(gamePort), GAME_DEV_AUTH: '1' }, urls.game),
-    startService('packages/observability-service/src/main.ts', { OBSERVABILITY_PORT: String(observabilityPort) }, urls.observability),
+    startService('packages/observability-service/src/main.ts', { OBSERVABILITY_PORT: String(observabilityPort), OTLP_GRPC_PORT: '0' }, urls.observability),
   ]);
 }, 90_000);
 

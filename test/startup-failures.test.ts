@@ -35,7 +35,7 @@ async function start(service: ServiceName, env: Record<string, string> = {}): Pr
   const port = Number(env[portVariable] ?? (await freePort()));
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', services[service].entry], {
     cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_FORMAT: 'json', [portVariable]: String(port), ...env },
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_FORMAT: 'json', OTLP_GRPC_PORT: '0', [portVariable]: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -95,18 +95,32 @@ async function lateServer(target: URL): Promise<{ port: number; open(): Promise<
   return { port, open: () => new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve())) };
 }
 
+/** A port something else listens on until the test ends. */
+async function takenPort(): Promise<number> {
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+  return (holder.address() as net.AddressInfo).port;
+}
+
 describe('a port in use', () => {
   it.each(Object.keys(services) as ServiceName[])('%s: one line naming the port and its variable, no stack, exit 1', async (service) => {
-    const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => holder.close(() => resolve())));
-    const port = (holder.address() as net.AddressInfo).port;
+    const port = await takenPort();
     const started = await start(service, { [services[service].portVariable]: String(port) });
     expect((await started.exited).code).toBe(1);
     expect(started.stderr()).toBe(
       `${service}: cannot listen on 127.0.0.1:${port}: the port is in use by another process; stop it or set ${services[service].portVariable} to a free port\n`,
     );
   });
+});
+
+it('observability-service: OTLP_GRPC_PORT in use is one line naming it, exit 1', async () => {
+  const port = await takenPort();
+  const started = await start('observability-service', { OTLP_GRPC_PORT: String(port) });
+  expect((await started.exited).code).toBe(1);
+  expect(started.stderr()).toBe(
+    `observability-service: configuration error: OTLP/gRPC cannot listen on 127.0.0.1:${port} (OTLP_GRPC_PORT): the port is in use by another process; stop it, set OTLP_GRPC_PORT to a free port, or to 0 to turn OTLP/gRPC off\n`,
+  );
 });
 
 describe('configuration mistakes', () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { Metadata, Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { format } from 'node:util';
+import { Metadata, Server, ServerCredentials, setLogger, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { ApiError, ConfigError, type App } from '@playstack/server-kit';
 import { exportSignal, type OtlpSignal } from './otlp-signal.js';
 import { encodeStatus, grpcCodeOf, otlpStatus } from './otlp-status.js';
@@ -84,6 +85,13 @@ export const otlpGrpcPlugin = fp<OtlpGrpcOptions>(
       };
       server.addService(service, { Export: exportHandler(app, signal) } as UntypedServiceImplementation);
     }
+    // grpc-js writes its own diagnostics to the console; they belong in the service's log, where
+    // a failed bind is reported once, below, rather than as a stray line on stderr.
+    setLogger({
+      error: (...args: unknown[]) => app.log.debug(`gRPC: ${format(...args)}`),
+      info: (...args: unknown[]) => app.log.debug(`gRPC: ${format(...args)}`),
+      debug: (...args: unknown[]) => app.log.trace(`gRPC: ${format(...args)}`),
+    });
     const port = options.port ?? defaultOtlpGrpcPort;
     const address = grpcAddress(options.host, port);
     let listening = false;
@@ -93,7 +101,10 @@ export const otlpGrpcPlugin = fp<OtlpGrpcOptions>(
         listening = true;
         app.log.info({ port: bound, tls: Boolean(options.tls.certFile) }, `OTLP/gRPC serving on ${grpcAddress(options.host, bound)}`);
       } catch (error) {
-        if (options.port !== undefined) throw new Error(`OTLP/gRPC cannot listen on ${address} (OTLP_GRPC_PORT): ${(error as Error).message}`);
+        const reason = /EADDRINUSE/.test((error as Error).message)
+          ? 'the port is in use by another process; stop it, set OTLP_GRPC_PORT to a free port, or to 0 to turn OTLP/gRPC off'
+          : (error as Error).message;
+        if (options.port !== undefined) throw new ConfigError(`OTLP/gRPC cannot listen on ${address} (OTLP_GRPC_PORT): ${reason}`);
         app.log.warn({ err: error }, `OTLP/gRPC is off: port ${port} is taken. Set OTLP_GRPC_PORT to a free port, or to 0 to turn gRPC off.`);
       }
     });

@@ -160,7 +160,12 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
   }
   if (stopping.signal.aborted) return;
 
-  building = service.build(config);
+  // Built and ready: plugins that take ports of their own (OTLP/gRPC) have them before the
+  // service takes over its HTTP port.
+  building = service.build(config).then(async (built) => {
+    await built.ready();
+    return built;
+  });
   let app: App;
   try {
     app = await building;
@@ -170,7 +175,6 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
     throw error;
   }
   if (stopping.signal.aborted) return;
-  await app.ready();
   // The port changes hands here: between these two lines (a few milliseconds) it refuses connections.
   await bootServer.close();
   try {
