@@ -134,7 +134,7 @@ describe('Dockerfile', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'pid1-'));
       chmodSync(dataDir, 0o777);
       const port = await freePort();
-      const env = { PATH: process.env.PATH, ...image.env, DATA_DIR: dataDir, HOST: '127.0.0.1', [services[service].portVariable]: String(port), OTLP_GRPC_PORT: '0', LOG_FORMAT: 'json' };
+      const env = { PATH: process.env.PATH, ...image.env, ...operatorEnv, DATA_DIR: dataDir, HOST: '127.0.0.1', [services[service].portVariable]: String(port), OTLP_GRPC_PORT: '0', LOG_FORMAT: 'json' };
       const [command, ...args] = image.cmd;
       const container = spawn('unshare', ['--pid', '--fork', '--mount-proc', 'setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--', command!, ...args], {
         cwd: root,
@@ -178,9 +178,16 @@ describe('Dockerfile', () => {
   );
 });
 
-/** Compose's `${NAME}` and `${NAME:-default}` with an empty environment (the defaults a fresh checkout gets). */
-function interpolate(value: unknown): string {
-  return String(value).replace(/\$\{(\w+)(?::-([^}]*))?\}/g, (_match, _name: string, fallback: string | undefined) => fallback ?? '');
+/** What an operator puts in compose's environment: the one variable it requires. */
+const operatorEnv: Record<string, string> = { GAME_TOKEN_SECRET: 'b1e6c0f2a9d84c4e8f0a7d3c5b2e1f90' };
+
+/** Compose's `${NAME}`, `${NAME:-default}` and `${NAME:?error}` against `env`. */
+function interpolate(value: unknown, env: Record<string, string> = operatorEnv): string {
+  return String(value).replace(/\$\{(\w+)(?:(:-|:\?)([^}]*))?\}/g, (_match, name: string, kind: string | undefined, word: string | undefined) => {
+    if (env[name] !== undefined) return env[name];
+    if (kind === ':?') throw new Error(`compose refuses to start: ${word}`);
+    return kind === ':-' ? word! : '';
+  });
 }
 
 describe('compose.yaml', () => {
@@ -209,7 +216,8 @@ describe('compose.yaml', () => {
 
   it.each(serviceNames)('%s: its environment is valid configuration, with no unknown variables, pointing at the compose PostgreSQL and Redis', (service) => {
     const env = environmentOf(compose.services[service]!);
-    const config = services[service].load(env);
+    // The image's own ENV comes first (NODE_ENV=production, HOST, DATA_DIR), compose's on top.
+    const config = services[service].load({ ...imageOf(service).env, ...env });
     expect(likelyTypos(env, services[service].known)).toEqual([]);
     for (const name of Object.keys(env)) expect(services[service].known, name).toContain(name);
     const postgres = environmentOf(compose.services.postgres!);
@@ -221,6 +229,10 @@ describe('compose.yaml', () => {
     expect((config as unknown as Record<string, unknown>)[services[service].portVariable]).toBe(services[service].port);
     // Longer than the service's own grace period for requests in flight.
     expect(Number.parseInt(compose.services[service]!.stop_grace_period!, 10) * 1000).toBeGreaterThan(config.SHUTDOWN_TIMEOUT_MS);
+  });
+
+  it('refuses to start without GAME_TOKEN_SECRET, which the production image requires, saying how to make one', () => {
+    expect(() => interpolate(compose.services['game-service']!.environment!.GAME_TOKEN_SECRET, {})).toThrow('set GAME_TOKEN_SECRET to 32 or more random characters');
   });
 
   it('gives each service a schema and a Redis key prefix of its own', () => {
@@ -246,6 +258,8 @@ describe('systemd units', () => {
     expect(settings.get('Restart')).toEqual(['on-failure']);
     expect(settings.get('User')).toEqual(['playstack']);
     const environment = Object.fromEntries(settings.get('Environment')!.map((assignment) => assignment.split('=') as [string, string]));
-    expect(() => services[service].load(environment)).not.toThrow();
+    expect(environment.NODE_ENV).toBe('production');
+    // With what the unit's EnvironmentFile must hold (GAME_TOKEN_SECRET for the game service).
+    expect(() => services[service].load({ ...environment, ...operatorEnv })).not.toThrow();
   });
 });

@@ -36,7 +36,11 @@ it(
     try {
       await waitForOutput(() => output, /first run/);
       const url = `http://127.0.0.1:${port}`;
-      expect(lines()).toEqual([
+      // Every line readable: time, level, the service, the message.
+      for (const line of lines()) expect(line).toMatch(/^\d\d:\d\d:\d\d (INFO|WARN)  game-service  \S/);
+      // The banner ends the start: where it listens, the admin pages, the first step. (Before it,
+      // what the service did on this first start: the access-token secret it generated.)
+      expect(lines().slice(-3)).toEqual([
         expect.stringMatching(new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  game-service  listening at ${url}$`)),
         expect.stringMatching(new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  game-service  admin pages: ${url}/admin/$`)),
         expect.stringMatching(new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  game-service  first run: register the first administrator at ${url}/admin/register$`)),
@@ -44,10 +48,12 @@ it(
       expect(output).toContain('\u001b[32mINFO');
       for (let i = 0; i < 5; i++) expect((await fetch(`${url}/healthz`)).status).toBe(200);
       expect((await fetch(`${url}/v1/games/demo/leaderboards/high-score`)).status).toBe(401);
+      const started = lines().length;
       // Ctrl-C: the terminal sends SIGINT to the service.
       service.stdin.write('\u0003');
       expect(await exited).toBe(0);
-      expect(lines().slice(3)).toEqual([
+      // No line for the 200s and the 401 above; the shutdown, and a last line.
+      expect(lines().slice(started)).toEqual([
         // The terminal echoes the Ctrl-C as ^C.
         expect.stringMatching(/^(\^C)?\d\d:\d\d:\d\d INFO  game-service  shutting down \(SIGINT\)$/),
         expect.stringMatching(/^\d\d:\d\d:\d\d INFO  game-service  stopped \(SIGINT\) in \d+ ms, after running \d+ s$/),
