@@ -10,6 +10,9 @@ import { retentionPlugin } from './retention/retention-plugin.js';
 import { ingestionPlugin } from './ingest/ingestion-plugin.js';
 import { otlpHttpRoutes } from './otlp/otlp-http-routes.js';
 import { traceSignal } from './otlp/otlp-traces.js';
+import { logSignal } from './otlp/otlp-logs.js';
+import { logStorePlugin } from './logs/log-store-plugin.js';
+import { logRoutes } from './logs/log-routes.js';
 import { otlpGrpcPlugin } from './otlp/otlp-grpc-server.js';
 import { queryRoutes } from './query/query-routes.js';
 import { usageRoutes } from './usage/usage-routes.js';
@@ -41,14 +44,15 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
       info: {
         title: 'Observability ingestion and dashboard service',
         version: apiVersion,
-        description: 'Protocol v1 ingestion, and the read API behind the dashboards.',
+        description: 'Protocol v1 and OTLP ingestion (traces and logs), and the read API behind the dashboards.',
       },
       tags: [
         { name: 'system', description: 'Health, readiness, version, metrics' },
         { name: 'auth', description: 'Dashboard sign-in, sessions, passwords and invitations (an application API, not a stable one)' },
         { name: 'admin', description: 'Users, invitations, ingestion keys and retention; admins only' },
-        { name: 'ingest', description: 'Protocol v1 and OTLP/HTTP (protobuf and JSON) ingestion, authenticated with ingestion keys; OTLP/gRPC is served on its own port' },
+        { name: 'ingest', description: 'Protocol v1 and OTLP/HTTP (protobuf and JSON; traces and logs) ingestion, authenticated with ingestion keys; OTLP/gRPC is served on its own port' },
         { name: 'query', description: 'What the dashboards read: services, summary, trend, occurrences, traces, database, dependencies' },
+        { name: 'logs', description: 'Log records: search (text, severity, trace, attributes) and counts over time' },
         { name: 'usage', description: 'Usage per tenant, its trend and export' },
         { name: 'health', description: 'Ingestion, storage and database status for operators' },
       ],
@@ -76,6 +80,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     mailFrom: config.MAIL_FROM,
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
+  await app.register(logStorePlugin);
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,
     pruneIntervalMs: config.RETENTION_PRUNE_INTERVAL_SECONDS * 1000,
@@ -89,10 +94,11 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     keys: app.ingestionKeys,
     limits: { maxBodyBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES, maxDecompressedBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES },
     maxOccurrences: config.INGEST_MAX_OCCURRENCES,
+    maxLogRecords: config.INGEST_MAX_LOG_RECORDS,
     rateLimitPerSecond: config.INGEST_RATE_LIMIT_PER_SECOND,
     maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
   });
-  const otlpSignals = (scope: App) => [traceSignal(scope.ingestion, scope.clock)];
+  const otlpSignals = (scope: App) => [traceSignal(scope.ingestion, scope.clock), logSignal(scope.ingestion, scope.clock)];
   await app.register(otlpHttpRoutes, { signals: otlpSignals });
   await app.register(otlpGrpcPlugin, {
     port: config.OTLP_GRPC_PORT,
@@ -104,6 +110,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
 
   await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000 });
   await app.register(queryRoutes);
+  await app.register(logRoutes);
   await app.register(usageRoutes);
   await app.register(healthRoutes);
 

@@ -156,8 +156,8 @@ describeEachDatabase('envelope field bounds', (database) => {
 
   it.each(refusedValues)('refuses an occurrence whose %s is %j, naming the member', async (path, value) => {
     const body = await send([fullOccurrence(startedAt), withMember(path, value)]);
-    expect(body.accepted).toEqual({ occurrences: 1 });
-    expect(body.rejected).toEqual({ occurrences: 1 });
+    expect(body.accepted).toEqual({ occurrences: 1, logs: 0 });
+    expect(body.rejected).toEqual({ occurrences: 1, logs: 0 });
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0].index).toBe(1);
     expect(body.errors[0].message).toContain(path.split('.')[0]);

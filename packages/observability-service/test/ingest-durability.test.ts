@@ -7,7 +7,7 @@ import { openDatabase } from '@playstack/server-kit';
 import { describeEachDatabase, freePort } from '@playstack/server-kit/testing';
 import { loadObservabilityConfig } from '../src/config.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
-import { encodeTraceRequest, jsonSpan, jsonTraceRequest } from './support/otlp-requests.js';
+import { encodeTraceRequest, jsonLogRecord, jsonLogsRequest, jsonSpan, jsonTraceRequest, logsRequestType } from './support/otlp-requests.js';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const legacyKey = 'durability-test-key-0123456789';
@@ -23,8 +23,11 @@ interface RunningService {
   exited: Promise<void>;
 }
 
-/** Sends one request of `occurrencesPerEnvelope` spans of a new trace; resolves once it is acknowledged in full. */
+/** Sends one request of `occurrencesPerEnvelope` spans (or log records) of a new trace; resolves once it is acknowledged in full. */
 type Sender = (service: RunningService, traceId: string) => Promise<void>;
+
+/** Where each transport's items are stored. */
+const storedIn: Record<string, 'occurrences' | 'logs'> = { 'OTLP/HTTP protobuf logs': 'logs' };
 
 const otlpSpans = (traceId: string) => Array.from({ length: occurrencesPerEnvelope }, () => jsonSpan({ traceId }));
 
@@ -37,7 +40,7 @@ const senders: Record<string, Sender> = {
       body: JSON.stringify(envelope(occurrences)),
     });
     if (response.status !== 202) throw new Error(`unexpected ${response.status}: ${await response.text()}`);
-    expect(((await response.json()) as { accepted: unknown }).accepted).toEqual({ occurrences: occurrencesPerEnvelope });
+    expect(((await response.json()) as { accepted: unknown }).accepted).toEqual({ occurrences: occurrencesPerEnvelope, logs: 0 });
   },
   'OTLP/HTTP protobuf': async (service, traceId) => {
     const response = await fetch(`${service.baseUrl}/v1/traces`, {
@@ -47,6 +50,16 @@ const senders: Record<string, Sender> = {
     });
     if (response.status !== 200) throw new Error(`unexpected ${response.status}`);
     // An empty ExportTraceServiceResponse: every span accepted.
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  },
+  'OTLP/HTTP protobuf logs': async (service, traceId) => {
+    const records = Array.from({ length: occurrencesPerEnvelope }, () => jsonLogRecord({ traceId }));
+    const response = await fetch(`${service.baseUrl}/v1/logs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/x-protobuf' },
+      body: encodeTraceRequest(jsonLogsRequest(records), 'protobuf', logsRequestType),
+    });
+    if (response.status !== 200) throw new Error(`unexpected ${response.status}`);
     expect((await response.arrayBuffer()).byteLength).toBe(0);
   },
   'OTLP/gRPC': async (service, traceId) => {
@@ -90,7 +103,8 @@ async function startService(env: Record<string, string>): Promise<RunningService
 
 describeEachDatabase('durability of acknowledged envelopes', (database) => {
   for (const [transport, send] of Object.entries(senders)) {
-  it(`${transport}: keeps every acknowledged occurrence when the process is killed with SIGKILL right after its acknowledgements`, async () => {
+  const table = storedIn[transport] ?? 'occurrences';
+  it(`${transport}: keeps every acknowledged ${table === 'logs' ? 'log record' : 'occurrence'} when the process is killed with SIGKILL right after its acknowledgements`, async () => {
     const env = { ...database().env };
     const service = await startService(env);
     const acknowledged: string[] = [];
@@ -139,13 +153,19 @@ describeEachDatabase('durability of acknowledged envelopes', (database) => {
     });
     try {
       const rows = await store.db
-        .selectFrom('occurrences')
+        .selectFrom(table)
         .select(['trace_id', (eb) => eb.fn.countAll().as('n')])
         .where('trace_id', 'in', acknowledged)
         .groupBy('trace_id')
         .execute();
       const counts = new Map(rows.map((row) => [row.trace_id as string, Number(row.n)]));
       for (const traceId of acknowledged) expect(counts.get(traceId), traceId).toBe(occurrencesPerEnvelope);
+      if (table === 'logs') {
+        const stored = await store.db.selectFrom('logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        const counted = await store.db.selectFrom('log_counts').select((eb) => eb.fn.sum('count').as('n')).where('period_ms', '=', 60_000).executeTakeFirstOrThrow();
+        expect(Number(counted.n)).toBe(Number(stored.n));
+        return;
+      }
       const rolledUp = await store.db.selectFrom('operation_rollups').select((eb) => eb.fn.sum('count').as('n')).executeTakeFirstOrThrow();
       const stored = await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       expect(Number(rolledUp.n)).toBe(Number(stored.n));

@@ -40,7 +40,7 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
     const occurrence = fullOccurrence(startedAt, { traceId: 'AB'.repeat(16) });
     const response = await post(envelope([occurrence], { service: 'game-api', environment: 'production', version: '1.4.2', instance: 'pod-7' }));
     expect(response.statusCode).toBe(202);
-    expect(response.json()).toEqual({ accepted: { occurrences: 1 }, rejected: { occurrences: 0 }, truncated: { strings: 0 }, errors: [] });
+    expect(response.json()).toEqual({ accepted: { occurrences: 1, logs: 0 }, rejected: { occurrences: 0, logs: 0 }, truncated: { strings: 0 }, errors: [] });
     const [row] = await stored('ab'.repeat(16));
     expect(row).toMatchObject({
       client_id: 'occ-1',
@@ -79,8 +79,8 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
     );
     expect(response.statusCode).toBe(202);
     const body = response.json();
-    expect(body.accepted).toEqual({ occurrences: 2 });
-    expect(body.rejected).toEqual({ occurrences: 3 });
+    expect(body.accepted).toEqual({ occurrences: 2, logs: 0 });
+    expect(body.rejected).toEqual({ occurrences: 3, logs: 0 });
     expect(body.errors.map((error: { index: number }) => error.index)).toEqual([1, 3, 4]);
     expect(body.errors[0].message).toMatch(/kind must be one of server, client, internal, producer, consumer/);
     expect(body.errors[1].message).toMatch(/must be object/);
@@ -97,7 +97,7 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
 
   it('accepts a charset parameter on the JSON media type', async () => {
     const response = await post(envelope([minimalOccurrence(startedAt)]), { 'content-type': 'application/json; charset=utf-8' });
-    expect(response.json().accepted).toEqual({ occurrences: 1 });
+    expect(response.json().accepted).toEqual({ occurrences: 1, logs: 0 });
   });
 
   it('answers a retryable 503 and keeps nothing when the store cannot commit', async () => {
@@ -132,7 +132,7 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
     const occurrence = minimalOccurrence(startedAt);
     const response = await post(gzipSync(JSON.stringify(envelope([occurrence]))), { 'content-encoding': 'gzip' });
     expect(response.statusCode).toBe(202);
-    expect(response.json().accepted).toEqual({ occurrences: 1 });
+    expect(response.json().accepted).toEqual({ occurrences: 1, logs: 0 });
     expect(await stored(String(occurrence.traceId))).toHaveLength(1);
   });
 
@@ -171,7 +171,7 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
 
     it('accepts exactly the configured number of occurrences', async () => {
       const response = await post(envelope(Array.from({ length: 50 }, () => minimalOccurrence(startedAt))));
-      expect(response.json().accepted).toEqual({ occurrences: 50 });
+      expect(response.json().accepted).toEqual({ occurrences: 50, logs: 0 });
     });
   });
 
@@ -199,7 +199,7 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
 
     it('ignores members it does not know, so protocol 1 can grow', async () => {
       const response = await post({ ...envelope([minimalOccurrence(startedAt, { future: { x: 1 } })]), compression: 'none' });
-      expect(response.json().accepted).toEqual({ occurrences: 1 });
+      expect(response.json().accepted).toEqual({ occurrences: 1, logs: 0 });
     });
   });
 
@@ -234,7 +234,7 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
       fullOccurrence(startedAt, { kind: 'client', operation: 'load player', durationMs: 10, status: 'ok', db: { system: 'postgresql', statement: 'SELECT * FROM p WHERE id = 1' }, tenantId: 't1' }),
       fullOccurrence('2026-11-21T10:00:59.999Z', { kind: 'client', operation: 'load player', durationMs: 30, status: 'error', db: { system: 'postgresql', statement: 'SELECT * FROM p WHERE id = 2' }, tenantId: 't1' }),
     ];
-    expect((await post(envelope(occurrences, resource))).json().accepted).toEqual({ occurrences: 2 });
+    expect((await post(envelope(occurrences, resource))).json().accepted).toEqual({ occurrences: 2, logs: 0 });
     const db = app.database.db;
     const figures = { minute, count: 2, error_count: 1, duration_sum_ms: 40, duration_max_ms: 30 };
     expect(await db.selectFrom('operation_rollups').selectAll().where('service', '=', 'rollup-svc').execute()).toEqual([
@@ -304,7 +304,7 @@ describeEachDatabase('large envelopes', (database) => {
       headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
       payload: JSON.stringify(envelope(occurrences, { service: 'bulk', environment: 'production' })),
     });
-    expect(response.json().accepted).toEqual({ occurrences: 2500 });
+    expect(response.json().accepted).toEqual({ occurrences: 2500, logs: 0 });
     const db = app.database.db;
     const stored = await db.selectFrom('occurrences').select(['trace_id', 'duration_ms']).where('service', '=', 'bulk').orderBy('duration_ms').execute();
     expect(stored.map((row) => row.duration_ms)).toEqual(occurrences.map((_, i) => i));

@@ -345,7 +345,7 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
       expect(bucket).toMatchObject({ start: iso(start), occurrences: inBucket.length, errors: figuresOf(inBucket).errorCount });
       expect(bucket.totalDurationMs).toBeCloseTo(sum(figuresOf(inBucket).durations), 2);
     }
-    expect(body.buckets.find((bucket: { start: string }) => bucket.start === iso(now - 10 * hourMs))).toEqual({ start: iso(now - 10 * hourMs), occurrences: 0, errors: 0, totalDurationMs: 0 });
+    expect(body.buckets.find((bucket: { start: string }) => bucket.start === iso(now - 10 * hourMs))).toEqual({ start: iso(now - 10 * hourMs), occurrences: 0, errors: 0, totalDurationMs: 0, logs: 0 });
   });
 
   it('exports usage as CSV by default (header row, RFC 4180, attachment) that parses back to the JSON export', async () => {
@@ -359,7 +359,7 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
     const rows = json.json().rows as Array<Record<string, string | number>>;
 
     const [header, ...records] = parseCsv(csv.body);
-    expect(header).toEqual(['periodStart', 'tenantId', 'service', 'environment', 'occurrences', 'errors', 'totalDurationMs']);
+    expect(header).toEqual(['periodStart', 'tenantId', 'service', 'environment', 'occurrences', 'errors', 'totalDurationMs', 'logs']);
     expect(records).toEqual(rows.map((row) => header!.map((column) => String(row[column]))));
     expect(records.some((record) => record[1] === 'multi\nline\r\ntenant')).toBe(true);
     expect(records.some((record) => record[1] === 'say "hi"')).toBe(true);

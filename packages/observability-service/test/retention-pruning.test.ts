@@ -59,7 +59,7 @@ describeEachDatabase('retention', (database) => {
 
   it('refuses occurrences that start before the retention window', async () => {
     const body = await ingest(1, clock.now() - 15 * dayMs, 'too-old');
-    expect(body.rejected).toEqual({ occurrences: 1 });
+    expect(body.rejected).toEqual({ occurrences: 1, logs: 0 });
     expect(body.errors[0].message).toMatch(/older than the retention period/);
   });
 
@@ -88,7 +88,7 @@ describeEachDatabase('retention', (database) => {
     });
     const [pruned, ingested] = await Promise.all([pruning, ingesting]);
     expect(pruned.occurrences).toBe(2000);
-    expect(ingested.accepted).toEqual({ occurrences: 1 });
+    expect(ingested.accepted).toEqual({ occurrences: 1, logs: 0 });
     expect(order).toEqual(['ingested', 'pruned']);
   });
 });
@@ -137,7 +137,7 @@ if (testDialects().includes('postgres')) {
         headers: { authorization: `Bearer ${legacyKey}`, 'content-type': 'application/json' },
         payload: JSON.stringify(envelope([minimalOccurrence(new Date(start - 3_600_000).toISOString(), { operation: 'op' })], { service: 'tiered', environment: 'production' })),
       });
-      expect(response.json().accepted).toEqual({ occurrences: 1 });
+      expect(response.json().accepted).toEqual({ occurrences: 1, logs: 0 });
       await app.tierCompactor.runOnce();
       const tierRows = async () =>
         Number((await app.database.db.selectFrom('service_tiers').select((eb) => eb.fn.countAll().as('n')).where('service', '=', 'tiered').executeTakeFirstOrThrow()).n);

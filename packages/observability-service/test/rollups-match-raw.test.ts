@@ -144,7 +144,7 @@ describeEachDatabase('rollups written at ingest time', (database) => {
           }),
         ),
       );
-      for (const response of responses) expect(response.json().rejected).toEqual({ occurrences: 0 });
+      for (const response of responses) expect(response.json().rejected).toEqual({ occurrences: 0, logs: 0 });
     }
 
     const db = app.database.db as Kysely<IngestionTables>;

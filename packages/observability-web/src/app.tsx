@@ -7,6 +7,7 @@ import { DatabasePage } from './pages/database-page.js';
 import { DependenciesPage } from './pages/dependencies-page.js';
 import { HealthPage } from './pages/health-page.js';
 import { LoginPage } from './pages/login-page.js';
+import { LogsPage } from './pages/logs-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 import { OccurrencePage } from './pages/occurrence-page.js';
 import { OccurrencesPage } from './pages/occurrences-page.js';
@@ -40,6 +41,7 @@ const signedInRoutes: Route[] = [
   { pattern: '/occurrences', page: OccurrencesPage },
   { pattern: '/occurrences/:id', page: OccurrencePage },
   { pattern: '/traces/:traceId', page: TracePage },
+  { pattern: '/logs', page: LogsPage },
   { pattern: '/database', page: DatabasePage },
   { pattern: '/dependencies', page: DependenciesPage },
   { pattern: '/usage', page: UsagePage },

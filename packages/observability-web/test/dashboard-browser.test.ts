@@ -6,6 +6,8 @@ import { buildDashboard, clearScreenshots, screenshot, startService, watchPage, 
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { exportSpans, recordSampleTrace } from '../../observability-service/test/support/otlp-sample-trace.js';
+import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import { exportLogs, recordSampleLogs } from '../../observability-service/test/support/otlp-sample-logs.js';
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
 const member = { name: 'Max Member', email: 'max@example.com', password: 'another long passphrase' };
@@ -451,6 +453,68 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await links.getByRole('link').click();
     await page.waitForURL(new RegExp(`/traces/${trace.producer.spanContext().traceId}`));
     await page.getByRole('region', { name: 'Span details' }).getByText('enqueue order').first().waitFor();
+  });
+
+  it('shows a trace\'s log lines beside its waterfall, and finds them on the Logs page by trace, words and severity', async () => {
+    const { csrfToken } = (await (await page.request.get(url('/api/v1/auth/session'))).json()) as { csrfToken: string };
+    const created = await page.request.post(url('/api/v1/admin/keys'), { data: { name: 'otlp logs' }, headers: { 'x-csrf-token': csrfToken } });
+    const { key } = (await created.json()) as { key: string };
+    const trace = await recordSampleTrace('orders-logs');
+    const traceExporter = new OTLPTraceExporter({ url: url('/v1/traces'), headers: { authorization: `Bearer ${key}` } });
+    expect((await exportSpans(traceExporter, trace.spans)).error).toBeUndefined();
+    await traceExporter.shutdown();
+    const logs = await recordSampleLogs('orders-logs', trace.server.spanContext());
+    const logExporter = new OTLPLogExporter({ url: url('/v1/logs'), headers: { authorization: `Bearer ${key}` } });
+    expect((await exportLogs(logExporter, logs.records)).error).toBeUndefined();
+    await logExporter.shutdown();
+
+    const traceId = trace.server.spanContext().traceId;
+    await page.goto(url(`/traces/${traceId}`));
+    const panel = page.getByRole('region', { name: 'Trace logs' });
+    const lines = panel.getByRole('table', { name: 'Trace log lines' });
+    await lines.getByText('payment gateway slow').waitFor();
+    // In time order, beside the waterfall.
+    expect(await lines.locator('tbody tr.log-row td.log-body').allTextContents()).toEqual([
+      'payment gateway slow: retrying in 250 ms',
+      JSON.stringify(logs.records[1]!.body),
+      'order placed',
+    ]);
+    await page.getByRole('table', { name: 'Trace waterfall' }).waitFor();
+    const [waterfallBox, panelBox] = [await page.getByRole('table', { name: 'Trace waterfall' }).boundingBox(), await panel.boundingBox()];
+    expect(panelBox!.x).toBeGreaterThan(waterfallBox!.x + waterfallBox!.width - 1);
+    await lines.locator('tbody tr.log-row').nth(1).click();
+    const details = lines.locator('.log-fields');
+    await details.getByText('checkout.orders 1.4.0').waitFor();
+    await details.getByRole('region', { name: 'Attributes' }).getByRole('row', { name: /order\.express/ }).getByText('true').waitFor();
+    await shot('trace-logs');
+
+    await panel.getByRole('link', { name: 'open in Logs' }).click();
+    await page.waitForURL(new RegExp(`/logs\\?.*traceId=${traceId}`));
+    const table = page.getByRole('table', { name: 'Log lines' });
+    await table.getByText('order placed').waitFor();
+    expect(await table.locator('tbody tr.log-row').count()).toBe(3);
+    await page.getByRole('img', { name: 'Log records per time bucket by severity' }).waitFor();
+    await page.getByText('3 log records').waitFor();
+    await shot('logs-trace');
+
+    await page.getByRole('button', { name: 'Show all lines' }).click();
+    await page.getByLabel('Search').fill('gateway');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/\/logs\?.*q=gateway/);
+    await expect.poll(() => table.locator('tbody tr.log-row').count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Severity' }).selectOption('error');
+    await page.waitForURL(/severity=error/);
+    await page.getByText('No log lines match in this range').waitFor();
+    await page.getByRole('combobox', { name: 'Severity' }).selectOption('warn');
+    await table.getByText('payment gateway slow').waitFor();
+    await page.getByLabel('Live tail').check();
+    await page.waitForURL(/live=1/);
+    await page.getByText(/Live: the newest line, reloaded every 2 s/).waitFor();
+    await shot('logs-search');
+    // A line with a trace id links to its trace.
+    await table.getByRole('link', { name: /…/ }).click();
+    await page.waitForURL(new RegExp(`/traces/${traceId}`));
+    await page.getByRole('region', { name: 'Trace logs' }).getByText('order placed').waitFor();
   });
 
   it('sent the CSRF token on every signed-in state-changing call, and made no request elsewhere', () => {

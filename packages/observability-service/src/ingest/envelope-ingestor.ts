@@ -3,23 +3,38 @@ import type { Clock } from '@playstack/server-kit';
 import type { NewOccurrence, OccurrenceWriter } from '../storage/occurrence-writer.js';
 import { dayMs } from '../time-units.js';
 import { EnvelopeValidator, InvalidEnvelopeError } from './envelope-validator.js';
+import { mapLogRecord, type LogRecordExtras } from '../logs/log-record-mapper.js';
+import type { NewLogRecord } from '../logs/log-store.js';
 import { mapOccurrence, maxClockSkewMs } from './occurrence-mapper.js';
-import type { ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
+import type { ProtocolLogRecord, ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
+
+/** A refused item: its index in `occurrences` (or, with `member: 'logs'`, in `logs`) and why. */
+export interface RefusedItem {
+  member?: 'logs';
+  index: number;
+  message: string;
+}
 
 /** What the 202 says about an envelope. */
 export interface IngestResult {
-  accepted: { occurrences: number };
-  rejected: { occurrences: number };
-  /** Strings longer than their bound, cut to it (the occurrences were kept). */
+  accepted: { occurrences: number; logs: number };
+  rejected: { occurrences: number; logs: number };
+  /** Strings longer than their bound, cut to it (the items were kept). */
   truncated: { strings: number };
-  /** One entry per refused occurrence: its index in the envelope and why. */
-  errors: Array<{ index: number; message: string }>;
+  /** One entry per refused item, occurrences first, each in index order. */
+  errors: RefusedItem[];
+}
+
+/** An empty result, to fill in. */
+export function emptyIngestResult(truncatedStrings = 0): IngestResult {
+  return { accepted: { occurrences: 0, logs: 0 }, rejected: { occurrences: 0, logs: 0 }, truncated: { strings: truncatedStrings }, errors: [] };
 }
 
 export interface EnvelopeIngestorOptions {
   writer: OccurrenceWriter;
   clock: Clock;
   maxOccurrences: number;
+  maxLogRecords: number;
   /** Current retention in days; starts older than it are refused. */
   retentionDays: () => number;
   validator?: EnvelopeValidator;
@@ -31,17 +46,18 @@ export interface OccurrenceExtras {
   links: string | null;
 }
 
-/** A batch of already-validated occurrences under one resource (the OTLP path builds these). */
+/** A batch of already-validated occurrences and log records under one resource (the OTLP path builds these). */
 export interface ResourceBatch {
   resource: ProtocolResource;
   /** JSON text of the resource's other attributes (OTLP), stored with each of its occurrences. */
   resourceAttributes?: string | null;
   occurrences: Array<{ index: number; occurrence: ProtocolOccurrence; extras?: OccurrenceExtras }>;
+  logs?: Array<{ index: number; log: ProtocolLogRecord; extras?: LogRecordExtras }>;
 }
 
 /**
- * Validates an envelope, keeps its valid occurrences (reporting each refused one by index), stores
- * them and answers only once they are committed.
+ * Validates an envelope, keeps its valid occurrences and log records (reporting each refused one
+ * by index), stores them and answers only once they are committed.
  */
 export class EnvelopeIngestor {
   readonly #options: EnvelopeIngestorOptions;
@@ -62,9 +78,11 @@ export class EnvelopeIngestor {
       throw error;
     }
     this.checkCount(shell.occurrences.length);
-    const result: IngestResult = { accepted: { occurrences: 0 }, rejected: { occurrences: 0 }, truncated: { strings: shell.truncated }, errors: [] };
-    const valid: ResourceBatch = { resource: shell.resource, occurrences: [] };
+    this.checkLogCount(shell.logs.length);
+    const result = emptyIngestResult(shell.truncated);
+    const valid: ResourceBatch = { resource: shell.resource, occurrences: [], logs: [] };
     shell.occurrences.forEach((item, index) => this.checkOccurrence(item, index, valid, result));
+    shell.logs.forEach((item, index) => this.checkLog(item, index, valid, result));
     return this.store([valid], result);
   }
 
@@ -82,13 +100,36 @@ export class EnvelopeIngestor {
     batch.occurrences.push(extras ? { index, occurrence: check.occurrence, extras } : { index, occurrence: check.occurrence });
   }
 
+  /**
+   * Validates the request's `index`-th log record: a valid one joins `batch` (its cut strings
+   * counted in `result`), a refused one is reported in `result.errors`.
+   */
+  checkLog(item: unknown, index: number, batch: ResourceBatch, result: IngestResult, extras?: LogRecordExtras): void {
+    const check = this.#validator.checkLog(item);
+    if (!check.ok) {
+      result.errors.push({ member: 'logs', index, message: check.message });
+      return;
+    }
+    result.truncated.strings += check.truncated;
+    (batch.logs ??= []).push(extras ? { index, log: check.log, extras } : { index, log: check.log });
+  }
+
   /** Refuses requests with more occurrences than configured (counted as refused for the health view). */
   checkCount(count: number): void {
-    if (count > this.#options.maxOccurrences) {
+    this.#checkLimit(count, this.#options.maxOccurrences, 'occurrences');
+  }
+
+  /** Refuses requests with more log records than configured (counted as refused for the health view). */
+  checkLogCount(count: number): void {
+    this.#checkLimit(count, this.#options.maxLogRecords, 'log records');
+  }
+
+  #checkLimit(count: number, limit: number, noun: string): void {
+    if (count > limit) {
       // Best effort, not awaited: the 413 does not wait for the health counter, and a storage
       // failure there is already answered by the envelopes that do wait.
       this.#options.writer.write([], count).catch(() => undefined);
-      throw new ApiError('payload-too-large', `An envelope holds at most ${this.#options.maxOccurrences} occurrences; this one has ${count}.`);
+      throw new ApiError('payload-too-large', `A request holds at most ${limit} ${noun}; this one has ${count}.`);
     }
   }
 
@@ -98,21 +139,33 @@ export class EnvelopeIngestor {
    */
   async store(batches: readonly ResourceBatch[], result: IngestResult): Promise<IngestResult> {
     this.checkCount(batches.reduce((sum, batch) => sum + batch.occurrences.length, 0));
+    this.checkLogCount(batches.reduce((sum, batch) => sum + (batch.logs?.length ?? 0), 0));
     const now = this.#options.clock.now();
     const window = { oldestMs: now - this.#options.retentionDays() * dayMs, newestMs: now + maxClockSkewMs };
     const rows: NewOccurrence[] = [];
+    const logRows: NewLogRecord[] = [];
     for (const batch of batches) {
       for (const { index, occurrence, extras } of batch.occurrences) {
         const mapped = mapOccurrence(batch.resource, occurrence, window, { resourceAttributes: batch.resourceAttributes ?? null, events: extras?.events ?? null, links: extras?.links ?? null });
         if (mapped.ok) rows.push(mapped.row);
         else result.errors.push({ index, message: mapped.message });
       }
+      for (const { index, log, extras } of batch.logs ?? []) {
+        const mapped = mapLogRecord(batch.resource, log, window, { resourceAttributes: batch.resourceAttributes ?? null, ...extras });
+        if (mapped.ok) {
+          logRows.push(mapped.row);
+          result.truncated.strings += mapped.truncated;
+        } else {
+          result.errors.push({ member: 'logs', index, message: mapped.message });
+        }
+      }
     }
-    const refused = result.errors.length;
-    await this.#options.writer.write(rows, refused);
-    result.errors.sort((a, b) => a.index - b.index);
+    await this.#options.writer.write(rows, result.errors.length, logRows);
+    result.errors.sort((a, b) => (a.member === b.member ? a.index - b.index : a.member === 'logs' ? 1 : -1));
     result.accepted.occurrences = rows.length;
-    result.rejected.occurrences = result.errors.length;
+    result.accepted.logs = logRows.length;
+    result.rejected.logs = result.errors.filter((error) => error.member === 'logs').length;
+    result.rejected.occurrences = result.errors.length - result.rejected.logs;
     return result;
   }
 }

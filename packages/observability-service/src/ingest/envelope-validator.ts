@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
-import type { ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
+import type { ProtocolLogRecord, ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
 
 // ajv-formats is CommonJS: under ESM its function arrives as the default export.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -16,15 +16,17 @@ export class InvalidEnvelopeError extends Error {
   override name = 'InvalidEnvelopeError';
 }
 
-/** The envelope's header, checked; its occurrences not yet. */
+/** The envelope's header, checked; its occurrences and log records not yet. */
 export interface EnvelopeShell {
   resource: ProtocolResource;
   occurrences: unknown[];
+  logs: unknown[];
   /** Strings of the resource cut to their bound. */
   truncated: number;
 }
 
 export type OccurrenceCheck = { ok: true; occurrence: ProtocolOccurrence; truncated: number } | { ok: false; message: string };
+export type LogRecordCheck = { ok: true; log: ProtocolLogRecord; truncated: number } | { ok: false; message: string };
 
 /** A validation error as a sentence naming the offending field. */
 function describeError(error: ErrorObject | undefined, root: string): string {
@@ -106,28 +108,32 @@ function truncateMembers(plan: TruncationPlan, value: unknown): number {
 export class EnvelopeValidator {
   readonly #validateShell: ValidateFunction;
   readonly #validateOccurrence: ValidateFunction;
+  readonly #validateLog: ValidateFunction;
   readonly #resourcePlan: TruncationPlan;
   readonly #occurrencePlan: TruncationPlan;
+  readonly #logPlan: TruncationPlan;
 
   constructor(schema: JsonSchema = JSON.parse(readFileSync(envelopeSchemaFile, 'utf8')) as JsonSchema) {
     const ajv = addFormats(new Ajv2020({ allErrors: false, strict: false, verbose: true }));
     const defs = schema.$defs as Record<string, JsonSchema>;
     const properties = schema.properties as Record<string, JsonSchema>;
-    // The occurrence count limit is configurable and answered with 413, so the shell checks only
-    // that occurrences is an array.
-    const shell = { ...schema, properties: { ...properties, occurrences: { type: 'array' } } };
+    // The item count limits are configurable and answered with 413, so the shell checks only
+    // that occurrences and logs are arrays.
+    const shell = { ...schema, properties: { ...properties, occurrences: { type: 'array' }, logs: { type: 'array' } } };
     this.#validateShell = ajv.compile(shell);
     this.#validateOccurrence = ajv.compile({ ...defs.occurrence, $defs: defs });
+    this.#validateLog = ajv.compile({ ...defs.logRecord, $defs: defs });
     this.#resourcePlan = planTruncation(properties.resource ?? {}, defs);
     this.#occurrencePlan = planTruncation(defs.occurrence ?? {}, defs);
+    this.#logPlan = planTruncation(defs.logRecord ?? {}, defs);
   }
 
   /** The envelope's header; throws InvalidEnvelopeError when the body is not an envelope. */
   checkShell(body: unknown): EnvelopeShell {
-    const record = body as { resource?: unknown; occurrences?: unknown };
+    const record = body as { resource?: unknown; occurrences?: unknown; logs?: unknown };
     const truncated = body !== null && typeof body === 'object' ? truncateMembers(this.#resourcePlan, record.resource) : 0;
     if (!this.#validateShell(body)) throw new InvalidEnvelopeError(describeError(this.#validateShell.errors?.[0], 'envelope'));
-    return { resource: record.resource as ProtocolResource, occurrences: record.occurrences as unknown[], truncated };
+    return { resource: record.resource as ProtocolResource, occurrences: record.occurrences as unknown[], logs: (record.logs as unknown[] | undefined) ?? [], truncated };
   }
 
   /** One occurrence: valid (strings cut to their bounds, counted) or refused with a reason. */
@@ -135,5 +141,12 @@ export class EnvelopeValidator {
     const truncated = truncateMembers(this.#occurrencePlan, item);
     if (!this.#validateOccurrence(item)) return { ok: false, message: describeError(this.#validateOccurrence.errors?.[0], 'occurrence') };
     return { ok: true, occurrence: item as ProtocolOccurrence, truncated };
+  }
+
+  /** One log record: valid (strings cut to their bounds, counted) or refused with a reason. */
+  checkLog(item: unknown): LogRecordCheck {
+    const truncated = truncateMembers(this.#logPlan, item);
+    if (!this.#validateLog(item)) return { ok: false, message: describeError(this.#validateLog.errors?.[0], 'log') };
+    return { ok: true, log: item as ProtocolLogRecord, truncated };
   }
 }

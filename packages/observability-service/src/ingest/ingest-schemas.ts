@@ -28,17 +28,25 @@ export function envelopeBodySchema(): JsonSchema {
 
 export const IngestResponse = Type.Object(
   {
-    accepted: Type.Object({ occurrences: Type.Integer({ minimum: 0, description: 'occurrences stored (committed)' }) }),
-    rejected: Type.Object({ occurrences: Type.Integer({ minimum: 0, description: 'occurrences refused; see errors' }) }),
-    truncated: Type.Object({ strings: Type.Integer({ minimum: 0, description: 'strings cut to their bound (their occurrences were kept)' }) }),
+    accepted: Type.Object({
+      occurrences: Type.Integer({ minimum: 0, description: 'occurrences stored (committed)' }),
+      logs: Type.Integer({ minimum: 0, description: 'log records stored (committed)' }),
+    }),
+    rejected: Type.Object({
+      occurrences: Type.Integer({ minimum: 0, description: 'occurrences refused; see errors' }),
+      logs: Type.Integer({ minimum: 0, description: 'log records refused; see errors' }),
+    }),
+    truncated: Type.Object({ strings: Type.Integer({ minimum: 0, description: 'strings cut to their bound (their items were kept)' }) }),
     errors: Type.Array(
       Type.Object({
-        index: Type.Integer({ minimum: 0, description: 'position of the refused occurrence in the envelope' }),
+        member: Type.Optional(Type.Literal('logs', { description: 'present for a refused log record: index is then its position in `logs`' })),
+        index: Type.Integer({ minimum: 0, description: 'position of the refused occurrence in the envelope (or of the log record, with member)' }),
         message: Type.String({ description: 'why it was refused' }),
       }),
+      { description: 'occurrences first, then log records, each in index order' },
     ),
   },
-  { $id: 'IngestResponse', description: 'Sent only after the accepted occurrences are committed.' },
+  { $id: 'IngestResponse', description: 'Sent only after the accepted occurrences and log records are committed.' },
 );
 export type IngestResponse = Static<typeof IngestResponse>;
 

@@ -37,6 +37,7 @@ export interface IngestionPluginOptions {
   keys: IngestionKeyCheck;
   limits: IngestBodyLimits;
   maxOccurrences: number;
+  maxLogRecords: number;
   rateLimitPerSecond: number;
   maxRowsPerTransaction: number;
 }
@@ -48,6 +49,7 @@ function ingestMetrics(app: App) {
     transactions: new Counter({ name: 'observability_ingest_transactions_total', help: 'Ingest transactions committed', registers }),
     envelopes: new Counter({ name: 'observability_ingest_envelopes_committed_total', help: 'Envelopes (or OTLP requests) whose occurrences were committed', registers }),
     occurrences: new Counter({ name: 'observability_ingest_occurrences_committed_total', help: 'Occurrences committed', registers }),
+    logs: new Counter({ name: 'observability_ingest_log_records_committed_total', help: 'Log records committed', registers }),
     commitSeconds: new Histogram({
       name: 'observability_ingest_commit_seconds',
       help: 'Duration of ingest transactions (insert, edges, rollups, commit)',
@@ -66,10 +68,12 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
       database: app.database,
       clock: app.clock,
       maxRowsPerTransaction: options.maxRowsPerTransaction,
-      onCommit: ({ envelopes, rows, durationMs }) => {
+      logs: app.logStore,
+      onCommit: ({ envelopes, rows, logs, durationMs }) => {
         metrics.transactions.inc();
         metrics.envelopes.inc(envelopes);
         metrics.occurrences.inc(rows);
+        metrics.logs.inc(logs);
         metrics.commitSeconds.observe(durationMs / 1000);
       },
     });
@@ -79,6 +83,7 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
       writer,
       clock: app.clock,
       maxOccurrences: options.maxOccurrences,
+      maxLogRecords: options.maxLogRecords,
       retentionDays: () => app.retention.policy.days,
     });
     const limiter = new IngestRateLimiter({ limitPerSecond: options.rateLimitPerSecond, clock: app.clock, redis: app.redisHealth });
@@ -99,7 +104,7 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
         } catch (error) {
           if (error instanceof ApiError) throw error;
           app.log.error({ err: error }, 'could not store an envelope');
-          throw new ApiError('storage-unavailable', 'The occurrences could not be stored; nothing was kept. Retry later.', {
+          throw new ApiError('storage-unavailable', 'The telemetry could not be stored; nothing was kept. Retry later.', {
             headers: { 'retry-after': '1' },
             cause: error,
           });
@@ -124,7 +129,7 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
             tags: ['ingest'],
             summary: 'Ingest a protocol v1 envelope',
             description:
-              'JSON, optionally gzip (Content-Encoding: gzip). Valid occurrences are kept when others are refused; the 202 is sent after they are committed. See docs/protocol-v1.md.',
+              'JSON, optionally gzip (Content-Encoding: gzip). Occurrences, and optionally log records; valid items are kept when others are refused; the 202 is sent after they are committed. See docs/protocol-v1.md.',
             security: [{ ingestionKey: [] }],
             headers: IngestHeaders,
             body: envelopeBodySchema(),
@@ -135,5 +140,5 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
       );
     });
   },
-  { name: 'ingestion', dependencies: ['retention'] },
+  { name: 'ingestion', dependencies: ['retention', 'log-store'] },
 );

@@ -31,10 +31,27 @@ export interface ProtocolOccurrence {
   attributes?: Record<string, AttributeValue>;
 }
 
+/** One log record (an OpenTelemetry LogRecord). */
+export interface ProtocolLogRecord {
+  time: string;
+  observedAt?: string;
+  severityNumber?: number;
+  severityText?: string;
+  /** A string, or any JSON value for structured logs. */
+  body?: unknown;
+  eventName?: string;
+  scope?: { name?: string; version?: string };
+  traceId?: string;
+  spanId?: string;
+  tenantId?: string;
+  attributes?: Record<string, AttributeValue>;
+}
+
 /** A protocol v1 envelope. */
 export interface ProtocolEnvelope {
   protocol: 1;
   sentAt: string;
   resource: ProtocolResource;
   occurrences: ProtocolOccurrence[];
+  logs?: ProtocolLogRecord[];
 }

@@ -6,6 +6,7 @@ import { rollupTiers } from './2026-11-21-03-rollup-tiers.js';
 import { rollupTierGrains } from './2026-11-21-03-rollup-tiers-grain.js';
 import { operationTiers } from './2026-11-21-04-operation-tiers.js';
 import { spanEventsLinks } from './2026-11-21-05-span-events-links.js';
+import { logs } from './2026-11-26-01-logs.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -19,4 +20,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-21-03-rollup-tiers-grain': rollupTierGrains,
   '2026-11-21-04-operation-tiers': operationTiers,
   '2026-11-21-05-span-events-links': spanEventsLinks,
+  '2026-11-26-01-logs': logs,
 };

@@ -47,7 +47,8 @@ function text(value: AttributeValue | undefined): string | undefined {
   return value === undefined ? undefined : String(value);
 }
 
-function hexId(bytes: Uint8Array | undefined): string {
+/** Bytes as lowercase hex ('' for none). */
+export function hexId(bytes: Uint8Array | undefined): string {
   if (!bytes || bytes.length === 0) return '';
   // protobufjs hands Buffers out in Node; a view is made only for other byte arrays.
   return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)).toString('hex');

@@ -1,8 +1,7 @@
-import { ApiError, type Clock } from '@playstack/server-kit';
-import type { IngestResult, ResourceBatch } from '../ingest/envelope-ingestor.js';
-import { InvalidEnvelopeError, type EnvelopeShell, type EnvelopeValidator } from '../ingest/envelope-validator.js';
+import type { Clock } from '@playstack/server-kit';
+import { emptyIngestResult, type ResourceBatch } from '../ingest/envelope-ingestor.js';
 import type { Ingestion } from '../ingest/ingestion-plugin.js';
-import type { ProtocolResource } from '../ingest/protocol-types.js';
+import { checkResource } from './otlp-resource-check.js';
 import { otlpType } from './otlp-protos.js';
 import { refusalMessage, type OtlpExportOutcome, type OtlpSignal } from './otlp-signal.js';
 import { mapOtlpResource, mapOtlpSpan, type OtlpResource, type OtlpSpan } from './otlp-span-mapper.js';
@@ -35,7 +34,7 @@ async function ingestTraces(ingestion: Ingestion, clock: Clock, request: TraceRe
   for (const entry of resourceSpans) for (const scope of entry.scopeSpans ?? []) spanCount += scope.spans?.length ?? 0;
   ingestor.checkCount(spanCount);
 
-  const result: IngestResult = { accepted: { occurrences: 0 }, rejected: { occurrences: 0 }, truncated: { strings: 0 }, errors: [] };
+  const result = emptyIngestResult();
   const batches: ResourceBatch[] = [];
   let index = 0;
   for (const entry of resourceSpans) {
@@ -55,14 +54,4 @@ async function ingestTraces(ingestion: Ingestion, clock: Clock, request: TraceRe
   }
   const stored = await ingestor.store(batches, result);
   return { rejected: stored.rejected.occurrences, errorMessage: refusalMessage('span', stored.errors) };
-}
-
-/** Validates (and truncates) a mapped resource with the envelope schema's resource rules. */
-function checkResource(validator: EnvelopeValidator, resource: ProtocolResource, now: number): EnvelopeShell {
-  try {
-    return validator.checkShell({ protocol: 1, sentAt: new Date(now).toISOString(), resource, occurrences: [] });
-  } catch (error) {
-    if (error instanceof InvalidEnvelopeError) throw new ApiError('invalid-request', `A resource cannot be mapped: ${error.message}.`);
-    throw error;
-  }
 }

@@ -67,6 +67,12 @@ export function nanosToWholeMs(value: Int64 | undefined | null): number {
   return high * millisPerHigh + Math.floor((high * nanosPerHighRemainder + low) / 1e6);
 }
 
+/** The nanoseconds of a 64-bit nanosecond time beyond its whole milliseconds (0-999,999). */
+export function nanosWithinMs(value: Int64 | undefined | null): number {
+  const { high, low } = words(value);
+  return (high * nanosPerHighRemainder + low) % 1e6;
+}
+
 /** Milliseconds from `start` to `end` (64-bit nanosecond times), exact to the nanosecond; 0 when `end` is earlier. */
 export function elapsedMs(start: Int64 | undefined | null, end: Int64 | undefined | null): number {
   const a = words(start);
@@ -106,6 +112,11 @@ function plainValue(value: OtlpAnyValue | null | undefined, depth: number): unkn
     default:
       return null;
   }
+}
+
+/** An AnyValue as plain JSON (a log body): strings, numbers, booleans, arrays and maps as such, bytes as base64. */
+export function jsonValue(value: OtlpAnyValue | null | undefined): unknown {
+  return value?.value === undefined ? undefined : plainValue(value, 0);
 }
 
 /** An attribute value as a scalar: arrays and maps become their JSON text, bytes base64; unset is undefined. */

@@ -7,7 +7,7 @@ type OccurrenceRow = Selectable<OccurrencesTable>;
 type AttributeMap = NonNullable<Occurrence['attributes']>;
 
 /** Stored JSON text, or null when absent or damaged (ingestion writes valid JSON; a damaged row still shows the rest). */
-function parseJson(text: string | null): unknown {
+export function parseJson(text: string | null): unknown {
   if (text === null) return null;
   try {
     return JSON.parse(text) as unknown;
@@ -16,7 +16,8 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-function parseAttributes(text: string | null): AttributeMap | null {
+/** Stored attributes JSON text as a map, or null. */
+export function parseAttributes(text: string | null): AttributeMap | null {
   const value = parseJson(text);
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as AttributeMap) : null;
 }

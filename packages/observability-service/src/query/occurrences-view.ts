@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { ApiError } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
@@ -6,7 +6,8 @@ import { minuteMs, minuteOf } from '../time-units.js';
 import { aggregateRollups } from './rollup-aggregate.js';
 import { operationTiers } from './rollup-tiers.js';
 import type { QueryRange } from './query-range.js';
-import { attributeFilterPattern, attributeFiltersMax, occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
+import { attributeEquals } from './attribute-filter.js';
+import { occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
 
 export interface OccurrenceListOptions {
@@ -19,36 +20,6 @@ export interface OccurrenceListOptions {
 }
 
 type OccurrenceFilter = (eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => Expression<SqlBool>;
-
-const attributePrefix = 'attr.';
-
-const attributeFilterName = new RegExp(attributeFilterPattern);
-
-/** The `attr.<key>=<value>` parameters of a query string; 400 for a malformed key or beyond the maximum. */
-export function attributeFiltersOf(query: Record<string, unknown>): Array<[string, string]> {
-  const names = Object.keys(query).filter((name) => name.startsWith(attributePrefix));
-  const malformed = names.find((name) => !attributeFilterName.test(name));
-  if (malformed !== undefined) throw new ApiError('invalid-request', `querystring.${malformed}: an attribute name is 1-128 characters without " or \\.`);
-  const filters = names.map((name): [string, string] => [name.slice(attributePrefix.length), String(query[name])]);
-  if (filters.length > attributeFiltersMax) throw new ApiError('invalid-request', `At most ${attributeFiltersMax} attr.<key> filters per query; this one has ${filters.length}.`);
-  return filters;
-}
-
-/**
- * An attribute of the span or of its resource equals the value: as a string, or as the number or
- * boolean the value spells (attribute values are JSON text in `attributes` and
- * `resource_attributes`). Not indexed: checked on the rows the range and the other filters select.
- */
-function attributeEquals(dialect: ReadQuery['dialect'], key: string, value: string): Expression<SqlBool> {
-  if (dialect === 'postgres') {
-    const matches = (column: string) => sql<SqlBool>`(${sql.ref(column)}::jsonb -> ${key})::text in (to_jsonb(${value}::text)::text, ${value})`;
-    return sql<SqlBool>`(${matches('attributes')} or ${matches('resource_attributes')})`;
-  }
-  // Keys are free of double quotes (the schema's pattern), so a quoted JSON path label holds any of them.
-  const path = `$."${key}"`;
-  const matches = (column: string) => sql<SqlBool>`${sql.ref(column)} -> ${path} in (json_quote(${value}), ${value})`;
-  return sql<SqlBool>`(${matches('attributes')} or ${matches('resource_attributes')})`;
-}
 
 function rawConditions(query: ReadQuery, options: OccurrenceListOptions, fromMs: number, toMs: number): OccurrenceFilter {
   const { filters } = query;

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { databaseView } from './database-view.js';
 import { dependenciesView } from './dependencies-view.js';
-import { attributeFiltersOf, occurrenceById, occurrencesView } from './occurrences-view.js';
+import { attributeFiltersOf } from './attribute-filter.js';
+import { occurrenceById, occurrencesView } from './occurrences-view.js';
 import { operationsView } from './operations-view.js';
 import {
   DatabaseQuery,

@@ -27,6 +27,7 @@ export const retentionPlugin = fp<RetentionPluginOptions>(
       database: app.database,
       clock: app.clock,
       policy,
+      logs: app.logStore,
       logger: app.log,
       batchRows: options.pruneBatchRows,
       intervalMs: options.pruneIntervalMs,
@@ -35,5 +36,5 @@ export const retentionPlugin = fp<RetentionPluginOptions>(
     app.addHook('onReady', async () => pruner.start());
     app.addHook('onClose', async () => pruner.stop());
   },
-  { name: 'retention' },
+  { name: 'retention', dependencies: ['log-store'] },
 );

@@ -3,6 +3,7 @@ import type { Clock, Database } from '@playstack/server-kit';
 import { pruneIngestionCounters } from '../health/ingestion-counters.js';
 import { pruneTiers } from '../query/tier-compactor.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
+import type { LogStore } from '../logs/log-store.js';
 import { dayMs } from '../time-units.js';
 import type { RetentionPolicy } from './retention-policy.js';
 
@@ -12,6 +13,7 @@ export interface RetentionPrunerOptions {
   database: Database<IngestionTables>;
   clock: Clock;
   policy: RetentionPolicy;
+  logs: LogStore;
   logger: FastifyBaseLogger;
   /** Raw rows deleted per statement (each its own short transaction). */
   batchRows: number;
@@ -23,6 +25,7 @@ export interface PruneResult {
   cutoff: number;
   occurrences: number;
   rollupRows: number;
+  logRecords: number;
 }
 
 /** Lets queued work (ingestion's transactions) run between two deletes. */
@@ -31,7 +34,7 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * Deletes raw occurrences and rollup rows older than the retention, in the background, in small
+ * Deletes raw occurrences, log records and rollup rows older than the retention, in the background, in small
  * batches: each delete is its own short statement and the event loop turns between them, so
  * ingestion keeps committing while a large backlog is pruned.
  */
@@ -75,7 +78,7 @@ export class RetentionPruner {
     const { db } = database;
     const days = await policy.refresh();
     const cutoff = clock.now() - days * dayMs;
-    const result: PruneResult = { cutoff, occurrences: 0, rollupRows: 0 };
+    const result: PruneResult = { cutoff, occurrences: 0, rollupRows: 0, logRecords: 0 };
     while (!this.#stopped) {
       const deleted = await db
         .deleteFrom('occurrences')
@@ -96,9 +99,10 @@ export class RetentionPruner {
         await yieldToEventLoop();
       }
     }
+    if (!this.#stopped) result.logRecords = await this.#options.logs.prune(cutoff, batchRows, () => this.#stopped);
     if (!this.#stopped) await pruneTiers(database, cutoff);
     if (!this.#stopped) await pruneIngestionCounters(db, cutoff);
-    if (result.occurrences > 0 || result.rollupRows > 0) {
+    if (result.occurrences > 0 || result.rollupRows > 0 || result.logRecords > 0) {
       this.#options.logger.info({ ...result, retentionDays: days }, 'pruned data older than the retention');
     }
     return result;

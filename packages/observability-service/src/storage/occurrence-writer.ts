@@ -6,6 +6,7 @@ import { multiRowInsertSql } from './multi-row-insert.js';
 import { schemaLock } from './schema-lock.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
 import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
+import type { LogStore, NewLogRecord } from '../logs/log-store.js';
 
 /** A row to store, plus the normalized statement its database rollup is keyed by. */
 export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at'> & { normalized_statement: string | null };
@@ -36,21 +37,24 @@ const rollupLock = schemaLock(0x6f627372); // "obsr"
 export interface OccurrenceWriterOptions {
   database: Database<IngestionTables>;
   clock: Clock;
-  /** Envelopes waiting together are committed together, up to this many rows per transaction. */
+  /** Envelopes waiting together are committed together, up to this many rows (occurrences and log records) per transaction. */
   maxRowsPerTransaction: number;
+  /** Where log records go, in the same transaction as the occurrences they arrived with. */
+  logs?: LogStore;
   /** Called after each committed transaction (metrics). */
-  onCommit?: (commit: { envelopes: number; rows: number; durationMs: number }) => void;
+  onCommit?: (commit: { envelopes: number; rows: number; logs: number; durationMs: number }) => void;
 }
 
 interface PendingWrite {
   rows: readonly NewOccurrence[];
+  logs: readonly NewLogRecord[];
   refused: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Stores occurrences and their rollups durably, with group commit: envelopes that arrive while a
+ * Stores occurrences and their rollups, and log records, durably, with group commit: envelopes that arrive while a
  * transaction is running wait and are committed together by the next one. `write` resolves only
  * after the transaction holding its rows has committed, so an acknowledged envelope survives a
  * crash. When a shared transaction fails, each envelope in it is retried alone, so one bad
@@ -68,13 +72,14 @@ export class OccurrenceWriter {
   }
 
   /**
-   * Stores the rows, and counts them and `refused` items of the same envelope for the health
-   * view in the same transaction; resolves once they are committed.
+   * Stores the rows and log records, and counts them and `refused` items of the same envelope for
+   * the health view in the same transaction; resolves once they are committed.
    */
-  write(rows: readonly NewOccurrence[], refused = 0): Promise<void> {
-    if (rows.length === 0 && refused === 0) return Promise.resolve();
+  write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
+    if (rows.length === 0 && logs.length === 0 && refused === 0) return Promise.resolve();
+    if (logs.length > 0 && !this.#options.logs) return Promise.reject(new Error('this writer has no log store'));
     return new Promise((resolve, reject) => {
-      this.#queue.push({ rows, refused, resolve, reject });
+      this.#queue.push({ rows, logs, refused, resolve, reject });
       // Starting on the next turn lets envelopes parsed in the same I/O phase join this commit.
       this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
     });
@@ -90,10 +95,10 @@ export class OccurrenceWriter {
       while (this.#queue.length > 0) {
         const group: PendingWrite[] = [];
         let rows = 0;
-        while (this.#queue.length > 0 && (group.length === 0 || rows + this.#queue[0]!.rows.length <= this.#options.maxRowsPerTransaction)) {
+        while (this.#queue.length > 0 && (group.length === 0 || rows + this.#queue[0]!.rows.length + this.#queue[0]!.logs.length <= this.#options.maxRowsPerTransaction)) {
           const next = this.#queue.shift()!;
           group.push(next);
-          rows += next.rows.length;
+          rows += next.rows.length + next.logs.length;
         }
         await this.#commitGroup(group);
       }
@@ -105,7 +110,7 @@ export class OccurrenceWriter {
   async #commitGroup(group: PendingWrite[]): Promise<void> {
     try {
       const refused = group.reduce((sum, pending) => sum + pending.refused, 0);
-      await this.#commit(group.flatMap((pending) => pending.rows), refused, group.length);
+      await this.#commit(group.flatMap((pending) => pending.rows), group.flatMap((pending) => pending.logs), refused, group.length);
       for (const pending of group) pending.resolve();
     } catch (error) {
       if (group.length === 1) {
@@ -114,7 +119,7 @@ export class OccurrenceWriter {
       }
       for (const pending of group) {
         try {
-          await this.#commit(pending.rows, pending.refused, 1);
+          await this.#commit(pending.rows, pending.logs, pending.refused, 1);
           pending.resolve();
         } catch (alone) {
           pending.reject(alone);
@@ -123,19 +128,23 @@ export class OccurrenceWriter {
     }
   }
 
-  async #commit(rows: readonly NewOccurrence[], refused: number, envelopes: number): Promise<void> {
+  async #commit(rows: readonly NewOccurrence[], logs: readonly NewLogRecord[], refused: number, envelopes: number): Promise<void> {
     const { database, clock, onCommit } = this.#options;
     const started = performance.now();
     await database.db.transaction().execute(async (trx) => {
+      // Serializes rollup merges and log id assignment (log-ids.ts) across instances.
       if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLock})`.execute(trx);
-      // Looked up before this batch is inserted: the stored spans are exactly the earlier ones.
-      const parentChildEdges = await crossServiceEdges(trx, rows);
       const now = clock.now();
-      await this.#insertRows(trx, rows, now);
-      await mergeRollups(trx, rows, parentChildEdges);
-      await recordIngestion(trx, now, rows.length, refused);
+      if (rows.length > 0) {
+        // Looked up before this batch is inserted: the stored spans are exactly the earlier ones.
+        const parentChildEdges = await crossServiceEdges(trx, rows);
+        await this.#insertRows(trx, rows, now);
+        await mergeRollups(trx, rows, parentChildEdges);
+      }
+      if (logs.length > 0) await this.#options.logs!.writeBatch(trx, logs, now);
+      await recordIngestion(trx, now, rows.length + logs.length, refused);
     });
-    onCommit?.({ envelopes, rows: rows.length, durationMs: performance.now() - started });
+    onCommit?.({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
   }
 
   async #insertRows(trx: Transaction<IngestionTables>, rows: readonly NewOccurrence[], receivedAt: number): Promise<void> {

@@ -23,7 +23,7 @@ const rangeNote =
 
 /** The export's columns, in order; the CSV header row uses these names. */
 const exportColumns: ReadonlyArray<{ header: keyof UsageExportRow; value: (row: UsageExportRow) => string | number }> = (
-  ['periodStart', 'tenantId', 'service', 'environment', 'occurrences', 'errors', 'totalDurationMs'] as const
+  ['periodStart', 'tenantId', 'service', 'environment', 'occurrences', 'errors', 'totalDurationMs', 'logs'] as const
 ).map((header) => ({ header, value: (row: UsageExportRow) => row[header] }));
 
 function fileStamp(iso: string): string {
@@ -48,7 +48,7 @@ export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: UsageResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => usageView(readQuery(request.query), request.query.tenantId),
+    async (request) => usageView(readQuery(request.query), app.logStore, request.query.tenantId),
   );
 
   app.get(
@@ -63,7 +63,7 @@ export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: UsageTrendResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => usageTrendView(readQuery(request.query), request.query.tenantId, request.query.interval),
+    async (request) => usageTrendView(readQuery(request.query), app.logStore, request.query.tenantId, request.query.interval),
   );
 
   app.get(
@@ -91,7 +91,7 @@ export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const query = readQuery(request.query);
       const format = request.query.format ?? 'csv';
-      const batches = usageExportBatches(query, request.query.tenantId, request.query.interval ?? usageExportIntervalDefault);
+      const batches = usageExportBatches(query, app.logStore, request.query.tenantId, request.query.interval ?? usageExportIntervalDefault);
       const name = `usage-${fileStamp(new Date(query.range.fromMs).toISOString())}-${fileStamp(new Date(query.range.toMs).toISOString())}.${format}`;
       const chunks = format === 'json' ? jsonArrayChunks('rows', batches) : csvChunks(exportColumns, batches);
       return reply

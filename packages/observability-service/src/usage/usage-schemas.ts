@@ -34,6 +34,7 @@ const UsageFigures = {
   occurrences: Type.Integer(),
   errors: Type.Integer({ description: 'Occurrences with status error.' }),
   totalDurationMs: Type.Number({ description: 'Sum of the occurrences’ durations.' }),
+  logs: Type.Integer({ description: 'Log records.' }),
 };
 
 export const UsageResponse = Type.Object(
@@ -42,7 +43,7 @@ export const UsageResponse = Type.Object(
     to: Timestamp,
     tenants: Type.Array(
       Type.Object({ tenantId: Type.String(), ...UsageFigures, services: Type.Array(Type.String(), { description: 'Services that served the tenant.' }) }),
-      { description: 'Busiest tenant first; occurrences without a tenantId are not counted.' },
+      { description: 'Most occurrences first (then most log records); occurrences and log records without a tenantId are not counted.' },
     ),
   },
   { $id: 'UsageResponse' },

@@ -1,3 +1,4 @@
+import type { LogStore } from '../logs/log-store.js';
 import { aggregateRollups, distinctRollupKeys } from '../query/rollup-aggregate.js';
 import { roundMs } from '../query/latency-percentiles.js';
 import type { QueryRange } from '../query/query-range.js';
@@ -10,45 +11,65 @@ function usageFilters(query: ReadQuery, tenantId: string | undefined): Record<st
   return { tenant_id: tenantId, service: query.filters.service, environment: query.filters.environment };
 }
 
-/** Per tenant: occurrences, errors, total duration and the services involved. */
-export async function usageView(query: ReadQuery, tenantId: string | undefined): Promise<UsageResponse> {
+interface TenantFigures {
+  occurrences: number;
+  errors: number;
+  totalDurationMs: number;
+  logs: number;
+  services: Set<string>;
+}
+
+/** Per tenant: occurrences, errors, total duration, log records and the services involved. */
+export async function usageView(query: ReadQuery, logs: LogStore, tenantId: string | undefined): Promise<UsageResponse> {
   // Figures per tenant read the tenant grain; the services per tenant only need distinct keys.
   const base = { table: 'tenant_rollups' as const, range: query.range, equals: usageFilters(query, tenantId) };
-  const [groups, pairs] = await Promise.all([
+  const [groups, pairs, logCounts] = await Promise.all([
     aggregateRollups(query, { ...base, groupBy: ['tenant_id'] }),
     distinctRollupKeys(query, { ...base, groupBy: ['tenant_id', 'service'] }),
+    logs.tenantCounts({ range: query.range, filters: query.filters, tenantId }),
   ]);
-  const byTenant = new Map<string, { occurrences: number; errors: number; totalDurationMs: number; services: string[] }>();
-  for (const group of groups) {
-    byTenant.set(group.keys.tenant_id!, { occurrences: group.count, errors: group.errorCount, totalDurationMs: group.durationSumMs, services: [] });
+  const byTenant = new Map<string, TenantFigures>();
+  const tenant = (id: string) => {
+    let figures = byTenant.get(id);
+    if (!figures) {
+      figures = { occurrences: 0, errors: 0, totalDurationMs: 0, logs: 0, services: new Set() };
+      byTenant.set(id, figures);
+    }
+    return figures;
+  };
+  for (const group of groups) Object.assign(tenant(group.keys.tenant_id!), { occurrences: group.count, errors: group.errorCount, totalDurationMs: group.durationSumMs });
+  for (const pair of pairs) tenant(pair.tenant_id!).services.add(pair.service!);
+  for (const count of logCounts) {
+    const figures = tenant(count.tenantId);
+    figures.logs += count.count;
+    figures.services.add(count.service);
   }
-  for (const pair of pairs) byTenant.get(pair.tenant_id!)?.services.push(pair.service!);
   const tenants = [...byTenant.entries()]
-    .map(([id, entry]) => ({ tenantId: id, ...entry, totalDurationMs: roundMs(entry.totalDurationMs)!, services: entry.services.sort() }))
-    .sort((a, b) => b.occurrences - a.occurrences || compareText(a.tenantId, b.tenantId));
+    .map(([id, entry]) => ({ tenantId: id, occurrences: entry.occurrences, errors: entry.errors, totalDurationMs: roundMs(entry.totalDurationMs)!, logs: entry.logs, services: [...entry.services].sort() }))
+    .sort((a, b) => b.occurrences - a.occurrences || b.logs - a.logs || compareText(a.tenantId, b.tenantId));
   return { ...rangeEcho(query.range), tenants };
 }
 
 /** Usage per time bucket (all tenants, or one); empty buckets as zeros. */
-export async function usageTrendView(query: ReadQuery, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse> {
+export async function usageTrendView(query: ReadQuery, logs: LogStore, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse> {
   const buckets = trendBucketsFor(query.range, interval);
-  const groups = await aggregateRollups(query, {
-    table: 'tenant_rollups',
-    range: query.range,
-    equals: usageFilters(query, tenantId),
-    bucketMs: buckets.intervalMs,
-  });
-  const found = new Map(
-    groups.map((group) => [
-      group.bucketStartMs,
-      { start: new Date(group.bucketStartMs).toISOString(), occurrences: group.count, errors: group.errorCount, totalDurationMs: roundMs(group.durationSumMs)! },
-    ]),
-  );
-  return {
-    ...rangeEcho(query.range),
-    interval: buckets.interval,
-    buckets: fillBuckets(buckets, found, (startMs) => ({ start: new Date(startMs).toISOString(), occurrences: 0, errors: 0, totalDurationMs: 0 })),
+  const [groups, logCounts] = await Promise.all([
+    aggregateRollups(query, { table: 'tenant_rollups', range: query.range, equals: usageFilters(query, tenantId), bucketMs: buckets.intervalMs }),
+    logs.tenantCounts({ range: query.range, filters: query.filters, tenantId, bucketMs: buckets.intervalMs }),
+  ]);
+  const empty = (startMs: number) => ({ start: new Date(startMs).toISOString(), occurrences: 0, errors: 0, totalDurationMs: 0, logs: 0 });
+  const found = new Map<number, ReturnType<typeof empty>>();
+  const bucket = (startMs: number) => {
+    let entry = found.get(startMs);
+    if (!entry) {
+      entry = empty(startMs);
+      found.set(startMs, entry);
+    }
+    return entry;
   };
+  for (const group of groups) Object.assign(bucket(group.bucketStartMs), { occurrences: group.count, errors: group.errorCount, totalDurationMs: roundMs(group.durationSumMs)! });
+  for (const count of logCounts) bucket(count.bucketStartMs).logs += count.count;
+  return { ...rangeEcho(query.range), interval: buckets.interval, buckets: fillBuckets(buckets, found, empty) };
 }
 
 /**
@@ -56,7 +77,7 @@ export async function usageTrendView(query: ReadQuery, tenantId: string | undefi
  * of at most a day (or one period, when periods are longer), so an export of any length holds
  * only one window's rows in memory. Validates the interval before the first batch is read.
  */
-export function usageExportBatches(query: ReadQuery, tenantId: string | undefined, interval: TrendInterval): AsyncIterable<UsageExportRow[]> {
+export function usageExportBatches(query: ReadQuery, logs: LogStore, tenantId: string | undefined, interval: TrendInterval): AsyncIterable<UsageExportRow[]> {
   const buckets = trendBucketsFor(query.range, interval);
   const windowMs = Math.max(trendIntervalsMs[interval], dayMs);
   const filters = usageFilters(query, tenantId);
@@ -67,24 +88,37 @@ export function usageExportBatches(query: ReadQuery, tenantId: string | undefine
         const window: QueryRange = { fromMs: Math.max(range.fromMs, windowStart), toMs: Math.min(range.toMs, windowStart + windowMs) };
         if (window.toMs <= window.fromMs) continue;
         // Not the request's `dirtyMinutes`: a stream can outlast it, so each window looks them up afresh.
-        const groups = await aggregateRollups({ db: query.db, dialect: query.dialect }, {
-          table: 'tenant_rollups',
-          range: window,
-          equals: filters,
-          groupBy: ['tenant_id', 'service', 'environment'],
-          bucketMs: buckets.intervalMs,
-        });
-        yield groups
-          .map((group) => ({
-            periodStart: new Date(group.bucketStartMs).toISOString(),
-            tenantId: group.keys.tenant_id!,
-            service: group.keys.service!,
-            environment: group.keys.environment!,
+        const [groups, logCounts] = await Promise.all([
+          aggregateRollups({ db: query.db, dialect: query.dialect }, {
+            table: 'tenant_rollups',
+            range: window,
+            equals: filters,
+            groupBy: ['tenant_id', 'service', 'environment'],
+            bucketMs: buckets.intervalMs,
+          }),
+          logs.tenantCounts({ range: window, filters: query.filters, tenantId, bucketMs: buckets.intervalMs }),
+        ]);
+        const rows = new Map<string, UsageExportRow>();
+        const row = (bucketStartMs: number, tenant: string, service: string, environment: string) => {
+          const id = JSON.stringify([bucketStartMs, tenant, service, environment]);
+          let entry = rows.get(id);
+          if (!entry) {
+            entry = { periodStart: new Date(bucketStartMs).toISOString(), tenantId: tenant, service, environment, occurrences: 0, errors: 0, totalDurationMs: 0, logs: 0 };
+            rows.set(id, entry);
+          }
+          return entry;
+        };
+        for (const group of groups) {
+          Object.assign(row(group.bucketStartMs, group.keys.tenant_id!, group.keys.service!, group.keys.environment!), {
             occurrences: group.count,
             errors: group.errorCount,
             totalDurationMs: roundMs(group.durationSumMs)!,
-          }))
-          .sort((a, b) => compareText(a.periodStart, b.periodStart) || compareText(a.tenantId, b.tenantId) || compareText(a.service, b.service) || compareText(a.environment, b.environment));
+          });
+        }
+        for (const count of logCounts) row(count.bucketStartMs, count.tenantId, count.service, count.environment).logs += count.count;
+        yield [...rows.values()].sort(
+          (a, b) => compareText(a.periodStart, b.periodStart) || compareText(a.tenantId, b.tenantId) || compareText(a.service, b.service) || compareText(a.environment, b.environment),
+        );
       }
     },
   };

@@ -177,6 +177,7 @@ interface UsageFigures {
   occurrences: number;
   errors: number;
   totalDurationMs: number;
+  logs: number;
 }
 
 export interface UsageTenant extends UsageFigures {
@@ -261,4 +262,53 @@ export interface HealthResponse {
   } | null;
   retention: { days: number; oldestOccurrenceAt: string | null } | null;
   database: { dialect: 'sqlite' | 'postgres'; status: 'ok' | 'unreachable'; latencyMs: number | null; message: string | null };
+}
+
+export type SeverityName = 'unspecified' | 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+export interface LogRecord {
+  id: string;
+  time: string;
+  timeUnixNano: string;
+  observedAt: string;
+  severityNumber: number;
+  severity: SeverityName;
+  severityText: string | null;
+  body: unknown;
+  eventName: string | null;
+  service: string;
+  environment: string;
+  serviceVersion: string | null;
+  instance: string | null;
+  scope: { name: string | null; version: string | null } | null;
+  traceId: string | null;
+  spanId: string | null;
+  traceFlags: number;
+  tenantId: string | null;
+  attributes: Record<string, AttributeValue> | null;
+  resourceAttributes: Record<string, AttributeValue> | null;
+  receivedAt: string;
+}
+
+export interface LogsResponse {
+  items: LogRecord[];
+  limit: number;
+  nextCursor: string | null;
+}
+
+export interface LogTrendBucket {
+  start: string;
+  total: number;
+  counts: Record<SeverityName, number>;
+}
+
+export interface LogTrendResponse extends RangeEcho {
+  interval: string;
+  buckets: LogTrendBucket[];
+}
+
+export interface TraceLogsResponse {
+  traceId: string;
+  items: LogRecord[];
+  truncated: boolean;
 }

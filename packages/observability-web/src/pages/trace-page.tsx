@@ -1,9 +1,12 @@
 import { useMemo, useState } from 'preact/hooks';
-import type { TraceResponse, TraceSpan } from '../api/api-types.js';
-import { useApi } from '../api/use-api.js';
+import type { TraceLogsResponse, TraceResponse, TraceSpan } from '../api/api-types.js';
+import { useApi, type ApiState } from '../api/use-api.js';
 import { serviceColors } from '../charts/service-colors.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
+import { Link } from '../components/link.js';
+import { LogTable } from '../components/log-table.js';
+import { hrefWithView } from '../state/links.js';
 import { OccurrenceFields } from '../components/occurrence-fields.js';
 import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
 import { useLocation } from '../state/location.js';
@@ -12,11 +15,45 @@ import type { RouteParams } from '../state/routes.js';
 /** A trace as a waterfall: one row per span, bars placed on the trace's timeline, coloured by service. */
 export function TracePage({ params }: { params: RouteParams }) {
   const state = useApi<TraceResponse>(`/api/v1/traces/${encodeURIComponent(params.traceId!)}`);
+  const logs = useApi<TraceLogsResponse>(`/api/v1/traces/${encodeURIComponent(params.traceId!)}/logs`);
   const highlighted = useLocation().search.get('span');
   return (
     <Layout title={`Trace ${params.traceId}`}>
-      <DataState state={state}>{(trace) => <Waterfall key={trace.traceId} trace={trace} initialSpanId={highlighted} />}</DataState>
+      <DataState state={state}>
+        {(trace) => (
+          <div class="trace-layout">
+            <div class="trace-main">
+              <Waterfall key={trace.traceId} trace={trace} initialSpanId={highlighted} />
+            </div>
+            <TraceLogs state={logs} trace={trace} />
+          </div>
+        )}
+      </DataState>
     </Layout>
+  );
+}
+
+/** The trace's log lines in time order, beside the waterfall; times are offsets from the trace's start. */
+function TraceLogs({ state, trace }: { state: ApiState<TraceLogsResponse>; trace: TraceResponse }) {
+  return (
+    <section class="section trace-logs" aria-label="Trace logs">
+      <h2>
+        Logs{' '}
+        {state.data && state.data.items.length > 0 ? (
+          <Link href={hrefWithView('/logs', { traceId: trace.traceId })} class="heading-link">
+            open in Logs
+          </Link>
+        ) : null}
+      </h2>
+      <DataState state={state} empty={(data) => data.items.length === 0} emptyMessage="No log lines were received for this trace.">
+        {(data) => (
+          <>
+            {data.truncated ? <p class="notice">Only the first {formatCount(data.items.length)} lines are shown.</p> : null}
+            <LogTable items={data.items} label="Trace log lines" offsetFromMs={Date.parse(trace.startedAt)} withTrace={false} />
+          </>
+        )}
+      </DataState>
+    </section>
   );
 }
 

@@ -67,6 +67,7 @@ export function UsagePage() {
                   <th class="num">Occurrences</th>
                   <th class="num">Errors</th>
                   <th class="num">Total time</th>
+                  <th class="num">Log records</th>
                   <th>Services</th>
                 </tr>
               </thead>
@@ -81,6 +82,7 @@ export function UsagePage() {
                     <td class="num">{formatCount(tenant.occurrences)}</td>
                     <td class={tenant.errors > 0 ? 'num bad' : 'num'}>{formatCount(tenant.errors)}</td>
                     <td class="num">{formatDurationMs(tenant.totalDurationMs)}</td>
+                    <td class="num">{formatCount(tenant.logs)}</td>
                     <td>{tenant.services.join(', ')}</td>
                   </tr>
                 ))}
@@ -100,9 +102,10 @@ function UsageTrendChart({ trend }: { trend: UsageTrendResponse }) {
       series: [
         { label: 'Occurrences', values: trend.buckets.map((bucket) => bucket.occurrences), color: chartColors.requests },
         { label: 'Errors', values: trend.buckets.map((bucket) => bucket.errors), color: chartColors.errors },
+        { label: 'Log records', values: trend.buckets.map((bucket) => bucket.logs), color: chartColors.p50 },
       ],
     }),
     [trend],
   );
-  return <TimeSeriesChart title={`Occurrences per ${trend.interval}`} times={times} series={series} format={formatCount} integer />;
+  return <TimeSeriesChart title={`Occurrences and log records per ${trend.interval}`} times={times} series={series} format={formatCount} integer />;
 }

@@ -1,0 +1,70 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { QueryFilters, QueryRange } from '../query/query-range.js';
+import type { LogsTable } from './log-tables.js';
+
+/** A record to store: every column but the id (assigned by the store) and the receipt time. */
+export type NewLogRecord = Omit<LogsTable, 'id' | 'received_at'>;
+export type StoredLogRecord = Selectable<LogsTable>;
+
+/** Which records a search or a trend covers. */
+export interface LogSelection {
+  range: QueryRange;
+  filters: QueryFilters;
+  /** Records with at least this severity number (which excludes unspecified ones). */
+  severityMin?: number | undefined;
+  traceId?: string | undefined;
+  /** Words that must all occur in the body (log-text-search.ts). */
+  terms?: readonly string[] | undefined;
+  /** `attr.<key>=<value>` filters, all of which must match the record's or its resource's attributes. */
+  attributes?: ReadonlyArray<readonly [string, string]> | undefined;
+}
+
+export interface LogPageRequest extends LogSelection {
+  /** Only records older than this id (the previous page's last): keyset paging, newest first. */
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+/** Records of one time bucket and severity number. */
+export interface LogCount {
+  bucketStartMs: number;
+  severityNumber: number;
+  count: number;
+}
+
+/** Records per tenant (and the grouping asked for) in a range. */
+export interface TenantLogCount {
+  tenantId: string;
+  service: string;
+  environment: string;
+  /** Start of the bucket, when buckets were asked for (0 otherwise). */
+  bucketStartMs: number;
+  count: number;
+}
+
+export interface TenantLogCountRequest {
+  range: QueryRange;
+  filters: QueryFilters;
+  tenantId?: string | undefined;
+  bucketMs?: number | undefined;
+}
+
+/**
+ * Where log records live: the one interface the rest of the service uses, so another store
+ * (a columnar one) can take the SQL one's place. Ingestion writes through `writeBatch`; the logs
+ * views, the trace page, usage and retention read and prune through the rest.
+ */
+export interface LogStore {
+  /** Stores records inside the ingest transaction `trx` (with their text index and counts). */
+  writeBatch(trx: Kysely<any>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void>;
+  /** A page of matching records, newest first. */
+  search(request: LogPageRequest): Promise<StoredLogRecord[]>;
+  /** Matching records counted per time bucket and severity number (buckets aligned to the epoch). */
+  trend(selection: LogSelection, bucketMs: number): Promise<LogCount[]>;
+  /** A trace's records, earliest first, at most `limit`. */
+  traceLogs(traceId: string, limit: number): Promise<StoredLogRecord[]>;
+  /** Records per tenant, for usage. */
+  tenantCounts(request: TenantLogCountRequest): Promise<TenantLogCount[]>;
+  /** Deletes records and counts older than `cutoffMs`, `batchRows` records per statement, until done or `stopped()`. */
+  prune(cutoffMs: number, batchRows: number, stopped: () => boolean): Promise<number>;
+}

@@ -1,0 +1,53 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { ApiError } from '@playstack/server-kit';
+
+/**
+ * Text search over log bodies with the database's own full-text index, with the same meaning on
+ * both: text is split into words at every character that is not a letter or a digit, words
+ * compare case-insensitively and whole (no stemming, no prefixes: `lock` finds "lock" and "Lock",
+ * not "locks" or "blocked"). A query is words separated by spaces; every word must occur. A word
+ * with punctuation inside (`api/players`, `v1.2`) is a phrase: its parts must occur in that order,
+ * next to each other.
+ *
+ * SQLite: FTS5, unicode61 tokenizer (diacritics kept, as PostgreSQL keeps them). PostgreSQL:
+ * a GIN index over `to_tsvector('simple', ...)` of the body with non-alphanumerics turned into
+ * spaces first, so the default parser's URL, path and e-mail tokens do not swallow the words in
+ * them; `simple` neither stems nor drops stop words, which log lines (identifiers, codes) need.
+ */
+
+/** At most this many words in `q`. */
+export const maxSearchTerms = 10;
+
+const wordCharacter = /[\p{L}\p{N}]/u;
+
+/** The words of a search; 400 when there is none, or too many. */
+export function searchTerms(q: string): string[] {
+  const terms = q.split(/\s+/).filter((term) => wordCharacter.test(term));
+  if (terms.length === 0) throw new ApiError('invalid-request', 'q must contain at least one word (letters or digits).');
+  if (terms.length > maxSearchTerms) throw new ApiError('invalid-request', `q holds at most ${maxSearchTerms} words; it has ${terms.length}.`);
+  return terms;
+}
+
+/** An FTS5 query of the `body` column: each term a quoted string (a phrase of its tokens), all required. */
+export function fts5BodyQuery(terms: readonly string[]): string {
+  return `body : (${terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' AND ')})`;
+}
+
+/** An FTS5 query of the `trace` column (trace ids are single tokens). */
+export function fts5TraceQuery(traceId: string): string {
+  return `trace : "${traceId}"`;
+}
+
+/** The indexed expression of the PostgreSQL text index (the migration creates the index on exactly this). */
+export function logBodyVector(): RawBuilder<unknown> {
+  return sql`to_tsvector('simple'::regconfig, regexp_replace(coalesce(body, ''), '[^[:alnum:]]+', ' ', 'g'))`;
+}
+
+/** The body matches every term (PostgreSQL): a phrase query per term, normalized as the index is. */
+export function postgresBodyMatches(terms: readonly string[]): RawBuilder<SqlBool> {
+  const query = sql.join(
+    terms.map((term) => sql`phraseto_tsquery('simple'::regconfig, regexp_replace(${term}::text, '[^[:alnum:]]+', ' ', 'g'))`),
+    sql` && `,
+  );
+  return sql<SqlBool>`${logBodyVector()} @@ (${query})`;
+}

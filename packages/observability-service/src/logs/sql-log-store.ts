@@ -1,0 +1,322 @@
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database, Dialect } from '@playstack/server-kit';
+import { attributeEquals } from '../query/attribute-filter.js';
+import { multiRowInsertSql } from '../storage/multi-row-insert.js';
+import { minuteMs } from '../time-units.js';
+import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPerMs } from './log-ids.js';
+import type { LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
+import type { LogTables, LogsTable } from './log-tables.js';
+import { fts5BodyQuery, fts5TraceQuery, postgresBodyMatches } from './log-text-search.js';
+
+/** The columns of `logs` in insert order. */
+const logColumns = [
+  'id', 'time_ms', 'time_ns', 'observed_ms', 'severity_number', 'severity_text', 'body', 'body_json', 'event_name',
+  'service', 'environment', 'service_version', 'instance', 'scope_name', 'scope_version', 'trace_id', 'span_id',
+  'flags', 'tenant_id', 'attributes', 'resource_attributes', 'received_at',
+] as const satisfies ReadonlyArray<keyof LogsTable>;
+
+/** Rows per INSERT: 22 columns, well under both dialects' bind parameter limits. */
+const rowsPerInsert = 1_000;
+/** Text index rows per INSERT (3 parameters each). */
+const ftsRowsPerInsert = 5_000;
+/** Ids per `IN` list when pruning the text index. */
+const idsPerDelete = 1_000;
+
+const hourMs = 60 * minuteMs;
+/** Counts are kept per minute and per hour: a long range reads hours, its ragged ends minutes. */
+const countPeriodsMs = [minuteMs, hourMs] as const;
+/** Severity thresholds with a partial index (see the migration); queries name them as literals. */
+const indexedSeverities = [17, 13] as const;
+
+interface CountKey {
+  periodMs: number;
+  bucket: number;
+  key: ReadonlyArray<string | number>;
+  count: number;
+}
+
+/** Sums records per period, bucket and key in memory: one upsert per cell, not per record. */
+class CountAccumulator {
+  readonly cells = new Map<string, CountKey>();
+
+  add(timeMs: number, key: ReadonlyArray<string | number>): void {
+    for (const periodMs of countPeriodsMs) {
+      const bucket = timeMs - (timeMs % periodMs);
+      const id = JSON.stringify([periodMs, bucket, key]);
+      const cell = this.cells.get(id);
+      if (cell) cell.count += 1;
+      else this.cells.set(id, { periodMs, bucket, key, count: 1 });
+    }
+  }
+}
+
+/** Log storage on SQLite or PostgreSQL (through Kysely); the text index is each database's own. */
+export class SqlLogStore implements LogStore {
+  readonly #database: Database;
+  readonly #insertSql = new Map<number, string>();
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  get #dialect(): Dialect {
+    return this.#database.dialect;
+  }
+
+  get #db(): Kysely<LogTables> {
+    return this.#database.db as Kysely<LogTables>;
+  }
+
+  async writeBatch(trx: Kysely<any>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void> {
+    if (rows.length === 0) return;
+    const ids = await assignLogIds(
+      rows.map((row) => row.time_ms),
+      (milliseconds) => this.#storedSlots(trx, milliseconds),
+    );
+    for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
+      const chunk = rows.slice(offset, offset + rowsPerInsert);
+      const parameters: unknown[] = [];
+      chunk.forEach((row, index) => {
+        for (const column of logColumns) {
+          parameters.push(column === 'id' ? ids[offset + index] : column === 'received_at' ? receivedAt : row[column]);
+        }
+      });
+      await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), parameters));
+    }
+    if (this.#dialect === 'sqlite') await this.#indexText(trx, rows, ids);
+    await this.#addCounts(trx, rows);
+  }
+
+  #insertStatement(rowCount: number): string {
+    let text = this.#insertSql.get(rowCount);
+    if (text === undefined) {
+      text = multiRowInsertSql(this.#dialect, 'logs', logColumns, rowCount);
+      // Only full chunks recur often enough to keep.
+      if (rowCount === rowsPerInsert) this.#insertSql.set(rowCount, text);
+    }
+    return text;
+  }
+
+  /** The largest stored id in each millisecond's slots, one statement for them all. */
+  async #storedSlots(trx: Kysely<any>, milliseconds: readonly number[]): Promise<Map<number, number>> {
+    const firsts = milliseconds.map(firstIdAt);
+    const result =
+      this.#dialect === 'postgres'
+        ? await sql<{ first: number; last: number | null }>`
+            select s.first, (select max(id) from logs where id >= s.first and id < s.first + ${slotsPerMs}) as last
+            from unnest(${firsts}::bigint[]) as s(first)`.execute(trx)
+        : await sql<{ first: number; last: number | null }>`
+            select s.value as first, (select max(id) from logs where id >= s.value and id < s.value + ${slotsPerMs}) as last
+            from json_each(${JSON.stringify(firsts)}) as s`.execute(trx);
+    const found = new Map<number, number>();
+    for (const row of result.rows) {
+      if (row.last !== null) found.set(slotMsOf(Number(row.first)), Number(row.last));
+    }
+    return found;
+  }
+
+  /** SQLite: the FTS5 index of bodies and trace ids, rowid = the record's id. */
+  async #indexText(trx: Kysely<any>, rows: readonly NewLogRecord[], ids: readonly number[]): Promise<void> {
+    for (let offset = 0; offset < rows.length; offset += ftsRowsPerInsert) {
+      const chunk = rows.slice(offset, offset + ftsRowsPerInsert);
+      const parameters: unknown[] = [];
+      chunk.forEach((row, index) => parameters.push(ids[offset + index], row.body, row.trace_id));
+      await trx.executeQuery(CompiledQuery.raw(multiRowInsertSql('sqlite', 'logs_fts', ['rowid', 'body', 'trace'], chunk.length), parameters));
+    }
+  }
+
+  async #addCounts(trx: Kysely<any>, rows: readonly NewLogRecord[]): Promise<void> {
+    const severities = new CountAccumulator();
+    const tenants = new CountAccumulator();
+    for (const row of rows) {
+      severities.add(row.time_ms, [row.service, row.environment, row.severity_number]);
+      if (row.tenant_id !== null) tenants.add(row.time_ms, [row.tenant_id, row.service, row.environment]);
+    }
+    await this.#upsertCounts(trx, 'log_counts', ['service', 'environment', 'severity_number'], severities);
+    await this.#upsertCounts(trx, 'log_tenant_counts', ['tenant_id', 'service', 'environment'], tenants);
+  }
+
+  async #upsertCounts(trx: Kysely<any>, table: 'log_counts' | 'log_tenant_counts', keyColumns: readonly string[], counts: CountAccumulator): Promise<void> {
+    const cells = [...counts.cells.values()];
+    const columns = ['period_ms', 'bucket', ...keyColumns, 'count'];
+    const perStatement = Math.floor(30_000 / columns.length);
+    for (let offset = 0; offset < cells.length; offset += perStatement) {
+      const chunk = cells.slice(offset, offset + perStatement);
+      const parameters = chunk.flatMap((cell) => [cell.periodMs, cell.bucket, ...cell.key, cell.count]);
+      const insert = multiRowInsertSql(this.#dialect, table, columns, chunk.length);
+      const conflict = ['period_ms', 'bucket', ...keyColumns].join(',');
+      await trx.executeQuery(CompiledQuery.raw(`${insert} on conflict (${conflict}) do update set count = ${table}.count + excluded.count`, parameters));
+    }
+  }
+
+  /**
+   * The conditions of a selection on `logs` aliased `l`, except the id range and the text index
+   * match (which the two query shapes place differently).
+   */
+  #rowConditions(selection: LogSelection, textIndexUsed: boolean): RawBuilder<unknown>[] {
+    const conditions: RawBuilder<unknown>[] = [];
+    const { filters } = selection;
+    if (filters.service !== undefined) conditions.push(sql`l.service = ${filters.service}`);
+    if (filters.environment !== undefined) conditions.push(sql`l.environment = ${filters.environment}`);
+    if (selection.severityMin !== undefined) {
+      conditions.push(sql`l.severity_number >= ${selection.severityMin}`);
+      const indexed = indexedSeverities.find((threshold) => selection.severityMin! >= threshold);
+      if (indexed !== undefined) conditions.push(sql`l.severity_number >= ${sql.lit(indexed)}`);
+    }
+    if (!textIndexUsed) {
+      if (selection.traceId !== undefined) conditions.push(sql`l.trace_id = ${selection.traceId}`);
+      if (selection.terms !== undefined) conditions.push(postgresBodyMatches(selection.terms));
+    }
+    for (const [key, value] of selection.attributes ?? []) conditions.push(sql`${attributeEquals(this.#dialect, key, value)}`);
+    return conditions;
+  }
+
+  /** SQLite answers body words and trace ids from FTS5; PostgreSQL from its own indexes in the WHERE. */
+  #fts5Query(selection: LogSelection): string | undefined {
+    if (this.#dialect !== 'sqlite') return undefined;
+    const parts: string[] = [];
+    if (selection.terms !== undefined) parts.push(`(${fts5BodyQuery(selection.terms)})`);
+    if (selection.traceId !== undefined) parts.push(`(${fts5TraceQuery(selection.traceId)})`);
+    return parts.length > 0 ? parts.join(' AND ') : undefined;
+  }
+
+  /**
+   * `select <what> from <the selection's records>`: with the text index, its matches drive the
+   * query in id order (newest first without a sort: ids are time-ordered); without it, the
+   * primary key or the service / severity indexes do.
+   */
+  #selectFrom(selection: LogSelection, what: RawBuilder<unknown>, beforeId?: number): { query: RawBuilder<unknown>; idColumn: RawBuilder<unknown> } {
+    const fromId = firstIdAt(selection.range.fromMs);
+    const toId = Math.min(firstIdAt(selection.range.toMs), beforeId ?? Number.MAX_SAFE_INTEGER);
+    const match = this.#fts5Query(selection);
+    const conditions = this.#rowConditions(selection, match !== undefined);
+    if (match !== undefined) {
+      const where = sql.join([sql`f.logs_fts match ${match}`, sql`f.rowid >= ${fromId}`, sql`f.rowid < ${toId}`, ...conditions], sql` and `);
+      return { query: sql`select ${what} from logs_fts f join logs l on l.id = f.rowid where ${where}`, idColumn: sql`f.rowid` };
+    }
+    const where = sql.join([sql`l.id >= ${fromId}`, sql`l.id < ${toId}`, ...conditions], sql` and `);
+    return { query: sql`select ${what} from logs l where ${where}`, idColumn: sql`l.id` };
+  }
+
+  async search(request: LogPageRequest): Promise<StoredLogRecord[]> {
+    const { query, idColumn } = this.#selectFrom(request, sql`l.*`, request.beforeId);
+    const result = await sql<StoredLogRecord>`${query} order by ${idColumn} desc limit ${request.limit}`.execute(this.#db);
+    return result.rows;
+  }
+
+  async trend(selection: LogSelection, bucketMs: number): Promise<LogCount[]> {
+    const raw = selection.terms !== undefined || selection.traceId !== undefined || (selection.attributes?.length ?? 0) > 0;
+    if (raw) {
+      // Counted from the records themselves: the counts tables know no words, traces or attributes.
+      const bucket = sql`l.time_ms - (l.time_ms % ${sql.lit(bucketMs)})`;
+      const { query } = this.#selectFrom(selection, sql`${bucket} as bucket, l.severity_number as severity_number, count(*) as count`);
+      const result = await sql<{ bucket: number; severity_number: number; count: number }>`${query} group by ${bucket}, l.severity_number`.execute(this.#db);
+      return result.rows.map((row) => ({ bucketStartMs: Number(row.bucket), severityNumber: Number(row.severity_number), count: Number(row.count) }));
+    }
+    const conditions: RawBuilder<unknown>[] = [];
+    if (selection.filters.service !== undefined) conditions.push(sql`service = ${selection.filters.service}`);
+    if (selection.filters.environment !== undefined) conditions.push(sql`environment = ${selection.filters.environment}`);
+    if (selection.severityMin !== undefined) conditions.push(sql`severity_number >= ${selection.severityMin}`);
+    const rows = await this.#readCounts('log_counts', ['severity_number'], conditions, selection.range, bucketMs);
+    return rows.map((row) => ({ bucketStartMs: row.bucketStartMs, severityNumber: Number(row.keys.severity_number), count: row.count }));
+  }
+
+  async tenantCounts(request: TenantLogCountRequest): Promise<TenantLogCount[]> {
+    const conditions: RawBuilder<unknown>[] = [];
+    if (request.tenantId !== undefined) conditions.push(sql`tenant_id = ${request.tenantId}`);
+    if (request.filters.service !== undefined) conditions.push(sql`service = ${request.filters.service}`);
+    if (request.filters.environment !== undefined) conditions.push(sql`environment = ${request.filters.environment}`);
+    const rows = await this.#readCounts('log_tenant_counts', ['tenant_id', 'service', 'environment'], conditions, request.range, request.bucketMs);
+    return rows.map((row) => ({
+      tenantId: String(row.keys.tenant_id),
+      service: String(row.keys.service),
+      environment: String(row.keys.environment),
+      bucketStartMs: row.bucketStartMs,
+      count: row.count,
+    }));
+  }
+
+  /**
+   * Sums a counts table over the minutes touching the range (as every rollup view counts them),
+   * grouped by `groupBy` and buckets of `bucketMs`: whole hours from the hourly rows when the
+   * buckets are whole hours too, the rest from the minute rows.
+   */
+  async #readCounts(
+    table: 'log_counts' | 'log_tenant_counts',
+    groupBy: readonly string[],
+    conditions: RawBuilder<unknown>[],
+    range: { fromMs: number; toMs: number },
+    bucketMs: number | undefined,
+  ): Promise<Array<{ keys: Record<string, unknown>; bucketStartMs: number; count: number }>> {
+    const firstMinute = range.fromMs - (range.fromMs % minuteMs);
+    const endMinute = Math.ceil(range.toMs / minuteMs) * minuteMs;
+    if (endMinute <= firstMinute) return [];
+    const hoursUsable = bucketMs === undefined || bucketMs % hourMs === 0;
+    const firstHour = Math.ceil(firstMinute / hourMs) * hourMs;
+    const endHour = Math.floor(endMinute / hourMs) * hourMs;
+    const spans: Array<{ periodMs: number; fromMs: number; toMs: number }> =
+      hoursUsable && endHour > firstHour
+        ? [
+            { periodMs: minuteMs, fromMs: firstMinute, toMs: firstHour },
+            { periodMs: hourMs, fromMs: firstHour, toMs: endHour },
+            { periodMs: minuteMs, fromMs: endHour, toMs: endMinute },
+          ]
+        : [{ periodMs: minuteMs, fromMs: firstMinute, toMs: endMinute }];
+    const bucket = bucketMs === undefined ? sql`0` : sql`bucket - (bucket % ${sql.lit(bucketMs)})`;
+    const merged = new Map<string, { keys: Record<string, unknown>; bucketStartMs: number; count: number }>();
+    for (const span of spans.filter((candidate) => candidate.toMs > candidate.fromMs)) {
+      const where = sql.join([sql`period_ms = ${span.periodMs}`, sql`bucket >= ${span.fromMs}`, sql`bucket < ${span.toMs}`, ...conditions], sql` and `);
+      const columns = groupBy.map((column) => sql.ref(column));
+      const result = await sql<Record<string, unknown>>`
+        select ${sql.join([...columns, sql`${bucket} as bucket_start`, sql`sum(count) as count`])}
+        from ${sql.table(table)} where ${where}
+        group by ${sql.join(bucketMs === undefined ? columns : [...columns, bucket])}`.execute(this.#db);
+      for (const row of result.rows) {
+        const keys = Object.fromEntries(groupBy.map((column) => [column, row[column]]));
+        const bucketStartMs = Number(row.bucket_start);
+        const id = JSON.stringify([bucketStartMs, ...groupBy.map((column) => row[column])]);
+        const existing = merged.get(id);
+        if (existing) existing.count += Number(row.count);
+        else merged.set(id, { keys, bucketStartMs, count: Number(row.count) });
+      }
+    }
+    return [...merged.values()];
+  }
+
+  async traceLogs(traceId: string, limit: number): Promise<StoredLogRecord[]> {
+    const { query, idColumn } = this.#selectFrom({ range: { fromMs: logIdEpochMs, toMs: lastLogTimeMs }, filters: {}, traceId }, sql`l.*`);
+    const result = await sql<StoredLogRecord>`${query} order by ${idColumn} limit ${limit}`.execute(this.#db);
+    return result.rows;
+  }
+
+  async prune(cutoffMs: number, batchRows: number, stopped: () => boolean): Promise<number> {
+    const cutoffId = firstIdAt(cutoffMs);
+    let pruned = 0;
+    while (!stopped()) {
+      const deleted = await this.#database.db.transaction().execute(async (trx) => {
+        const oldest = await sql<{ id: number }>`select id from logs where id < ${cutoffId} order by id limit ${batchRows}`.execute(trx);
+        if (oldest.rows.length === 0) return 0;
+        const ids = oldest.rows.map((row) => Number(row.id));
+        if (this.#dialect === 'sqlite') {
+          for (let offset = 0; offset < ids.length; offset += idsPerDelete) {
+            await sql`delete from logs_fts where rowid in (${sql.join(ids.slice(offset, offset + idsPerDelete))})`.execute(trx);
+          }
+        }
+        // The oldest ids are exactly those up to the last one: a range, not a list.
+        await sql`delete from logs where id <= ${ids[ids.length - 1]!}`.execute(trx);
+        return ids.length;
+      });
+      pruned += deleted;
+      if (deleted < batchRows) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (!stopped()) {
+      for (const table of ['log_counts', 'log_tenant_counts'] as const) {
+        for (const periodMs of countPeriodsMs) {
+          await sql`delete from ${sql.table(table)} where period_ms = ${periodMs} and bucket <= ${cutoffMs - periodMs}`.execute(this.#db);
+        }
+      }
+    }
+    return pruned;
+  }
+}

@@ -1,0 +1,61 @@
+import type { Clock } from '@playstack/server-kit';
+import { emptyIngestResult, type ResourceBatch } from '../ingest/envelope-ingestor.js';
+import type { Ingestion } from '../ingest/ingestion-plugin.js';
+import { mapOtlpLogRecord, type OtlpLogRecord, type OtlpScope } from './otlp-log-mapper.js';
+import { otlpType } from './otlp-protos.js';
+import { checkResource } from './otlp-resource-check.js';
+import { refusalMessage, type OtlpExportOutcome, type OtlpSignal } from './otlp-signal.js';
+import { mapOtlpResource, type OtlpResource } from './otlp-span-mapper.js';
+import { attributeMap } from './otlp-values.js';
+
+/** `ExportLogsServiceRequest` as decoded. */
+interface LogsRequest {
+  resourceLogs?: Array<{ resource?: OtlpResource | null; scopeLogs?: Array<{ scope?: OtlpScope | null; logRecords?: OtlpLogRecord[] }> }>;
+}
+
+/** Logs: `POST /v1/logs` and `LogsService/Export`. Log records are stored as received. */
+export function logSignal(ingestion: Ingestion, clock: Clock): OtlpSignal {
+  return {
+    httpPath: '/v1/logs',
+    grpcPath: '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
+    requestType: otlpType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
+    responseType: otlpType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),
+    rejectedField: 'rejectedLogRecords',
+    ingest: (request) => ingestLogs(ingestion, clock, request as LogsRequest),
+  };
+}
+
+/**
+ * Maps every log record (numbered in request order) through the one mapping, validates it as
+ * protocol v1 validates log records, and stores the valid ones through the same writer.
+ */
+async function ingestLogs(ingestion: Ingestion, clock: Clock, request: LogsRequest): Promise<OtlpExportOutcome> {
+  const { ingestor, validator } = ingestion;
+  const resourceLogs = request.resourceLogs ?? [];
+  let recordCount = 0;
+  for (const entry of resourceLogs) for (const scope of entry.scopeLogs ?? []) recordCount += scope.logRecords?.length ?? 0;
+  ingestor.checkLogCount(recordCount);
+
+  const now = clock.now();
+  const result = emptyIngestResult();
+  const batches: ResourceBatch[] = [];
+  let index = 0;
+  for (const entry of resourceLogs) {
+    const { resource, otherAttributes } = mapOtlpResource(entry.resource);
+    const shell = checkResource(validator, resource, now);
+    result.truncated.strings += shell.truncated;
+    const resourceTenant = attributeMap(entry.resource?.attributes).get('tenant.id');
+    const batch: ResourceBatch = { resource: shell.resource, resourceAttributes: otherAttributes, occurrences: [], logs: [] };
+    for (const scope of entry.scopeLogs ?? []) {
+      for (const record of scope.logRecords ?? []) {
+        const mapped = mapOtlpLogRecord(record, scope.scope, resourceTenant, now);
+        if (mapped.ok) ingestor.checkLog(mapped.log, index, batch, result, mapped.extras);
+        else result.errors.push({ member: 'logs', index, message: mapped.message });
+        index += 1;
+      }
+    }
+    batches.push(batch);
+  }
+  const stored = await ingestor.store(batches, result);
+  return { rejected: stored.rejected.logs, errorMessage: refusalMessage('log record', stored.errors) };
+}

@@ -1,0 +1,33 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { ApiError, type Dialect } from '@playstack/server-kit';
+import { attributeFilterPattern, attributeFiltersMax } from './query-schemas.js';
+
+const attributePrefix = 'attr.';
+
+const attributeFilterName = new RegExp(attributeFilterPattern);
+
+/** The `attr.<key>=<value>` parameters of a query string; 400 for a malformed key or beyond the maximum. */
+export function attributeFiltersOf(query: Record<string, unknown>): Array<[string, string]> {
+  const names = Object.keys(query).filter((name) => name.startsWith(attributePrefix));
+  const malformed = names.find((name) => !attributeFilterName.test(name));
+  if (malformed !== undefined) throw new ApiError('invalid-request', `querystring.${malformed}: an attribute name is 1-128 characters without " or \\.`);
+  const filters = names.map((name): [string, string] => [name.slice(attributePrefix.length), String(query[name])]);
+  if (filters.length > attributeFiltersMax) throw new ApiError('invalid-request', `At most ${attributeFiltersMax} attr.<key> filters per query; this one has ${filters.length}.`);
+  return filters;
+}
+
+/**
+ * An attribute of the record (span or log record) or of its resource equals the value: as a string, or as the number or
+ * boolean the value spells (attribute values are JSON text in `attributes` and
+ * `resource_attributes`). Not indexed: checked on the rows the range and the other filters select.
+ */
+export function attributeEquals(dialect: Dialect, key: string, value: string): Expression<SqlBool> {
+  if (dialect === 'postgres') {
+    const matches = (column: string) => sql<SqlBool>`(${sql.ref(column)}::jsonb -> ${key})::text in (to_jsonb(${value}::text)::text, ${value})`;
+    return sql<SqlBool>`(${matches('attributes')} or ${matches('resource_attributes')})`;
+  }
+  // Keys are free of double quotes (the schema's pattern), so a quoted JSON path label holds any of them.
+  const path = `$."${key}"`;
+  const matches = (column: string) => sql<SqlBool>`${sql.ref(column)} -> ${path} in (json_quote(${value}), ${value})`;
+  return sql<SqlBool>`(${matches('attributes')} or ${matches('resource_attributes')})`;
+}
