@@ -9,6 +9,11 @@
 // also given per CPU-second the server used, which stays comparable when other processes compete
 // for the cores (on a shared machine the wall-clock figures mostly measure the competition).
 //
+// Logs: OTLP/HTTP protobuf requests of 1,000 log records (about 300 bytes each) alternate with the
+// span transports, beside a raw insert loop of the same rows into the log tables; then a store of
+// BENCH_LOG_RECORDS (default 10,000,000) records over 24 hours is seeded in SQL and searched for a
+// rare, a typical and a common word (p50/p95 beside the bare FTS5 match).
+//
 //   npx tsx --conditions=source bench/ingest.ts
 //
 // BENCH_SECONDS (default 10) per phase, BENCH_CONCURRENCY (default 16) requests in flight.
@@ -29,11 +34,15 @@ import { encodeOtlp } from '../packages/observability-service/src/otlp/otlp-enco
 import { otlpType } from '../packages/observability-service/src/otlp/otlp-protos.js';
 import { freePort } from '@playstack/server-kit/testing';
 import { listenInChild, serveOrRun, serviceNodeFlags, withChildServer, type ChildServer } from './support/http-load.js';
+import { logsBody, logsPerRequest, logsTemplate, rawLogInsertCeiling, searchBench, type LogsTemplate } from './support/logs-bench.js';
 import { withTempDir } from './support/scratch.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+/** Log records the search part seeds (BENCH_LOG_RECORDS; 0 skips it), and searches per word. */
+const searchRecords = Number(process.env.BENCH_LOG_RECORDS ?? 10_000_000);
+const searchRounds = Number(process.env.BENCH_SEARCH_ROUNDS ?? 40);
 const occurrencesPerEnvelope = 500;
 const apiKey = 'bench-ingest-key-0123456789';
 const script = fileURLToPath(import.meta.url);
@@ -205,6 +214,17 @@ function otlpHttpSender(server: ChildServer<unknown>, template: OtlpTemplate): S
   };
 }
 
+/** OTLP/HTTP protobuf logs: requests of `logsPerRequest` records; an empty response means every one was accepted. */
+function otlpLogsSender(server: ChildServer<unknown>, template: LogsTemplate): Send {
+  const url = `${server.baseUrl}/v1/logs`;
+  return async (requestNumber) => {
+    const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/x-protobuf' }, body: logsBody(template, requestNumber) });
+    const answer = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200 || answer.length !== 0) throw new Error(`unexpected ${response.status}: ${answer.toString()}`);
+    return logsPerRequest;
+  };
+}
+
 /** OTLP/gRPC: the same spans over one HTTP/2 connection, as an exporter sends them. */
 function otlpGrpcSender(client: Client, template: OtlpTemplate): Send {
   const metadata = new Metadata();
@@ -329,12 +349,14 @@ function medianResult(results: LoadResult[]): LoadResult {
   };
 }
 
-const transports = ['protocol v1 (JSON)', 'OTLP/HTTP protobuf', 'OTLP/gRPC'] as const;
+const transports = ['protocol v1 (JSON)', 'OTLP/HTTP protobuf', 'OTLP/gRPC', 'OTLP/HTTP protobuf logs'] as const;
+const spanTransports = transports.slice(0, 3);
 type Transport = (typeof transports)[number];
 
 async function main(): Promise<void> {
   const { text, occurrences } = envelopeTemplate();
   const otlp = otlpTemplate(occurrences);
+  const logs = logsTemplate();
   console.log(
     `request: ${occurrencesPerEnvelope} occurrences, ${format(text.length)} bytes as a protocol v1 envelope, ${format(otlp.body.length)} as OTLP protobuf; ${concurrency} requests in flight; ${seconds} s per phase; ${rounds} rounds`,
   );
@@ -354,6 +376,7 @@ async function main(): Promise<void> {
           'protocol v1 (JSON)': v1Sender(server, text),
           'OTLP/HTTP protobuf': otlpHttpSender(server, otlp),
           'OTLP/gRPC': otlpGrpcSender(client, otlp),
+          'OTLP/HTTP protobuf logs': otlpLogsSender(server, logs),
         };
         try {
           // Alternating, so load from elsewhere on a shared machine falls on every transport alike.
@@ -370,10 +393,14 @@ async function main(): Promise<void> {
 
     const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
     const stored = Number((await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const storedLogs = Number((await store.db.selectFrom('logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     await store.close();
-    const warmUp = 10 * occurrencesPerEnvelope * rounds * transports.length;
-    const acknowledged = [...byTransport.values()].reduce((sum, result) => sum + result.acknowledged, 0) + warmUp;
+    const warmUp = 10 * occurrencesPerEnvelope * rounds * spanTransports.length;
+    const acknowledged = spanTransports.reduce((sum, transport) => sum + byTransport.get(transport)!.acknowledged, 0) + warmUp;
     if (stored !== acknowledged) throw new Error(`stored ${stored} occurrences but ${acknowledged} were acknowledged`);
+    const logsResult = byTransport.get('OTLP/HTTP protobuf logs')!;
+    const acknowledgedLogs = logsResult.acknowledged + 10 * logsPerRequest * rounds;
+    if (storedLogs !== acknowledgedLogs) throw new Error(`stored ${storedLogs} log records but ${acknowledgedLogs} were acknowledged`);
 
     const raw = await rawInsertCeiling(occurrences);
     const loadAverage = loadavg()[0]!.toFixed(1);
@@ -383,20 +410,38 @@ async function main(): Promise<void> {
     );
     console.log(`raw batched insert loop (same rows, no HTTP):  ${format(raw.perSecond)} occurrences/s; ${format(raw.perCpuSecond)} per CPU-second`);
     const v1 = byTransport.get('protocol v1 (JSON)')!;
-    for (const [transport, result] of byTransport) {
+    for (const transport of spanTransports) {
+      const result = byTransport.get(transport)!;
       console.log(
         `service, SQLite, ${transport.padEnd(19)} accepted and durable: ${format(result.perSecond)} occurrences/s; ${format(result.perServerCpuSecond)} per server CPU-second (request p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms)`,
       );
     }
     console.log(`stored ${format(stored)} = acknowledged`);
-    for (const transport of transports.slice(1)) {
+    for (const transport of spanTransports.slice(1)) {
       const result = byTransport.get(transport)!;
       console.log(`${transport} / protocol v1: ${(result.perSecond / v1.perSecond).toFixed(2)} (per CPU-second ${(result.perServerCpuSecond / v1.perServerCpuSecond).toFixed(2)}); target >= 0.80 for OTLP/HTTP protobuf`);
     }
     console.log(
       `protocol v1 / bare route: ${(v1.perSecond / bareResult.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / bareResult.perServerCpuSecond).toFixed(2)}); protocol v1 / raw insert loop: ${(v1.perSecond / raw.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / raw.perCpuSecond).toFixed(2)})`,
     );
+
+    const rawLogs = await rawLogInsertCeiling(seconds);
+    console.log(`\nlogs: ${logsPerRequest} records per OTLP/HTTP protobuf request, ${logs.bytesPerRecord.toFixed(0)} bytes per record on the wire`);
+    console.log(`raw log insert loop (same rows into logs + FTS5, no HTTP): ${format(rawLogs.perSecond)} records/s; ${format(rawLogs.perCpuSecond)} per CPU-second`);
+    console.log(
+      `service, SQLite, OTLP/HTTP protobuf logs accepted and durable: ${format(logsResult.perSecond)} records/s; ${format(logsResult.perServerCpuSecond)} per server CPU-second (request p50 ${logsResult.p50Ms.toFixed(1)} ms, p99 ${logsResult.p99Ms.toFixed(1)} ms); target >= 100,000/s`,
+    );
+    console.log(`stored ${format(storedLogs)} log records = acknowledged; logs / raw insert loop: ${(logsResult.perSecond / rawLogs.perSecond).toFixed(2)} (per CPU-second ${(logsResult.perServerCpuSecond / rawLogs.perCpuSecond).toFixed(2)})`);
   });
+
+  if (searchRecords > 0) {
+    const figures = await searchBench(searchRecords, searchRounds, (line) => console.log(line));
+    for (const figure of figures) {
+      console.log(
+        `search q=${figure.word} (${format(figure.matchesPerMillion)} per million records), 24 h, newest 50: p50 ${figure.p50Ms.toFixed(1)} ms, p95 ${figure.p95Ms.toFixed(1)} ms; bare FTS5 match p50 ${figure.ceilingP50Ms.toFixed(1)} ms, p95 ${figure.ceilingP95Ms.toFixed(1)} ms; p95 ratio ${(figure.p95Ms / Math.max(figure.ceilingP95Ms, 0.001)).toFixed(1)}; target p95 < 200 ms`,
+      );
+    }
+  }
 }
 
 await serveOrRun(serve, main);

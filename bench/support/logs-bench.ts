@@ -1,0 +1,185 @@
+// The logs part of bench/ingest: OTLP/HTTP protobuf log requests into the service, beside a raw
+// insert loop of the same rows into the same tables; and searches over a seeded store.
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { migrateToLatest, openDatabase } from '@playstack/server-kit';
+import { observabilityMigrations } from '../../packages/observability-service/src/migrations/index.js';
+import { encodeOtlp } from '../../packages/observability-service/src/otlp/otlp-encoding.js';
+import { otlpType } from '../../packages/observability-service/src/otlp/otlp-protos.js';
+import { firstIdAt } from '../../packages/observability-service/src/logs/log-ids.js';
+import { SqlLogStore } from '../../packages/observability-service/src/logs/sql-log-store.js';
+import { fts5BodyQuery } from '../../packages/observability-service/src/logs/log-text-search.js';
+import { seedLogs, seededWords } from './log-seed.js';
+import { withTempDir } from './scratch.js';
+
+export const logsPerRequest = 1_000;
+const idMarker = Buffer.from('ffffffff', 'hex');
+const messages = [
+  'player joined lobby 7 after matchmaking; queue wait 1.8 s, region eu-west, party of 3',
+  'payment gateway slow: retrying charge in 250 ms (attempt 2 of 5) for order checkout',
+  'leaderboard high-score updated for board weekly: rank 42 -> 17, score 98,120',
+  'session refreshed; access token rotated, family intact, grace window not used',
+];
+
+/** An ExportLogsServiceRequest of `logsPerRequest` records (about 300 bytes each), with the places each request rewrites. */
+export interface LogsTemplate {
+  body: Buffer;
+  idOffsets: number[];
+  timeOffsets: number[];
+  templateNanos: bigint;
+  bytesPerRecord: number;
+}
+
+export function logsTemplate(): LogsTemplate {
+  const nanos = BigInt(Date.now()) * 1_000_000n;
+  const attribute = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: value } : { stringValue: value } });
+  const logRecords = Array.from({ length: logsPerRequest }, (_, index) => ({
+    timeUnixNano: String(nanos),
+    observedTimeUnixNano: String(nanos),
+    severityNumber: index % 10 === 0 ? 17 : index % 4 === 0 ? 13 : 9,
+    severityText: index % 10 === 0 ? 'ERROR' : index % 4 === 0 ? 'WARN' : 'INFO',
+    body: { stringValue: `${messages[index % messages.length]} #${index}` },
+    attributes: [attribute('tenant.id', `tenant-${index % 20}`), attribute('player.id', `p-${index * 7919}`), attribute('attempt', index % 5)],
+    traceId: Buffer.concat([idMarker, Buffer.alloc(4), Buffer.from((index + 1).toString(16).padStart(16, '0'), 'hex')]),
+    spanId: Buffer.from((index + 1).toString(16).padStart(16, '0'), 'hex'),
+    flags: 1,
+  }));
+  const resource = { attributes: [attribute('service.name', 'bench-api'), attribute('deployment.environment.name', 'production'), attribute('service.version', '1.0.0')] };
+  const body = encodeOtlp(
+    otlpType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
+    { resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'bench' }, logRecords }] }] },
+    'protobuf',
+  ) as Buffer;
+  const find = (needle: Buffer) => {
+    const offsets: number[] = [];
+    for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, at + needle.length)) offsets.push(at);
+    return offsets;
+  };
+  const time = Buffer.alloc(8);
+  time.writeBigUInt64LE(nanos);
+  const idOffsets = find(idMarker);
+  const timeOffsets = find(time);
+  if (idOffsets.length !== logsPerRequest || timeOffsets.length !== 2 * logsPerRequest) throw new Error('the logs template has unexpected placeholders');
+  return { body, idOffsets, timeOffsets, templateNanos: nanos, bytesPerRecord: body.length / logsPerRequest };
+}
+
+/** The template with this request's trace ids, its records timed now. */
+export function logsBody(template: LogsTemplate, requestNumber: number): Buffer {
+  const body = Buffer.from(template.body);
+  for (const offset of template.idOffsets) body.writeUInt32BE(requestNumber, offset);
+  const now = BigInt(Date.now()) * 1_000_000n;
+  for (const offset of template.timeOffsets) body.writeBigUInt64LE(now, offset);
+  return body;
+}
+
+/** The storage ceiling: the same rows into `logs` and its FTS5 index, one transaction per request, no HTTP. */
+export async function rawLogInsertCeiling(seconds: number): Promise<{ perSecond: number; perCpuSecond: number }> {
+  return withTempDir('bench-logs-raw-', async (dataDir) => {
+    const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'raw.sqlite', sqliteSynchronous: 'normal' });
+    await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
+    await database.close();
+    const file = new SqliteDatabase(join(dataDir, 'raw.sqlite'));
+    file.pragma('journal_mode = WAL');
+    file.pragma('synchronous = NORMAL');
+    const columns = ['id', 'time_ms', 'time_ns', 'observed_ms', 'severity_number', 'severity_text', 'body', 'body_json', 'service', 'environment', 'service_version', 'scope_name', 'trace_id', 'span_id', 'flags', 'tenant_id', 'attributes', 'received_at'];
+    const insert = file.prepare(`insert into logs (${columns.join(',')}) values ${Array.from({ length: logsPerRequest }, () => `(${columns.map(() => '?').join(',')})`).join(',')}`);
+    const index = file.prepare(`insert into logs_fts (rowid, body, trace) values ${Array.from({ length: logsPerRequest }, () => '(?,?,?)').join(',')}`);
+    let request = 0;
+    let lastMs = 0;
+    let slot = 0;
+    const insertRequest = file.transaction(() => {
+      request += 1;
+      const now = Date.now();
+      if (now !== lastMs) [lastMs, slot] = [now, 0];
+      const rows: unknown[] = [];
+      const text: unknown[] = [];
+      for (let i = 0; i < logsPerRequest; i++) {
+        const id = firstIdAt(now) + slot++;
+        const body = `${messages[i % messages.length]} #${i}`;
+        const traceId = `${request.toString(16).padStart(16, '0')}${(i + 1).toString(16).padStart(16, '0')}`;
+        rows.push(id, now, 0, now, 9, 'INFO', body, 0, 'bench-api', 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, now);
+        text.push(id, body, traceId);
+      }
+      insert.run(rows);
+      index.run(text);
+    });
+    for (let i = 0; i < 5; i++) insertRequest();
+    const startedAt = performance.now();
+    const cpuBefore = process.cpuUsage();
+    let inserted = 0;
+    while (performance.now() - startedAt < seconds * 1000) {
+      insertRequest();
+      inserted += logsPerRequest;
+    }
+    const perSecond = inserted / ((performance.now() - startedAt) / 1000);
+    const cpu = process.cpuUsage(cpuBefore);
+    file.close();
+    return { perSecond, perCpuSecond: inserted / ((cpu.user + cpu.system) / 1e6) };
+  });
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
+}
+
+export interface SearchFigures {
+  word: string;
+  matchesPerMillion: number;
+  p50Ms: number;
+  p95Ms: number;
+  ceilingP50Ms: number;
+  ceilingP95Ms: number;
+}
+
+/**
+ * Seeds `records` log records over the last 24 hours in SQL, then times `GET /api/v1/logs`'s
+ * query (the log store's search: q one word, 24 h, newest 50) for a rare, a typical and a common
+ * word, alternating with its ceiling: the bare FTS5 match of the same word, newest 50 rowids.
+ */
+export async function searchBench(records: number, rounds: number, log: (line: string) => void): Promise<SearchFigures[]> {
+  return withTempDir('bench-logs-search-', async (dataDir) => {
+    const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
+    await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
+    await database.close();
+    const nowMs = Date.now();
+    const seedStarted = performance.now();
+    seedLogs(join(dataDir, 'observability.sqlite'), records, nowMs, 24 * 3_600_000);
+    log(`seeded ${records.toLocaleString('en-US')} log records in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (SQL INSERT ... SELECT, then the FTS5 index)`);
+    const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
+    const logs = new SqlLogStore(store);
+    const raw = new SqliteDatabase(join(dataDir, 'observability.sqlite'), { readonly: true });
+    const ceiling = raw.prepare('select rowid from logs_fts where logs_fts match ? and rowid >= ? and rowid < ? order by rowid desc limit 51');
+    const frequencies: Record<string, number> = { [seededWords.rare]: 100, [seededWords.typical]: 3_000, [seededWords.common]: 100_000 };
+    const figures: SearchFigures[] = [];
+    try {
+      for (const word of Object.values(seededWords)) {
+        const service: number[] = [];
+        const bare: number[] = [];
+        for (let round = 0; round < rounds; round++) {
+          // The range ends a little later each time, as "last 24 hours" does when a user refreshes.
+          const range = { fromMs: nowMs - 24 * 3_600_000 + round, toMs: nowMs + round };
+          let started = performance.now();
+          await logs.search({ range, filters: {}, terms: [word], limit: 51 });
+          service.push(performance.now() - started);
+          started = performance.now();
+          ceiling.all(fts5BodyQuery([word]), firstIdAt(range.fromMs), firstIdAt(range.toMs));
+          bare.push(performance.now() - started);
+        }
+        service.sort((a, b) => a - b);
+        bare.sort((a, b) => a - b);
+        figures.push({
+          word,
+          matchesPerMillion: frequencies[word]!,
+          p50Ms: percentile(service, 0.5),
+          p95Ms: percentile(service, 0.95),
+          ceilingP50Ms: percentile(bare, 0.5),
+          ceilingP95Ms: percentile(bare, 0.95),
+        });
+      }
+    } finally {
+      raw.close();
+      await store.close();
+    }
+    return figures;
+  });
+}
