@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase, testRedisEnv } from '@playstack/server-kit/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import { ManualClock, type App, type PostgresChangeFeed } from '@playstack/server-kit';
+import { createTestDatabase, describeEachDatabase, testRedisEnv, type TestDatabase } from '@playstack/server-kit/testing';
 import { createIngestionKey, ingestionKeySummaries, revokeIngestionKeyById } from '../src/keys/ingestion-keys.js';
 import { buildTestApp } from './support/test-app.js';
 
@@ -106,15 +107,57 @@ describeEachDatabase('ingestion key revocation across instances without Redis', 
     await second.close();
   });
 
-  it('reaches the other instance once its cache entry expires (30 s)', async () => {
+  it('reaches the other instance at once on PostgreSQL (LISTEN/NOTIFY), once its cache entry expires (30 s) otherwise', async () => {
     const created = await createIngestionKey(first.database.db, { name: 'shared', createdBy: null, now: clock.now() });
     expect(await second.ingestionKeys.verify(bearer(created.key))).toBeDefined();
     await revokeIngestionKeyById(first.database.db, created.id, clock.now());
     await first.ingestionKeys.keysChanged();
+    if (database().dialect === 'postgres') {
+      await vi.waitFor(async () => expect(await second.ingestionKeys.verify(bearer(created.key))).toBeUndefined(), { timeout: 1_000, interval: 10 });
+      return;
+    }
+    // SQLite is one instance per file; two on one file share nothing else.
+    expect(await second.ingestionKeys.verify(bearer(created.key))).toBeDefined();
     clock.advance(30_000);
     expect(await second.ingestionKeys.verify(bearer(created.key))).toBeUndefined();
   });
 });
+
+if (process.env.TEST_DATABASE_URL) {
+  describe('ingestion key revocation across PostgreSQL instances whose listening connection drops', () => {
+    const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+    let database: TestDatabase;
+    let first: App;
+    let second: App;
+    beforeAll(async () => {
+      database = await createTestDatabase('postgres');
+      first = await buildTestApp(database, {}, { clock });
+      second = await buildTestApp(database, {}, { clock });
+    });
+    afterAll(async () => {
+      await first?.close();
+      await second?.close();
+      await database?.dispose();
+    });
+
+    it('catches up with a revocation announced while its listening connection was down', async () => {
+      const created = await createIngestionKey(first.database.db, { name: 'while-down', createdBy: null, now: clock.now() });
+      const channel = (second.changes as PostgresChangeFeed).channel;
+      await terminateListeners(first, channel);
+      // Cached around the cut, then revoked while the second instance does not listen: it does
+      // not hear of it, and the clock stands still, so only the catch-up on reconnection helps.
+      expect(await second.ingestionKeys.verify(bearer(created.key))).toBeDefined();
+      await revokeIngestionKeyById(first.database.db, created.id, clock.now());
+      await first.ingestionKeys.keysChanged();
+      await vi.waitFor(async () => expect(await second.ingestionKeys.verify(bearer(created.key))).toBeUndefined(), { timeout: 3_000, interval: 20 });
+    });
+  });
+}
+
+/** Ends every session listening on the channel, as a network cut or a PostgreSQL restart would. */
+async function terminateListeners(app: App, channel: string): Promise<void> {
+  await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${channel}`.execute(app.database.db);
+}
 
 const redisEnv = testRedisEnv();
 if (redisEnv) {

@@ -14,6 +14,7 @@ export { likelyTypos, type LikelyTypo } from './config/likely-typos.js';
 export { redactUrl } from './config/redact-url.js';
 export { openDatabase, type Database, type DatabaseOptions, type Dialect } from './db/database.js';
 export { migrateToLatest, type ServiceMigration } from './db/migrator.js';
+export { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed, type ChangeHandlers } from './db/change-feed.js';
 export { autoIncrementPrimaryKey, greatest, least, portable } from './db/column-types.js';
 export { connectRedis, type Redis, type RedisConnectionOptions } from './redis/redis.js';
 export { RedisHealth, type RedisHealthOptions, type RedisRecovery } from './redis/redis-health.js';

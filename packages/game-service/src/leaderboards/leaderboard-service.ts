@@ -70,19 +70,27 @@ export interface LeaderboardRead {
 /** Insert-or-lock rounds a run's write tries before giving up (each round needs a racing writer). */
 const maxWriteRounds = 5;
 
+/**
+ * Tells the other instances, inside the transaction that changed them (so only once it commits),
+ * that a player's entries in a game changed; their in-process engines then read them again.
+ */
+export type AnnounceChange = (trx: Kysely<any>, gameId: string, playerId: string) => Promise<void>;
+
 /** Leaderboards: the write path other features call, and the reads the routes serve. */
 export class Leaderboards {
   readonly #db: Kysely<LeaderboardTables>;
   readonly #dialect: Dialect;
   readonly #clock: Clock;
   readonly #games: () => Iterable<LeaderboardGame>;
+  readonly #announce: AnnounceChange | undefined;
   readonly ranks: RankIndex;
 
-  constructor(options: { db: Kysely<any>; dialect: Dialect; clock: Clock; games: () => Iterable<LeaderboardGame>; ranks: RankIndex }) {
+  constructor(options: { db: Kysely<any>; dialect: Dialect; clock: Clock; games: () => Iterable<LeaderboardGame>; ranks: RankIndex; announce?: AnnounceChange | undefined }) {
     this.#db = options.db as Kysely<LeaderboardTables>;
     this.#dialect = options.dialect;
     this.#clock = options.clock;
     this.#games = options.games;
+    this.#announce = options.announce;
     this.ranks = options.ranks;
   }
 
@@ -143,6 +151,7 @@ export class Leaderboards {
       if (changed) await updateEntry(db, set, { ...resultWith(result.score), achievedAt: result.achievedAt }, now);
       outcomes.push({ set, score: result.score, improved });
     }
+    if (targets.length > 0) await this.#announce?.(db, run.game.id, run.playerId);
 
     return {
       publish: async () => {
@@ -181,7 +190,9 @@ export class Leaderboards {
 
   /** Removes a player's entries in every board and period of a game, inside the erasure transaction. */
   async eraseEntries(trx: Kysely<any>, gameId: string, playerId: string): Promise<number> {
-    return deletePlayerEntries(trx as Kysely<LeaderboardTables>, this.#dialect, gameId, playerId);
+    const erased = await deletePlayerEntries(trx as Kysely<LeaderboardTables>, this.#dialect, gameId, playerId);
+    if (erased > 0) await this.#announce?.(trx, gameId, playerId);
+    return erased;
   }
 
   /** After the erasure commits: removes the player from the rank engine. */

@@ -13,6 +13,8 @@ declare module 'fastify' {
 }
 
 const loadRetryDelayMs = 5_000;
+/** The change feed topic of leaderboard writes and erasures: `[gameId, playerId]`. */
+const changesTopic = 'leaderboards';
 
 /**
  * Leaderboards: the rank engine (Redis sorted sets with REDIS_URL, else an in-process order-statistic tree),
@@ -34,14 +36,29 @@ export const leaderboardsPlugin = fp(
     // Redis back after an outage (or restarted): rebuild the sets it lost, replay the writes it missed.
     health?.onRecovered(() => ranks.resynchronise());
     app.readiness.registerDegradation('leaderboards', () => ranks.status());
+    // Instances sharing PostgreSQL without Redis each keep an engine of their own: every write
+    // and erasure is announced in its transaction (LISTEN/NOTIFY), and each instance applies the
+    // others' from SQL; after a disconnection it answers from SQL until it has caught up.
+    const publishOnCommit = engine.kind === 'in-process' ? app.changes.publishOnCommit : undefined;
     const leaderboards = new Leaderboards({
       db: app.database.db,
       dialect: app.database.dialect,
       clock: app.clock,
       ranks,
       games: () => app.games.list(),
+      announce: publishOnCommit && ((trx, gameId, playerId) => publishOnCommit(trx, changesTopic, JSON.stringify([gameId, playerId]))),
     });
     app.decorate('leaderboards', leaderboards);
+    if (publishOnCommit) {
+      await app.changes.subscribe(changesTopic, {
+        onMessage: (message) => {
+          const [gameId, playerId] = JSON.parse(message) as [string, string];
+          return ranks.syncChangedPlayer(gameId, playerId);
+        },
+        onLost: () => ranks.suspend('the other instances\' leaderboard changes cannot be heard (PostgreSQL LISTEN connection down): every leaderboard is answered from SQL until it is back'),
+        onMissed: () => ranks.catchUp(),
+      });
+    }
 
     app.playerErasure.register('entries', {
       erase: (trx, player) => leaderboards.eraseEntries(trx, player.gameId, player.playerId),

@@ -126,6 +126,10 @@ export class RankIndex {
   /** Sets whose missed writes were too many to remember one by one: rebuilt whole. */
   readonly #overflowed = new Set<string>();
   #replaying: Promise<void> | undefined;
+  /** Why the engine may lack other instances' changes (their feed is down): SQL answers until a catch-up. */
+  #outOfStep: string | undefined;
+  /** Bumped by every `suspend`, so a catch-up that began before a later one does not end it. */
+  #suspensions = 0;
 
   constructor(options: RankIndexOptions) {
     this.#db = options.db as Kysely<LeaderboardTables>;
@@ -367,6 +371,7 @@ export class RankIndex {
    */
   status(): string | undefined {
     const parts: string[] = [];
+    if (this.#outOfStep !== undefined) parts.push(this.#outOfStep);
     if (!this.#engine.usable) parts.push(`the ${this.#engine.kind} rank engine is out of use: every leaderboard is answered from SQL`);
     const here = this.#rebuilds.size;
     if (here > 0) parts.push(`rebuilding ${here} leaderboard set${here === 1 ? '' : 's'} from SQL (answered from SQL meanwhile)`);
@@ -399,13 +404,29 @@ export class RankIndex {
   }
 
   /**
+   * The engine may be missing other instances' changes from now on (the feed carrying them is
+   * disconnected): every read is answered from SQL until `catchUp` has run.
+   */
+  suspend(reason: string): void {
+    this.#outOfStep = reason;
+    this.#suspensions += 1;
+  }
+
+  /**
    * Rebuilds every held set from SQL (a catch-up after changes may have been missed: another
-   * instance's notifications lost with a dropped connection). The engine goes on answering
-   * meanwhile; writes made during each rebuild are replayed after it.
+   * instance's notifications lost with a dropped connection), then answers from the engine again
+   * unless it was suspended once more meanwhile. Writes made during each rebuild are replayed
+   * after it.
    */
   async catchUp(): Promise<void> {
-    const sets = [...this.#held.values()].filter((h) => !h.loading).map((h) => h.set);
-    await Promise.all(sets.map((set) => this.#rebuild(set, 'resync')));
+    const suspensions = this.#suspensions;
+    const sets = [...this.#held.values()].map((h) => h.set);
+    const outcomes = await Promise.allSettled(sets.map((set) => this.#rebuild(set, 'resync')));
+    if (outcomes.some((outcome) => outcome.status === 'rejected')) {
+      this.#log?.error('rank engine: catching up with the other instances failed; SQL answers until the next catch-up');
+      return;
+    }
+    if (this.#suspensions === suspensions) this.#outOfStep = undefined;
   }
 
   /**
@@ -414,7 +435,7 @@ export class RankIndex {
    * when the set is tracked and loaded and no period has ended since the last look.
    */
   #answering(set: RankedSet): Awaitable<string | undefined> {
-    if (!this.#engine.usable) return undefined;
+    if (!this.#engine.usable || this.#outOfStep !== undefined) return undefined;
     return andThen(this.#track(set), (id) => (id !== undefined && this.#stale.size > 0 && this.#stale.has(id) ? undefined : id));
   }
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Counter } from 'prom-client';
-import type { Clock, Redis } from '@playstack/server-kit';
+import type { ChangeFeed, Clock } from '@playstack/server-kit';
 import { bearerCredential } from './ingestion-key-format.js';
 import { findActiveIngestionKeyByHash, recordIngestionKeysLastUsed } from './keys-store.js';
 
@@ -23,10 +23,12 @@ export interface IngestionKeyVerifierOptions {
   /** `SERVICE_API_KEY`; undefined disables the legacy key. */
   legacyKey: string | undefined;
   legacyUses: Counter;
-  /** When set, key changes are broadcast to the other instances. */
-  redis: Redis | undefined;
-  /** How long a known key is trusted without asking the database (a backstop without Redis). */
+  /** Carries key changes to the other instances (and theirs here). */
+  changes: ChangeFeed;
+  /** How long a known key is trusted without asking the database (a backstop for a missed change). */
   cacheTtlMs: number;
+  /** The same while the change feed is disconnected (a revocation elsewhere would not be heard). */
+  disconnectedCacheTtlMs: number;
   /** How long an unknown key is remembered as unknown (spares the database a flood of bad keys). */
   negativeCacheTtlMs: number;
   maxCacheEntries: number;
@@ -38,13 +40,13 @@ interface CacheEntry {
   expiresAt: number;
 }
 
-const changesChannel = 'ingestion-keys:changed';
+const changesTopic = 'ingestion-keys';
 
 /**
  * Verifies `Authorization: Bearer <key>` for the ingest endpoint without a database round trip
  * per envelope: lookups are cached by key hash, last-used times are batched in memory and
- * flushed periodically. Revocation clears the cache at once, here and (through Redis pub/sub)
- * on every other instance.
+ * flushed periodically. Revocation clears the cache at once, here and (through the change feed:
+ * PostgreSQL LISTEN/NOTIFY, or Redis pub/sub on SQLite) on every other instance.
  */
 export class IngestionKeyVerifier {
   readonly #options: IngestionKeyVerifierOptions;
@@ -56,7 +58,8 @@ export class IngestionKeyVerifier {
   #generation = 0;
   #legacyLogged = false;
   #flushTimer: NodeJS.Timeout | undefined;
-  #subscriber: Redis | undefined;
+  /** The change feed is disconnected: changes elsewhere go unheard, so answers are kept briefly. */
+  #feedDown = false;
   readonly #legacyDigest: Buffer | undefined;
 
   constructor(options: IngestionKeyVerifierOptions) {
@@ -64,30 +67,30 @@ export class IngestionKeyVerifier {
     this.#legacyDigest = options.legacyKey === undefined ? undefined : sha256(options.legacyKey);
   }
 
-  /** Starts the last-used flush timer and, with Redis, listens for other instances' changes. */
+  /** Starts the last-used flush timer and listens for the other instances' key changes. */
   async start(): Promise<void> {
     this.#flushTimer = setInterval(() => {
       this.flushLastUsed().catch((error: unknown) => this.#options.logger.warn({ err: error }, 'could not record ingestion keys last used'));
     }, this.#options.lastUsedFlushIntervalMs);
     this.#flushTimer.unref();
-    const redis = this.#options.redis;
-    if (!redis) return;
-    const subscriber = redis.duplicate();
-    subscriber.on('error', () => undefined);
-    subscriber.on('message', () => this.#forgetAll());
-    // Messages sent while disconnected are lost; forgetting everything on reconnect covers them.
-    subscriber.on('ready', () => this.#forgetAll());
-    // Commands are not queued while disconnected: connect before subscribing.
-    await subscriber.connect();
-    await subscriber.subscribe(this.#channel());
-    this.#subscriber = subscriber;
+    await this.#options.changes.subscribe(changesTopic, {
+      onMessage: () => this.#forgetAll(),
+      onLost: () => {
+        this.#feedDown = true;
+        this.#forgetAll();
+      },
+      // Changes announced while disconnected were not heard: forgetting everything covers them.
+      onMissed: () => {
+        this.#feedDown = false;
+        this.#forgetAll();
+      },
+    });
   }
 
-  /** Stops the timer, flushes pending last-used times and leaves the channel. */
+  /** Stops the timer and flushes pending last-used times (the platform closes the change feed). */
   async close(): Promise<void> {
     if (this.#flushTimer) clearInterval(this.#flushTimer);
     await this.flushLastUsed().catch((error: unknown) => this.#options.logger.warn({ err: error }, 'could not record ingestion keys last used'));
-    if (this.#subscriber) await this.#subscriber.quit().catch(() => this.#subscriber?.disconnect());
   }
 
   /** The key an `Authorization` header carries, or undefined when it is missing, unknown or revoked. */
@@ -107,9 +110,8 @@ export class IngestionKeyVerifier {
   /** Drops every cached answer here and on the other instances; call after creating or revoking a key. */
   async keysChanged(): Promise<void> {
     this.#forgetAll();
-    const redis = this.#options.redis;
-    // Without the broadcast (Redis unreachable) the others learn of it within `cacheTtlMs`.
-    if (redis) await redis.publish(this.#channel(), 'changed').catch((error: unknown) => this.#options.logger.warn({ err: error }, 'could not broadcast an ingestion key change through Redis'));
+    // Without the announcement (the feed failed) the others learn of it within `cacheTtlMs`.
+    await this.#options.changes.publish(changesTopic, 'changed');
   }
 
   /** Writes the batched last-used times (one update per key used since the last flush). */
@@ -123,12 +125,6 @@ export class IngestionKeyVerifier {
       for (const [id, at] of batch) if ((this.#lastUsed.get(id) ?? 0) < at) this.#lastUsed.set(id, at);
       throw error;
     }
-  }
-
-  // ioredis applies its key prefix to keys, not to pub/sub channels: add it by hand so
-  // deployments sharing one Redis under different prefixes stay apart.
-  #channel(): string {
-    return `${this.#options.redis?.options.keyPrefix ?? ''}${changesChannel}`;
   }
 
   #forgetAll(): void {
@@ -173,7 +169,7 @@ export class IngestionKeyVerifier {
       const oldest = this.#cache.keys().next().value;
       if (oldest !== undefined) this.#cache.delete(oldest);
     }
-    const ttl = key ? this.#options.cacheTtlMs : this.#options.negativeCacheTtlMs;
+    const ttl = Math.min(key ? this.#options.cacheTtlMs : this.#options.negativeCacheTtlMs, this.#feedDown ? this.#options.disconnectedCacheTtlMs : Infinity);
     this.#cache.set(keyHash, { key, expiresAt: now + ttl });
   }
 }

@@ -16,8 +16,12 @@ export interface IngestionKeysOptions {
   lastUsedFlushIntervalMs: number;
 }
 
-/** Without Redis, another instance's revocation reaches this one within this time. */
+/**
+ * A missed announcement (or none: SQLite, one instance) lets another instance's revocation reach
+ * this one within this time; while the change feed is disconnected, within the second.
+ */
 const keyCacheTtlMs = 30_000;
+const disconnectedKeyCacheTtlMs = 1_000;
 const unknownKeyCacheTtlMs = 5_000;
 const maxCachedKeys = 10_000;
 
@@ -36,8 +40,9 @@ export const ingestionKeysPlugin = fp<IngestionKeysOptions>(
       logger: app.log,
       legacyKey: options.legacyKey,
       legacyUses,
-      redis: app.redis,
+      changes: app.changes,
       cacheTtlMs: keyCacheTtlMs,
+      disconnectedCacheTtlMs: disconnectedKeyCacheTtlMs,
       negativeCacheTtlMs: unknownKeyCacheTtlMs,
       maxCacheEntries: maxCachedKeys,
       lastUsedFlushIntervalMs: options.lastUsedFlushIntervalMs,

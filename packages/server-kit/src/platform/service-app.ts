@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigProperties } from '../config/common-config.js';
+import { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed } from '../db/change-feed.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest, type ServiceMigration } from '../db/migrator.js';
 import { createServer, type App } from '../http/create-server.js';
@@ -23,6 +24,8 @@ declare module 'fastify' {
     redis: Redis | undefined;
     /** Whether Redis is usable right now, with `orElse` for a fallback; present with `redis`. */
     redisHealth: RedisHealth | undefined;
+    /** Changes announced between the instances sharing the database (LISTEN/NOTIFY on PostgreSQL). */
+    changes: ChangeFeed;
     clock: Clock;
     readiness: Readiness;
   }
@@ -100,9 +103,11 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
   app.decorate('database', database);
   app.decorate('redis', redis);
   app.decorate('redisHealth', undefined);
+  app.decorate('changes', new NoChangeFeed());
   app.decorate('clock', options.clock ?? systemClock);
   app.decorate('readiness', readiness);
   app.addHook('onClose', async () => {
+    await app.changes.close();
     app.redisHealth?.close();
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     await database.close();
@@ -134,6 +139,11 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
       await health.check();
       return health.describe();
     });
+  }
+  if (database.dialect === 'postgres' && config.DATABASE_URL) {
+    app.changes = new PostgresChangeFeed({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, db: database.db, log: app.log });
+  } else if (app.redisHealth) {
+    app.changes = new RedisChangeFeed({ health: app.redisHealth, log: app.log });
   }
   await app.register(systemRoutes, { version: options.version, readiness, readinessTimeoutMs });
   app.get('/openapi.json', { schema: { tags: ['system'], summary: 'This OpenAPI document' } }, async () => app.swagger());
