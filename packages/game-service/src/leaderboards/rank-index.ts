@@ -148,7 +148,13 @@ export class RankIndex {
     for (const set of sets) {
       if (this.#engine.kind === 'in-process') await this.#track(set);
       else if (isCurrentPeriod(set.period, this.#clock.now())) {
-        this.#register(set, rankedSetId(set));
+        const id = rankedSetId(set);
+        // Tracked already (a request needed it first): it was checked then; wait for that.
+        if (this.#held.has(id)) {
+          await this.#rebuilds.get(id)?.catch(() => undefined);
+          continue;
+        }
+        this.#register(set, id);
         // A shared set that could not be rebuilt is answered from SQL and rebuilt when next
         // found missing (or when Redis answers again): the boot goes on.
         await this.#rebuild(set, 'boot').catch(() => undefined);
