@@ -2,7 +2,7 @@
 #   docker build --target game-service -t playstack/game-service .
 #   docker build --target observability-service -t playstack/observability-service .
 # compose.yaml builds and runs both with PostgreSQL and Redis. docs/operations.md says more.
-ARG NODE_VERSION=24
+ARG NODE_VERSION=22
 
 # Build: install everything, compile the services and the dashboard, then drop what only the
 # build and the tests need.
