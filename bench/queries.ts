@@ -47,7 +47,7 @@ const services = Array.from({ length: serviceCount }, (_, i) => `service-${Strin
 const tenants = Array.from({ length: tenantCount }, (_, i) => `tenant-${String(i).padStart(2, '0')}`);
 const statementShapes = Array.from({ length: 30 }, (_, i) => `SELECT id, total FROM table_${i} WHERE owner = `);
 const statements = statementShapes.map((shape) => {
-  const normalized = normalizeStatement(`${shape}1`);
+  const normalized = normalizeStatement('postgresql', `${shape}1`);
   return { shape, normalized, hash: statementHash(normalized), verb: statementVerb(normalized) ?? null };
 });
 // Latency: mostly fast, with a slow tail.

@@ -18,6 +18,8 @@ import { queryRoutes } from './query/query-routes.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import { tierCompactorPlugin } from './query/tier-compactor-plugin.js';
+import { rollupRebuildPlugin } from './storage/rollup-rebuild-plugin.js';
+import { statementRollupsRebuild } from './storage/statement-rollups-rebuild.js';
 
 export const apiVersion = '0.1.0';
 
@@ -80,6 +82,8 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     mailFrom: config.MAIL_FROM,
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
+  // Before anything ingests or reads: derived data whose rules changed is recomputed first.
+  await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild] });
   await app.register(logStorePlugin);
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,

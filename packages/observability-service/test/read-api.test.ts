@@ -285,7 +285,7 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
 
   it('groups database time per system and normalized statement', async () => {
     const body = await getJson('/api/v1/database');
-    const expected = groupBy(lastDay, (row) => (row.db_system === null || row.db_statement === null ? undefined : `${row.db_system}|${normalizeStatement(row.db_statement)}`));
+    const expected = groupBy(lastDay, (row) => (row.db_system === null || row.db_statement === null ? undefined : `${row.db_system}|${normalizeStatement(row.db_system, row.db_statement)}`));
     expect(body.statements).toHaveLength(expected.size);
     for (const statement of body.statements) {
       const rows = expected.get(`${statement.system}|${statement.statement}`)!;

@@ -61,7 +61,7 @@ function randomDataSet(seed: number, traces: number): Sent[][] {
       sent.push({
         service: callee,
         environment,
-        occurrence: { ...base(), spanId: `d${hex(15)}`, operation: 'query', kind: 'client', db: { system: pick(['postgresql', 'redis']), statement } },
+        occurrence: { ...base(), spanId: `d${hex(15)}`, operation: 'query', kind: 'client', db: { system: pick(['postgresql', 'mysql']), statement } },
       });
     }
   }
@@ -170,7 +170,7 @@ describeEachDatabase('rollups written at ingest time', (database) => {
       (row) => [Number(row.minute), row.service, row.environment, row.db_system, row.statement_hash].join('|'),
       groupBy(
         raw,
-        (row) => (row.db_statement === null ? undefined : [minute(row), row.service, row.environment, row.db_system, statementHash(normalizeStatement(row.db_statement))].join('|')),
+        (row) => (row.db_statement === null ? undefined : [minute(row), row.service, row.environment, row.db_system, statementHash(normalizeStatement(row.db_system!, row.db_statement))].join('|')),
         duration,
         isError,
       ),

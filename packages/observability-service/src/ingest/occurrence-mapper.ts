@@ -23,6 +23,24 @@ export interface StoredExtras {
 
 const noExtras: StoredExtras = { resourceAttributes: null, events: null, links: null };
 
+/** The collection a MongoDB span names (current and older semantic-convention names). */
+function collectionOf(attributes: Readonly<Record<string, unknown>> | null | undefined): string | undefined {
+  const named = attributes?.['db.collection.name'] ?? attributes?.['db.mongodb.collection'];
+  return typeof named === 'string' ? named : undefined;
+}
+
+/** A statement's shape and the hash its database rollup is keyed by. */
+export interface StatementShape {
+  normalized: string;
+  hash: string;
+}
+
+/** The shape of a database span's statement by its system (see statement-normalizer.ts). */
+export function statementShapeOf(system: string, statement: string, attributes: Readonly<Record<string, unknown>> | null | undefined): StatementShape {
+  const normalized = normalizeStatement(system, statement, { collection: collectionOf(attributes) });
+  return { normalized, hash: statementHash(normalized) };
+}
+
 /** Turns a validated protocol occurrence into a storage row, or refuses it for its time. */
 export function mapOccurrence(resource: ProtocolResource, occurrence: ProtocolOccurrence, window: AcceptanceWindow, extras: StoredExtras = noExtras): MappedOccurrence {
   const startedAt = Date.parse(occurrence.startedAt);
@@ -30,7 +48,8 @@ export function mapOccurrence(resource: ProtocolResource, occurrence: ProtocolOc
   if (startedAt < window.oldestMs) return { ok: false, message: 'occurrence.startedAt is older than the retention period' };
   if (startedAt > window.newestMs) return { ok: false, message: 'occurrence.startedAt is more than an hour in the future' };
   const db = occurrence.db;
-  const normalized = db?.statement === undefined ? undefined : normalizeStatement(db.statement);
+  const shape = db?.statement === undefined ? undefined : statementShapeOf(db.system, db.statement, occurrence.attributes);
+  const normalized = shape?.normalized;
   return {
     ok: true,
     row: {
@@ -54,7 +73,7 @@ export function mapOccurrence(resource: ProtocolResource, occurrence: ProtocolOc
       db_system: db?.system ?? null,
       db_statement: db?.statement ?? null,
       normalized_statement: normalized ?? null,
-      db_statement_hash: normalized === undefined ? null : statementHash(normalized),
+      db_statement_hash: shape?.hash ?? null,
       db_operation: db ? (db.operation ?? (normalized === undefined ? undefined : statementVerb(normalized)) ?? null) : null,
       peer_service: occurrence.peer?.service ?? null,
       peer_address: occurrence.peer?.address ?? null,

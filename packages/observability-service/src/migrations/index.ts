@@ -7,6 +7,7 @@ import { rollupTierGrains } from './2026-11-21-03-rollup-tiers-grain.js';
 import { operationTiers } from './2026-11-21-04-operation-tiers.js';
 import { spanEventsLinks } from './2026-11-21-05-span-events-links.js';
 import { logs } from './2026-11-26-01-logs.js';
+import { statementShapes } from './2026-11-27-01-statement-shapes.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -21,4 +22,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-21-04-operation-tiers': operationTiers,
   '2026-11-21-05-span-events-links': spanEventsLinks,
   '2026-11-26-01-logs': logs,
+  '2026-11-27-01-statement-shapes': statementShapes,
 };

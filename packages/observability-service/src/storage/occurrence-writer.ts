@@ -31,8 +31,8 @@ export function occurrenceParameters(rows: readonly NewOccurrence[], receivedAt:
 
 /** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
 const rowsPerInsert = 1_000;
-/** Serializes rollup merges across PostgreSQL instances (SQLite's write lock does it there). */
-const rollupLock = schemaLock(0x6f627372); // "obsr"
+/** Serializes rollup merges (and rebuilds) across PostgreSQL instances (SQLite's write lock does it there). */
+export const rollupLock = schemaLock(0x6f627372); // "obsr"
 
 export interface OccurrenceWriterOptions {
   database: Database<IngestionTables>;
@@ -160,6 +160,15 @@ export class OccurrenceWriter {
   }
 }
 
+/** The figures of a database occurrence, added to its statement's rollup cell. */
+export function addStatement(
+  statements: RollupAccumulator,
+  row: Pick<NewOccurrence, 'started_at' | 'service' | 'environment' | 'db_operation' | 'duration_ms' | 'status'> & { db_system: string },
+  shape: { normalized: string; hash: string },
+): void {
+  statements.add(row.started_at, [row.service, row.environment, row.db_system, shape.hash], [shape.normalized, row.db_operation], row.duration_ms, row.status === 'error');
+}
+
 /**
  * Adds the rows' figures to the four per-minute rollups: operation, tenant, statement (rows with
  * a normalized statement) and dependency (the edges rows declare, plus `parentChildEdges`).
@@ -176,13 +185,7 @@ export async function mergeRollups(trx: Kysely<IngestionTables>, rows: readonly 
     operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind], [], row.duration_ms, isError);
     if (row.tenant_id !== null) tenants.add(row.started_at, [row.tenant_id, row.service, row.environment], [], row.duration_ms, isError);
     if (row.db_system !== null && row.db_statement_hash !== null && row.normalized_statement !== null) {
-      statements.add(
-        row.started_at,
-        [row.service, row.environment, row.db_system, row.db_statement_hash],
-        [row.normalized_statement, row.db_operation],
-        row.duration_ms,
-        isError,
-      );
+      addStatement(statements, { ...row, db_system: row.db_system }, { normalized: row.normalized_statement, hash: row.db_statement_hash });
     }
     const edge = declaredEdge(row);
     if (edge) addEdge(edge);

@@ -63,7 +63,7 @@ export function generateDataSet(nowMs: number, count: number, seed = 7): Generat
       durationMs: Math.round((1 + random() ** 3 * 3000) * 1000) / 1000,
       status: random() < 0.15 ? 'error' : 'ok',
       ...(random() < 0.8 ? { tenantId: pick(generatedTenants) } : {}),
-      ...(isDb ? { db: { system: pick(['postgresql', 'redis']), statement: pick(statements)(Math.floor(random() * 1000)) } } : {}),
+      ...(isDb ? { db: { system: pick(['postgresql', 'mysql']), statement: pick(statements)(Math.floor(random() * 1000)) } } : {}),
       ...(isPeer ? { peer: { service: pick(generatedServices.filter((s) => s !== service)) } } : {}),
       ...(i % 7 === 0 ? { attributes: { 'http.client_ip': '10.0.0.1', retries: 2, cached: false } } : {}),
     };

@@ -1,0 +1,39 @@
+import { statementShapeOf } from '../ingest/occurrence-mapper.js';
+import { parseAttributes } from '../query/occurrence-record.js';
+import { addStatement } from './occurrence-writer.js';
+import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
+import type { RebuildPart } from './rollup-rebuild.js';
+
+/** Occurrence ids per UPDATE when a stored statement hash changes. */
+const idsPerUpdate = 500;
+
+/**
+ * The database rollups recomputed from the stored statements with the current normalizer, and
+ * each occurrence's `db_statement_hash` brought in line with them.
+ */
+export const statementRollupsRebuild: RebuildPart = {
+  name: 'statement-rollups',
+  async clear(trx) {
+    await trx.deleteFrom('statement_rollups').execute();
+  },
+  async addChunk(trx, rows) {
+    const statements = new RollupAccumulator(rollupSpecs.statement);
+    const rehashed = new Map<string, number[]>();
+    for (const row of rows) {
+      if (row.db_system === null || row.db_statement === null) continue;
+      const shape = statementShapeOf(row.db_system, row.db_statement, parseAttributes(row.attributes));
+      addStatement(statements, { ...row, started_at: Number(row.started_at), db_system: row.db_system }, shape);
+      if (shape.hash !== row.db_statement_hash) {
+        const ids = rehashed.get(shape.hash) ?? [];
+        ids.push(Number(row.id));
+        rehashed.set(shape.hash, ids);
+      }
+    }
+    await statements.mergeInto(trx);
+    for (const [hash, ids] of rehashed) {
+      for (let offset = 0; offset < ids.length; offset += idsPerUpdate) {
+        await trx.updateTable('occurrences').set({ db_statement_hash: hash }).where('id', 'in', ids.slice(offset, offset + idsPerUpdate)).execute();
+      }
+    }
+  },
+};
