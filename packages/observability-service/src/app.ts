@@ -15,6 +15,8 @@ import { logStorePlugin } from './logs/log-store-plugin.js';
 import { logRoutes } from './logs/log-routes.js';
 import { otlpGrpcPlugin } from './otlp/otlp-grpc-server.js';
 import { queryRoutes } from './query/query-routes.js';
+import { serviceSettingsRoutes } from './service-settings/service-settings-routes.js';
+import { operationRollupsRebuild } from './storage/operation-rollups-rebuild.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import { tierCompactorPlugin } from './query/tier-compactor-plugin.js';
@@ -83,7 +85,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
-  await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild] });
+  await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild] });
   await app.register(logStorePlugin);
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,
@@ -113,7 +115,8 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   });
 
   await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000 });
-  await app.register(queryRoutes);
+  await app.register(queryRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS });
+  await app.register(serviceSettingsRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS });
   await app.register(logRoutes);
   await app.register(usageRoutes);
   await app.register(healthRoutes);

@@ -4,8 +4,8 @@ import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { recordIngestion } from '../src/health/ingestion-counters.js';
 import { normalizeStatement } from '../src/ingest/statement-normalizer.js';
 import { OccurrenceWriter, type NewOccurrence } from '../src/storage/occurrence-writer.js';
-import { exactQuantile, expectedEdges, figuresOf, groupBy, inRange, sum } from './support/brute-force.js';
-import { generateDataSet, type GeneratedDataSet } from './support/generated-occurrences.js';
+import { countedRows, exactApdex, exactQuantile, expectedEdges, figuresOf, groupBy, inRange, sum } from './support/brute-force.js';
+import { generateDataSet, generatedWorker, type GeneratedDataSet } from './support/generated-occurrences.js';
 import { asBrowser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
 import { parseCsv } from './support/parse-csv.js';
 import { buildTestApp } from './support/test-app.js';
@@ -23,6 +23,13 @@ function expectWithinBucketError(actual: number | null, exact: number | null): v
   }
   expect(actual).not.toBeNull();
   expect(Math.abs(actual! - exact)).toBeLessThanOrEqual(exact * 0.02 + 0.001);
+}
+
+/** Apdex at the default threshold (500 ms), rounded to 4 decimals as the API serves it. */
+function expectApdex(actual: number | null, rows: readonly NewOccurrence[], thresholdOf: (service: string) => number = () => 500): void {
+  const exact = exactApdex(rows, thresholdOf);
+  if (exact === null) expect(actual).toBeNull();
+  else expect(actual).toBeCloseTo(exact, 4);
 }
 
 function expectLatency(actual: { p50Ms: number | null; p95Ms: number | null; p99Ms?: number | null }, durations: number[]): void {
@@ -82,52 +89,65 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
     expect(body.from).toBe(iso(now - dayMs));
     expect(body.to).toBe(iso(now));
     const expected = groupBy(lastDay, (row) => row.service);
+    const counted = groupBy(countedRows(lastDay), (row) => row.service);
     expect(body.services.map((s: { service: string }) => s.service)).toEqual([...expected.keys()].sort());
     for (const service of body.services) {
       const rows = expected.get(service.service)!;
-      const figures = figuresOf(rows);
+      const figures = figuresOf(counted.get(service.service)!);
       expect(service.environments).toEqual([...new Set(rows.map((row) => row.environment))].sort());
+      expect(service.countedSpans).toBe(service.service === generatedWorker ? 'root' : 'entry');
       expect(service.count).toBe(figures.count);
+      expect(service.count).toBeLessThan(rows.length);
       expect(service.errorCount).toBe(figures.errorCount);
       expect(service.errorRate).toBeCloseTo(figures.errorCount / figures.count, 12);
       expectLatency(service, figures.durations);
+      expectApdex(service.apdex, counted.get(service.service)!);
+      expect(service.apdexThresholdMs).toBe(500);
       expect(service.lastSeenAt).toBe(iso(Math.max(...rows.map((row) => row.started_at))));
     }
   });
 
   it('summarizes exactly the last 24 hours by default: older data is left out', async () => {
     const body = await getJson('/api/v1/summary');
-    const figures = figuresOf(lastDay);
+    const figures = figuresOf(countedRows(lastDay));
     expect(lastDay.length).toBeLessThan(data.rows.length);
-    expect(body).toMatchObject({ count: figures.count, errorCount: figures.errorCount, services: 3 });
+    expect(body).toMatchObject({ count: figures.count, errorCount: figures.errorCount, services: 4 });
+    expectApdex(body.apdex, countedRows(lastDay));
     expect(body.averageMs).toBeCloseTo(sum(figures.durations) / figures.count, 2);
     expect(body.maxMs).toBe(Math.max(...figures.durations));
     expect(body.perMinute).toBeCloseTo(figures.count / 1440, 9);
     expectLatency(body, figures.durations);
 
     const wide = await getJson(`/api/v1/summary?from=${iso(now - 4 * dayMs)}&to=${iso(now)}`);
-    expect(wide.count).toBe(data.rows.length);
+    expect(wide.count).toBe(countedRows(data.rows).length);
   });
 
   it('combines the service and environment filters', async () => {
     const body = await getJson('/api/v1/summary?service=orders&environment=staging');
-    const rows = lastDay.filter((row) => row.service === 'orders' && row.environment === 'staging');
+    const rows = countedRows(lastDay.filter((row) => row.service === 'orders' && row.environment === 'staging'));
     expect(body.count).toBe(rows.length);
     expect(body.errorCount).toBe(figuresOf(rows).errorCount);
     expectLatency(body, figuresOf(rows).durations);
+    expectApdex(body.apdex, rows);
     expect(body.services).toBe(1);
     const services = await getJson('/api/v1/services?environment=staging');
+    const staging = countedRows(lastDay.filter((row) => row.environment === 'staging'));
     for (const service of services.services) {
       expect(service.environments).toEqual(['staging']);
-      expect(service.count).toBe(lastDay.filter((row) => row.service === service.service && row.environment === 'staging').length);
+      expect(service.count).toBe(staging.filter((row) => row.service === service.service).length);
     }
+    const worker = await getJson(`/api/v1/summary?service=${generatedWorker}`);
+    const workerRows = countedRows(lastDay.filter((row) => row.service === generatedWorker));
+    expect(workerRows.every((row) => row.kind === 'internal' && row.parent_span_id === null)).toBe(true);
+    expect(worker).toMatchObject({ count: workerRows.length, errorCount: figuresOf(workerRows).errorCount });
+    expectApdex(worker.apdex, workerRows);
   });
 
   it('trends per hour with empty buckets as zeros, every bucket matching the raw data', async () => {
     const body = await getJson('/api/v1/trend?interval=1h&service=gateway');
     expect(body.interval).toBe('1h');
     expect(body.buckets).toHaveLength(24);
-    const gatewayRows = lastDay.filter((row) => row.service === 'gateway');
+    const gatewayRows = countedRows(lastDay.filter((row) => row.service === 'gateway'));
     for (const [index, bucket] of body.buckets.entries()) {
       const start = now - dayMs + index * hourMs;
       expect(bucket.start).toBe(iso(start));
@@ -135,45 +155,72 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
       expect(bucket.count).toBe(rows.length);
       expect(bucket.errorCount).toBe(figuresOf(rows).errorCount);
       expectLatency(bucket, figuresOf(rows).durations);
+      expectApdex(bucket.apdex, rows);
     }
     const gap = body.buckets.find((bucket: { start: string }) => bucket.start === iso(now - 10 * hourMs));
-    expect(gap).toEqual({ start: iso(now - 10 * hourMs), count: 0, errorCount: 0, errorRate: 0, p50Ms: null, p95Ms: null, p99Ms: null });
+    expect(gap).toEqual({ start: iso(now - 10 * hourMs), count: 0, errorCount: 0, errorRate: 0, p50Ms: null, p95Ms: null, p99Ms: null, apdex: null });
+    // Every service together, the worker counted by its root spans, bucket by bucket.
+    const all = await getJson('/api/v1/trend?interval=1h');
+    const allCounted = countedRows(lastDay);
+    for (const [index, bucket] of all.buckets.entries()) {
+      const rows = inRange(allCounted, now - dayMs + index * hourMs, now - dayMs + (index + 1) * hourMs);
+      expect(bucket.count).toBe(rows.length);
+      expectLatency(bucket, figuresOf(rows).durations);
+      expectApdex(bucket.apdex, rows);
+    }
   });
 
   it('chooses the trend bucket size from the range', async () => {
     const day = await getJson('/api/v1/trend');
     expect(day.interval).toBe('15m');
     expect(day.buckets).toHaveLength(96);
-    expect(sum(day.buckets.map((bucket: { count: number }) => bucket.count))).toBe(lastDay.length);
+    expect(sum(day.buckets.map((bucket: { count: number }) => bucket.count))).toBe(countedRows(lastDay).length);
     const week = await getJson(`/api/v1/trend?from=${iso(now - 7 * dayMs)}`);
     expect(week.interval).toBe('1h');
     expect(week.buckets).toHaveLength(168);
-    expect(sum(week.buckets.map((bucket: { count: number }) => bucket.count))).toBe(data.rows.length);
+    expect(sum(week.buckets.map((bucket: { count: number }) => bucket.count))).toBe(countedRows(data.rows).length);
   });
 
-  /** Reference top operations: per service, environment, operation and kind, busiest first, ties by name. */
+  /**
+   * Reference top operations: per service, environment, operation, kind and whether the service's
+   * figures count the spans (entry), over `rows` (the range and filters), busiest first, ties by name.
+   */
   function expectedOperations(rows: readonly NewOccurrence[]) {
     const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    return [...groupBy(rows, (row) => JSON.stringify([row.service, row.environment, row.operation, row.kind])).values()]
-      .map((group) => ({ service: group[0]!.service, environment: group[0]!.environment, operation: group[0]!.operation, kind: group[0]!.kind, figures: figuresOf(group) }))
+    const counted = new Set(countedRows(rows));
+    return [...groupBy(rows, (row) => JSON.stringify([row.service, row.environment, row.operation, row.kind, counted.has(row)])).values()]
+      .map((group) => ({
+        service: group[0]!.service,
+        environment: group[0]!.environment,
+        operation: group[0]!.operation,
+        kind: group[0]!.kind,
+        entry: counted.has(group[0]!),
+        rows: group,
+        figures: figuresOf(group),
+      }))
       .sort(
         (a, b) =>
           b.figures.count - a.figures.count ||
           text(a.operation, b.operation) ||
           text(a.service, b.service) ||
           text(a.environment, b.environment) ||
-          text(a.kind, b.kind),
+          text(a.kind, b.kind) ||
+          Number(b.entry) - Number(a.entry),
       );
   }
 
   function expectOperations(actual: Array<Record<string, unknown>>, expected: ReturnType<typeof expectedOperations>): void {
-    expect(actual.map((row) => [row.service, row.environment, row.operation, row.kind])).toEqual(expected.map((row) => [row.service, row.environment, row.operation, row.kind]));
+    expect(actual.map((row) => [row.service, row.environment, row.operation, row.kind, row.entry])).toEqual(
+      expected.map((row) => [row.service, row.environment, row.operation, row.kind, row.entry]),
+    );
     for (const [index, row] of actual.entries()) {
-      const { figures } = expected[index]!;
+      const { figures, entry, rows } = expected[index]!;
       expect(row.count).toBe(figures.count);
       expect(row.errorCount).toBe(figures.errorCount);
       expect(row.errorRate).toBeCloseTo(figures.errorCount / figures.count, 12);
       expectLatency(row as { p50Ms: number | null; p95Ms: number | null; p99Ms: number | null }, figures.durations);
+      if (entry) expectApdex(row.apdex as number | null, rows);
+      else expect(row.apdex).toBeNull();
     }
   }
 
@@ -185,7 +232,14 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
     expect(expected.length).toBeGreaterThan(20);
     expect(body.operations).toHaveLength(20);
     expectOperations(body.operations, expected.slice(0, 20));
-    expect(Object.keys(body.operations[0]).sort()).toEqual(['count', 'environment', 'errorCount', 'errorRate', 'kind', 'operation', 'p50Ms', 'p95Ms', 'p99Ms', 'service']);
+    expect(Object.keys(body.operations[0]).sort()).toEqual(['apdex', 'count', 'entry', 'environment', 'errorCount', 'errorRate', 'kind', 'operation', 'p50Ms', 'p95Ms', 'p99Ms', 'service']);
+    expect(new Set(expected.map((row) => row.kind))).toEqual(new Set(['server', 'client', 'internal', 'producer', 'consumer']));
+
+    const entries = await getJson('/api/v1/operations?entry=true&limit=100');
+    expectOperations(entries.operations, expected.filter((row) => row.entry));
+    expect(entries.operations.some((row: { kind: string }) => row.kind === 'internal')).toBe(true);
+    const others = await getJson('/api/v1/operations?entry=false&limit=100');
+    expectOperations(others.operations, expected.filter((row) => !row.entry).slice(0, 100));
 
     const all = await getJson(`/api/v1/operations?limit=100&from=${iso(now - 4 * dayMs)}`);
     expectOperations(all.operations, expectedOperations(data.rows).slice(0, 100));
@@ -501,7 +555,7 @@ describeEachDatabase('rollup tiers and retention', (database) => {
       expect(remaining.length).toBeGreaterThan(0);
       for (const row of remaining) expect(Number(row.bucket) + Number(row.tier_ms)).toBeGreaterThan(cutoff);
       const recent = await asBrowser(app, session, { method: 'GET', url: `/api/v1/summary?from=${iso(cutoff + hourMs)}&to=${iso(now)}` });
-      expect(recent.json().count).toBe(inRange(data.rows, cutoff + hourMs, now).length);
+      expect(recent.json().count).toBe(countedRows(inRange(data.rows, cutoff + hourMs, now)).length);
     } finally {
       await app.close();
     }

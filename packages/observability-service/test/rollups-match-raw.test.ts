@@ -52,6 +52,9 @@ function randomDataSet(seed: number, traces: number): Sent[][] {
       occurrence: { ...base(), spanId: clientSpan, parentSpanId: rootSpan, operation: 'call', kind: 'client', ...(viaPeer ? { peer: { service: callee } } : {}) },
     });
     sent.push({ service: callee, environment, occurrence: { ...base(), spanId: `c${hex(15)}`, parentSpanId: clientSpan, operation: 'handle', kind: 'server' } });
+    // Internal work: a step under the request, and sometimes a job of the callee's own (a root).
+    sent.push({ service: caller, environment, occurrence: { ...base(), spanId: `e${hex(15)}`, parentSpanId: rootSpan, operation: 'render', kind: 'internal' } });
+    if (random() < 0.3) sent.push({ service: callee, environment, occurrence: { ...base(), traceId: `2${hex(31)}`, spanId: `f${hex(15)}`, operation: 'render', kind: 'internal' } });
     if (random() < 0.6) {
       const statement = pick([
         (n: number) => `SELECT * FROM stock WHERE sku = ${n}`,
@@ -154,11 +157,23 @@ describeEachDatabase('rollups written at ingest time', (database) => {
     const duration = (row: { duration_ms: number }) => row.duration_ms;
     const isError = (row: { status: string }) => row.status === 'error';
 
+    // The span role by its definition: entry (server, consumer), root (internal without a parent), child.
+    const role = (row: { kind: string; parent_span_id: string | null }) =>
+      row.kind === 'server' || row.kind === 'consumer' ? 'entry' : row.kind === 'internal' && row.parent_span_id === null ? 'root' : 'child';
+    const operationKey = (row: { service: string; environment: string; operation: string; kind: string }) => [row.service, row.environment, row.operation, row.kind];
+    const operationRollups = await db.selectFrom('operation_rollups').selectAll().execute();
+    expect(new Set(operationRollups.map((row) => row.span_role))).toEqual(new Set(['entry', 'root', 'child']));
     expectRollupsEqual(
-      await db.selectFrom('operation_rollups').selectAll().execute(),
-      (row) => [Number(row.minute), row.service, row.environment, row.operation, row.kind].join('|'),
-      groupBy(raw, (row) => [minute(row), row.service, row.environment, row.operation, row.kind].join('|'), duration, isError),
+      operationRollups,
+      (row) => [Number(row.minute), ...operationKey(row), row.span_role].join('|'),
+      groupBy(raw, (row) => [minute(row), ...operationKey(row), role(row)].join('|'), duration, isError),
     );
+    const errorsByCell = groupBy(raw.filter(isError), (row) => [minute(row), ...operationKey(row), role(row)].join('|'), duration, isError);
+    for (const row of operationRollups) {
+      const errors = errorsByCell.get([Number(row.minute), ...operationKey(row), row.span_role].join('|'));
+      if (errors) expectQuantilesWithinBound(row.error_histogram, errors.durations);
+      else expect(row.error_histogram).toBe('');
+    }
     expectRollupsEqual(
       await db.selectFrom('tenant_rollups').selectAll().execute(),
       (row) => [Number(row.minute), row.tenant_id, row.service, row.environment].join('|'),

@@ -42,6 +42,15 @@ export class MergedHistogram {
     return this;
   }
 
+  /** Adds every count of another merged histogram. */
+  merge(other: MergedHistogram): this {
+    for (let index = 0; index <= maxBucketIndex; index += 1) {
+      const count = other.#counts[index]!;
+      if (count > 0) this.#addToBucket(index, count);
+    }
+    return this;
+  }
+
   #addToBucket(index: number, count: number): void {
     const clamped = Math.min(index, maxBucketIndex);
     this.#counts[clamped] = this.#counts[clamped]! + count;
@@ -74,9 +83,48 @@ export class MergedHistogram {
     return pairs.join(',');
   }
 
+  /**
+   * Apdex counts at `thresholdMs` (T) of these durations, the durations in `errors` (a subset of
+   * them) frustrated whatever their latency: satisfied at or below T, tolerating above T up to 4T.
+   * A duration is compared through its bucket's value, so one within 2% of T or 4T may count on
+   * either side.
+   */
+  apdexCounts(errors: MergedHistogram, thresholdMs: number): ApdexCounts {
+    let satisfied = 0;
+    let tolerating = 0;
+    for (let index = 0; index <= maxBucketIndex; index += 1) {
+      const ok = this.#counts[index]! - errors.#counts[index]!;
+      if (ok <= 0) continue;
+      const value = bucketValueMs(index);
+      if (value > 4 * thresholdMs) break;
+      if (value <= thresholdMs) satisfied += ok;
+      else tolerating += ok;
+    }
+    return { satisfied, tolerating, total: this.#total };
+  }
+
   percentiles(): LatencyPercentiles {
     return { p50Ms: roundMs(this.quantile(0.5)), p95Ms: roundMs(this.quantile(0.95)), p99Ms: roundMs(this.quantile(0.99)) };
   }
+}
+
+/** What an Apdex score is made of; counts of several services (each at its own threshold) add up. */
+export interface ApdexCounts {
+  satisfied: number;
+  tolerating: number;
+  total: number;
+}
+
+export const noApdexCounts: ApdexCounts = { satisfied: 0, tolerating: 0, total: 0 };
+
+export function addApdexCounts(a: ApdexCounts, b: ApdexCounts): ApdexCounts {
+  return { satisfied: a.satisfied + b.satisfied, tolerating: a.tolerating + b.tolerating, total: a.total + b.total };
+}
+
+/** (satisfied + tolerating / 2) / total, rounded to 4 decimals; null without data. */
+export function apdexScore(counts: ApdexCounts): number | null {
+  if (counts.total === 0) return null;
+  return Math.round(((counts.satisfied + counts.tolerating / 2) / counts.total) * 10_000) / 10_000;
 }
 
 /** Figures are estimates within 2%; microseconds are plenty of digits to print. */

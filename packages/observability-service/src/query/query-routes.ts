@@ -25,8 +25,10 @@ import {
   databaseStatementsLimitDefault,
   occurrencesLimitDefault,
   operationsLimitDefault,
+  countedSpansNote,
 } from './query-schemas.js';
 import { ingestionDb, readQueryOf } from './read-query.js';
+import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
 import { servicesView } from './services-view.js';
 import { summaryView } from './summary-view.js';
 import { traceView } from './trace-view.js';
@@ -37,9 +39,15 @@ const rangeNote =
 const tags = ['query'];
 const security = [{ session: [] }];
 
+export interface QueryRoutesOptions {
+  /** The Apdex threshold of services that have none of their own. */
+  apdexThresholdDefaultMs: number;
+}
+
 /** The dashboards' read endpoints: services, summary, trend, operations, occurrences, traces, database, dependencies. */
-export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
+export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutesOptions): Promise<void> {
   const app = fastify as unknown as App;
+  const thresholds = apdexThresholdsFrom(app.database.db, options.apdexThresholdDefaultMs);
   app.addHook('onRequest', app.requireSession);
   app.addSchema(Occurrence);
   const readQuery = (query: RangeFilterQuery) => readQueryOf(app.database, app.clock.now(), query);
@@ -51,12 +59,12 @@ export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
         tags,
         security,
         summary: 'Services seen in the range',
-        description: `${rangeNote}Honours from, to, service, environment. Per service: environments, count, error rate, p50/p95/p99, last seen.`,
+        description: `${rangeNote}Honours from, to, service, environment. Per service: environments, what its figures count, count, error rate, p50/p95/p99, Apdex and its threshold, last seen. ${countedSpansNote}`,
         querystring: RangeFilterQuery,
         response: { 200: ServicesResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => servicesView(readQuery(request.query)),
+    async (request) => servicesView(readQuery(request.query), thresholds),
   );
 
   app.get(
@@ -66,12 +74,12 @@ export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
         tags,
         security,
         summary: 'Totals over the range',
-        description: `${rangeNote}Honours from, to, service, environment.`,
+        description: `${rangeNote}Honours from, to, service, environment. ${countedSpansNote}`,
         querystring: RangeFilterQuery,
         response: { 200: SummaryResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => summaryView(readQuery(request.query)),
+    async (request) => summaryView(readQuery(request.query), thresholds),
   );
 
   app.get(
@@ -81,12 +89,12 @@ export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
         tags,
         security,
         summary: 'Volume, errors and latency per time bucket',
-        description: `${rangeNote}Honours from, to, service, environment, interval. Buckets are aligned to the interval (UTC); buckets without data are zeros.`,
+        description: `${rangeNote}Honours from, to, service, environment, interval. Buckets are aligned to the interval (UTC); buckets without data are zeros. ${countedSpansNote}`,
         querystring: TrendQuery,
         response: { 200: TrendResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => trendView(readQuery(request.query), request.query.interval),
+    async (request) => trendView(readQuery(request.query), thresholds, request.query.interval),
   );
 
   app.get(
@@ -96,12 +104,12 @@ export async function queryRoutes(fastify: FastifyInstance): Promise<void> {
         tags,
         security,
         summary: 'Top operations',
-        description: `${rangeNote}Honours from, to, service, environment, limit (default 20, 1 to 100). Per service, environment, operation and kind: count, errors, error rate, p50/p95/p99; most occurrences first, ties by operation name.`,
+        description: `${rangeNote}Honours from, to, service, environment, limit (default 20, 1 to 100), entry. Per service, environment, operation and kind (spans of every kind): count, errors, error rate, p50/p95/p99, whether the service's figures count them (entry) and, for those, Apdex; most occurrences first, ties by operation name.`,
         querystring: OperationsQuery,
         response: { 200: OperationsResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => operationsView(readQuery(request.query), request.query.limit ?? operationsLimitDefault),
+    async (request) => operationsView(readQuery(request.query), thresholds, { limit: request.query.limit ?? operationsLimitDefault, entry: request.query.entry }),
   );
 
   app.get(

@@ -92,6 +92,9 @@ export const OperationsQuery = Type.Object({
   ...rangeParameters,
   ...filterParameters,
   ...limitParameter(operationsLimitMax, operationsLimitDefault, `How many operations, the busiest first (1 to ${operationsLimitMax}; outside that is 400 invalid-request).`),
+  entry: Type.Optional(
+    Type.Boolean({ description: 'true: only operations whose spans their service’s figures count (`entry`); false: only the others (outgoing calls, internal steps). Default both.' }),
+  ),
 });
 export type OperationsQuery = Static<typeof OperationsQuery>;
 
@@ -117,6 +120,22 @@ const CountFigures = {
   errorRate: Type.Number({ description: 'errorCount / count; 0 without data.' }),
 };
 
+/**
+ * Which spans the figures of a service (services, summary, trend) count, said on each of them:
+ * the user must never wonder whether database calls are "requests".
+ */
+export const countedSpansNote =
+  'Count, errors, latency and Apdex count each service’s entry spans (kind server or consumer); a service with no entry span in the range and filters (a worker, a batch job) counts its root spans of kind internal instead. Outgoing calls (client, producer) and internal child spans are not requests: they appear in operations, database and dependencies.';
+
+const Apdex = Nullable(
+  Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description:
+      'Apdex of the counted spans: (satisfied + tolerating / 2) / count, satisfied at or below the service’s threshold T, tolerating up to 4T, errors frustrated; latencies compared at the histograms’ 2% resolution; null without data.',
+  }),
+);
+
 export const ServicesResponse = Type.Object(
   {
     ...RangeEcho,
@@ -124,13 +143,18 @@ export const ServicesResponse = Type.Object(
       Type.Object({
         service: Type.String(),
         environments: Type.Array(Type.String()),
+        countedSpans: Type.Union([Type.Literal('entry'), Type.Literal('root'), Type.Literal('none')], {
+          description: 'What the figures count: `entry` spans (server, consumer), `root` internal spans (the service has no entry span in the range), or `none` (only outgoing calls and child spans: zero figures).',
+        }),
         ...CountFigures,
         ...LatencyFigures,
-        lastSeenAt: Type.String({ format: 'date-time', description: 'Start of the service’s latest occurrence in the range.' }),
+        apdex: Apdex,
+        apdexThresholdMs: Type.Number({ description: 'The service’s Apdex threshold T (PUT /api/v1/services/{service}/settings; default APDEX_THRESHOLD_MS).' }),
+        lastSeenAt: Type.String({ format: 'date-time', description: 'Start of the service’s latest occurrence (of any kind) in the range.' }),
       }),
     ),
   },
-  { $id: 'ServicesResponse' },
+  { $id: 'ServicesResponse', description: countedSpansNote },
 );
 export type ServicesResponse = Static<typeof ServicesResponse>;
 
@@ -141,10 +165,11 @@ export const SummaryResponse = Type.Object(
     ...LatencyFigures,
     averageMs: Nullable(Type.Number({ description: 'Mean latency in ms (exact).' })),
     maxMs: Nullable(Type.Number({ description: 'Largest latency in ms (exact).' })),
-    perMinute: Type.Number({ description: 'Occurrences per minute over the range.' }),
-    services: Type.Integer({ description: 'Services with data in the range.' }),
+    perMinute: Type.Number({ description: 'Counted spans (requests) per minute over the range.' }),
+    apdex: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Apdex over the counted spans, each service’s at its own threshold; null without data.' }),
+    services: Type.Integer({ description: 'Services with data (spans of any kind) in the range.' }),
   },
-  { $id: 'SummaryResponse' },
+  { $id: 'SummaryResponse', description: countedSpansNote },
 );
 export type SummaryResponse = Static<typeof SummaryResponse>;
 
@@ -152,9 +177,9 @@ export const TrendResponse = Type.Object(
   {
     ...RangeEcho,
     interval: Type.String({ description: 'The bucket size used.' }),
-    buckets: Type.Array(Type.Object({ start: Timestamp, ...CountFigures, ...LatencyFigures }), { description: 'Every bucket of the range in time order; empty ones as zeros.' }),
+    buckets: Type.Array(Type.Object({ start: Timestamp, ...CountFigures, ...LatencyFigures, apdex: Apdex }), { description: 'Every bucket of the range in time order; empty ones as zeros.' }),
   },
-  { $id: 'TrendResponse' },
+  { $id: 'TrendResponse', description: countedSpansNote },
 );
 export type TrendResponse = Static<typeof TrendResponse>;
 
@@ -273,10 +298,17 @@ export const OperationsResponse = Type.Object(
         environment: Type.String(),
         operation: Type.String({ description: 'The occurrence `operation`, e.g. `GET /orders/:id`.' }),
         kind: Type.String({ description: '`server`, `client`, `internal`, `producer` or `consumer`.' }),
+        entry: Type.Boolean({
+          description: 'True when these spans are the ones the service’s figures count (entry spans, or the root internal spans of a service without entries); false for outgoing calls and internal child spans.',
+        }),
         ...CountFigures,
         ...LatencyFigures,
+        apdex: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Apdex at the service’s threshold, for entry operations; null for the others.' }),
       }),
-      { description: 'Per service, environment, operation and kind; most occurrences first, ties by operation name.' },
+      {
+        description:
+          'Per service, environment, operation, kind and entry: spans of every kind (the root spans of an internal operation in a service without entry spans form their own entry row); most occurrences first, ties by operation name.',
+      },
     ),
   },
   { $id: 'OperationsResponse' },

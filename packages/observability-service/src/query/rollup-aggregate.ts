@@ -4,7 +4,7 @@ import type { RollupTableName } from '../storage/rollup-accumulator.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { minuteMs, minuteOf } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
-import { grainFor, largestTierWithin, planTiers, tierDimensions, type TierDimension } from './rollup-tiers.js';
+import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type TierDimension } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
 
 /** Stretches a query reads from the per-minute rollups one by one before it reads them all. */
@@ -40,6 +40,8 @@ export interface RollupAggregateQuery {
   bucketMs?: number;
   /** Fetch the merged histogram text (costs a string per group; leave off for counts only). */
   withHistogram?: boolean;
+  /** Also the error latencies' histogram (operation rollups and their tiers only). */
+  withErrorHistogram?: boolean;
   /** Descriptive columns of the dimension to return too, as `max(column)`. */
   extraColumns?: readonly string[];
 }
@@ -55,6 +57,8 @@ export interface RollupAggregate {
   durationMaxMs: number;
   /** The group's histograms joined with commas; feed to `MergedHistogram.add`. */
   histogram: string | null;
+  /** The same for the error occurrences alone, when asked for. */
+  errorHistogram: string | null;
   extra: Record<string, string | null>;
 }
 
@@ -67,8 +71,13 @@ export function rollupMinuteBounds(range: QueryRange): { firstMinuteMs: number; 
 }
 
 /** Joins a group's non-empty histogram texts with commas (the per-minute rollups' and the tiers'). */
-export function histogramAggregate(dialect: Dialect): RawBuilder<unknown> {
-  return dialect === 'postgres' ? sql`string_agg(nullif(histogram, ''), ',')` : sql`group_concat(nullif(histogram, ''), ',')`;
+export function histogramAggregate(dialect: Dialect, column: HistogramColumn = 'histogram'): RawBuilder<unknown> {
+  return dialect === 'postgres' ? sql`string_agg(nullif(${sql.ref(column)}, ''), ',')` : sql`group_concat(nullif(${sql.ref(column)}, ''), ',')`;
+}
+
+/** Two histogram texts (either may be null) as one, for `MergedHistogram.add`. */
+export function joinHistograms(a: string | null, b: string | null): string | null {
+  return [a, b].filter((text) => text).join(',') || null;
 }
 
 /** `column in (values)`, each distinct value once; raw SQL and the query builder's `where` both take it. */
@@ -103,6 +112,7 @@ async function aggregatePart(db: Kysely<IngestionTables>, dialect: Dialect, quer
       sql`sum(duration_sum_ms) as duration_sum_ms`,
       sql`max(duration_max_ms) as duration_max_ms`,
       sql`${query.withHistogram ? histogramAggregate(dialect) : sql`null`} as histogram`,
+      sql`${query.withErrorHistogram ? histogramAggregate(dialect, 'error_histogram') : sql`null`} as error_histogram`,
       ...(query.extraColumns ?? []).map((column) => sql`max(${sql.ref(column)}) as ${sql.ref(column)}`),
     ])}
     from ${part.from}
@@ -199,6 +209,7 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
       const bucketStartMs = Number(row.bucket_start);
       const id = JSON.stringify([bucketStartMs, ...groupBy.map((column) => keys[column])]);
       const histogram = (row.histogram as string | null) ?? null;
+      const errorHistogram = (row.error_histogram as string | null) ?? null;
       const extra = Object.fromEntries((query.extraColumns ?? []).map((column) => [column, row[column] === null ? null : String(row[column])]));
       const existing = merged.get(id);
       if (!existing) {
@@ -210,6 +221,7 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
           durationSumMs: Number(row.duration_sum_ms),
           durationMaxMs: Number(row.duration_max_ms),
           histogram,
+          errorHistogram,
           extra,
         });
         continue;
@@ -218,7 +230,8 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
       existing.errorCount += Number(row.error_count);
       existing.durationSumMs += Number(row.duration_sum_ms);
       existing.durationMaxMs = Math.max(existing.durationMaxMs, Number(row.duration_max_ms));
-      existing.histogram = [existing.histogram, histogram].filter((text) => text).join(',') || null;
+      existing.histogram = joinHistograms(existing.histogram, histogram);
+      existing.errorHistogram = joinHistograms(existing.errorHistogram, errorHistogram);
       for (const [column, value] of Object.entries(extra)) existing.extra[column] ??= value;
     }
   }

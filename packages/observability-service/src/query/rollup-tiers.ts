@@ -32,18 +32,30 @@ export interface TierDimension {
    * (reading the rollup is as fast for the others, and storing them would double the data).
    */
   minuteGrains: (grain: number) => boolean;
-  withHistogram: boolean;
+  /** The histogram columns it carries, merged bucket by bucket (none for counts-only tiers). */
+  histogramColumns: readonly HistogramColumn[];
 }
 
+export type HistogramColumn = 'histogram' | 'error_histogram';
+
 export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = {
-  operation_rollups: { source: 'operation_rollups', table: 'service_tiers', keyColumns: ['service', 'environment'], cubeColumns: ['service', 'environment'], extraColumns: [], withHistogram: true, minuteGrains: () => true },
+  operation_rollups: {
+    source: 'operation_rollups',
+    table: 'service_tiers',
+    // The span role is always filtered on or grouped by (a service's figures count one role), never "all".
+    keyColumns: ['service', 'environment', 'span_role'],
+    cubeColumns: ['service', 'environment'],
+    extraColumns: [],
+    histogramColumns: ['histogram', 'error_histogram'],
+    minuteGrains: () => true,
+  },
   tenant_rollups: {
     source: 'tenant_rollups',
     table: 'tenant_tiers',
     keyColumns: ['tenant_id', 'service', 'environment'],
     cubeColumns: ['tenant_id', 'service', 'environment'],
     extraColumns: [],
-    withHistogram: false,
+    histogramColumns: [],
     minuteGrains: (grain) => (grain & 1) !== 0,
   },
   statement_rollups: {
@@ -52,7 +64,7 @@ export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = 
     keyColumns: ['service', 'environment', 'db_system', 'statement_hash'],
     cubeColumns: ['service', 'environment'],
     extraColumns: ['statement', 'db_operation'],
-    withHistogram: true,
+    histogramColumns: ['histogram'],
     minuteGrains: (grain) => (grain & 1) !== 0,
   },
   dependency_rollups: {
@@ -61,7 +73,7 @@ export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = 
     keyColumns: ['environment', 'source_service', 'target', 'target_kind'],
     cubeColumns: ['environment'],
     extraColumns: [],
-    withHistogram: true,
+    histogramColumns: ['histogram'],
     minuteGrains: (grain) => grain !== 0,
   },
 };
@@ -74,10 +86,10 @@ export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = 
 export const operationTiers: TierDimension = {
   source: 'operation_rollups',
   table: 'operation_tiers',
-  keyColumns: ['service', 'environment', 'operation', 'kind'],
+  keyColumns: ['service', 'environment', 'operation', 'kind', 'span_role'],
   cubeColumns: [],
   extraColumns: [],
-  withHistogram: true,
+  histogramColumns: ['histogram', 'error_histogram'],
   minuteGrains: () => false,
 };
 

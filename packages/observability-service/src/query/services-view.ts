@@ -1,38 +1,31 @@
 import { sql } from 'kysely';
-import { aggregateRollups, rollupMinuteBounds } from './rollup-aggregate.js';
-import { MergedHistogram } from './latency-percentiles.js';
+import type { ApdexThresholds } from '../service-settings/service-settings.js';
+import { rollupMinuteBounds } from './rollup-aggregate.js';
+import { apdexScore } from './latency-percentiles.js';
+import { countedFigures, serviceRolesOf, sumFigures } from './counted-figures.js';
 import { compareText, errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import type { ServicesResponse } from './query-schemas.js';
 
-/** Per service: its environments, volume, error rate and latency from the rollups; last seen from raw rows. */
-export async function servicesView(query: ReadQuery): Promise<ServicesResponse> {
-  const { db, range, filters } = query;
-  const groups = await aggregateRollups(query, {
-    table: 'operation_rollups',
-    range,
-    equals: { service: filters.service, environment: filters.environment },
-    groupBy: ['service', 'environment'],
-    withHistogram: true,
-  });
-  const byService = new Map<string, { environments: string[]; count: number; errorCount: number; histogram: MergedHistogram }>();
-  for (const group of groups) {
-    const service = group.keys.service!;
-    const entry = byService.get(service) ?? { environments: [], count: 0, errorCount: 0, histogram: new MergedHistogram() };
-    entry.environments.push(group.keys.environment!);
-    entry.count += group.count;
-    entry.errorCount += group.errorCount;
-    entry.histogram.add(group.histogram);
-    byService.set(service, entry);
-  }
+/**
+ * Per service: its environments, and volume, error rate, latency and Apdex of its counted spans
+ * (entry spans, else internal roots; counted-figures.ts) from the rollups; last seen from raw rows.
+ * Services with only child spans in the range are listed too, with zero figures.
+ */
+export async function servicesView(query: ReadQuery, thresholds: ApdexThresholds): Promise<ServicesResponse> {
+  const { db, range } = query;
+  const roles = await serviceRolesOf(query);
+  const [groups, thresholdByService] = await Promise.all([countedFigures(query, roles, thresholds, { groupBy: ['service'] }), thresholds([...roles.keys()])]);
+  const figuresByService = new Map(groups.map((group) => [group.keys.service!, group]));
   // The latest start per (service, environment): one index probe each, all in one statement,
   // over the same whole minutes the rollups covered, so every listed service has one.
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(range);
   const lastSeenByService = new Map<string, number>();
-  if (groups.length > 0) {
-    const probes = groups.map(
-      (group) => sql`select ${group.keys.service} as service, (
+  const pairs = [...roles].flatMap(([service, role]) => [...role.environments].map((environment) => ({ service, environment })));
+  if (pairs.length > 0) {
+    const probes = pairs.map(
+      (pair) => sql`select ${pair.service} as service, (
         select max(started_at) from occurrences
-        where service = ${group.keys.service} and environment = ${group.keys.environment} and started_at >= ${firstMinuteMs} and started_at < ${endMinuteMs}
+        where service = ${pair.service} and environment = ${pair.environment} and started_at >= ${firstMinuteMs} and started_at < ${endMinuteMs}
       ) as last`,
     );
     const result = await sql<{ service: string; last: number | null }>`${sql.join(probes, sql` union all `)}`.execute(db);
@@ -40,16 +33,22 @@ export async function servicesView(query: ReadQuery): Promise<ServicesResponse> 
       if (last !== null && Number(last) > (lastSeenByService.get(service) ?? -Infinity)) lastSeenByService.set(service, Number(last));
     }
   }
-  const services = [...byService.entries()]
+  const services = [...roles.entries()]
     .sort(([a], [b]) => compareText(a, b))
-    .map(([service, entry]) => ({
-      service,
-      environments: entry.environments.sort(),
-      count: entry.count,
-      errorCount: entry.errorCount,
-      errorRate: errorRateOf(entry.count, entry.errorCount),
-      ...entry.histogram.percentiles(),
-      lastSeenAt: new Date(lastSeenByService.get(service) ?? range.fromMs).toISOString(),
-    }));
+    .map(([service, role]) => {
+      const figures = sumFigures(figuresByService.has(service) ? [figuresByService.get(service)!] : []);
+      return {
+        service,
+        environments: [...role.environments].sort(),
+        countedSpans: role.counted ?? ('none' as const),
+        count: figures.count,
+        errorCount: figures.errorCount,
+        errorRate: errorRateOf(figures.count, figures.errorCount),
+        ...figures.histogram.percentiles(),
+        apdex: apdexScore(figures.apdex),
+        apdexThresholdMs: thresholdByService.get(service)!,
+        lastSeenAt: new Date(lastSeenByService.get(service) ?? range.fromMs).toISOString(),
+      };
+    });
   return { ...rangeEcho(range), services };
 }

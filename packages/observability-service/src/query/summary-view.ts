@@ -1,42 +1,28 @@
+import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { minuteMs } from '../time-units.js';
-import { aggregateRollups, rollupMinuteBounds } from './rollup-aggregate.js';
-import { MergedHistogram, roundMs } from './latency-percentiles.js';
+import { rollupMinuteBounds } from './rollup-aggregate.js';
+import { apdexScore, roundMs } from './latency-percentiles.js';
+import { countedFigures, serviceRolesOf, sumFigures } from './counted-figures.js';
 import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import type { SummaryResponse } from './query-schemas.js';
 
-/** One line for the whole range: volume, errors, latency, throughput, services. */
-export async function summaryView(query: ReadQuery): Promise<SummaryResponse> {
-  const { range, filters } = query;
-  const groups = await aggregateRollups(query, {
-    table: 'operation_rollups',
-    range,
-    equals: { service: filters.service, environment: filters.environment },
-    groupBy: ['service'],
-    withHistogram: true,
-  });
-  const histogram = new MergedHistogram();
-  let count = 0;
-  let errorCount = 0;
-  let durationSumMs = 0;
-  let maxMs: number | null = null;
-  for (const group of groups) {
-    count += group.count;
-    errorCount += group.errorCount;
-    durationSumMs += group.durationSumMs;
-    maxMs = Math.max(maxMs ?? 0, group.durationMaxMs);
-    histogram.add(group.histogram);
-  }
+/** One line for the whole range: volume, errors, latency, Apdex and throughput of the counted spans, and the services. */
+export async function summaryView(query: ReadQuery, thresholds: ApdexThresholds): Promise<SummaryResponse> {
+  const { range } = query;
+  const roles = await serviceRolesOf(query);
+  const figures = sumFigures(await countedFigures(query, roles, thresholds, { groupBy: [] }));
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(range);
   const minutes = Math.max(1, (endMinuteMs - firstMinuteMs) / minuteMs);
   return {
     ...rangeEcho(range),
-    count,
-    errorCount,
-    errorRate: errorRateOf(count, errorCount),
-    ...histogram.percentiles(),
-    averageMs: count === 0 ? null : roundMs(durationSumMs / count),
-    maxMs,
-    perMinute: count / minutes,
-    services: groups.length,
+    count: figures.count,
+    errorCount: figures.errorCount,
+    errorRate: errorRateOf(figures.count, figures.errorCount),
+    ...figures.histogram.percentiles(),
+    averageMs: figures.count === 0 ? null : roundMs(figures.durationSumMs / figures.count),
+    maxMs: figures.count === 0 ? null : figures.durationMaxMs,
+    perMinute: figures.count / minutes,
+    apdex: apdexScore(figures.apdex),
+    services: roles.size,
   };
 }

@@ -28,13 +28,13 @@ function tierColumns(dimension: TierDimension): string[] {
     'error_count',
     'duration_sum_ms',
     'duration_max_ms',
-    ...(dimension.withHistogram ? ['histogram'] : []),
+    ...dimension.histogramColumns,
   ];
 }
 
 /**
- * Inserts grouped rows, each histogram merged into one canonical string (concatenations would
- * grow with traffic instead of with the number of latency buckets).
+ * Inserts grouped rows, each histogram column merged into one canonical string (concatenations
+ * would grow with traffic instead of with the number of latency buckets).
  */
 async function insertWithMergedHistograms(db: Kysely<any>, database: Database, dimension: TierDimension, rows: Array<Record<string, unknown>>): Promise<void> {
   const columns = tierColumns(dimension);
@@ -43,7 +43,8 @@ async function insertWithMergedHistograms(db: Kysely<any>, database: Database, d
     const parameters: unknown[] = [];
     for (const row of chunk) {
       for (const column of columns) {
-        parameters.push(column === 'histogram' ? new MergedHistogram().add(row.histogram as string | null).encode() : row[column]);
+        const histogram = (dimension.histogramColumns as readonly string[]).includes(column);
+        parameters.push(histogram ? new MergedHistogram().add(row[column] as string | null).encode() : row[column]);
       }
     }
     await db.executeQuery(CompiledQuery.raw(multiRowInsertSql(database.dialect, dimension.table, columns, chunk.length), parameters));
@@ -52,7 +53,7 @@ async function insertWithMergedHistograms(db: Kysely<any>, database: Database, d
 
 /** Runs a grouped select into the tier: straight `insert ... select` unless histograms need merging. */
 async function fillTier(db: Kysely<any>, database: Database, dimension: TierDimension, select: RawBuilder<Record<string, unknown>>): Promise<void> {
-  if (!dimension.withHistogram) {
+  if (dimension.histogramColumns.length === 0) {
     await sql`insert into ${sql.table(dimension.table)} (${sql.join(tierColumns(dimension).map((column) => sql.ref(column)))}) ${select}`.execute(db);
     return;
   }
@@ -68,7 +69,7 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
     sql`sum(error_count) as error_count`,
     sql`sum(duration_sum_ms) as duration_sum_ms`,
     sql`max(duration_max_ms) as duration_max_ms`,
-    ...(dimension.withHistogram ? [sql`${histogramAggregate(database.dialect)} as histogram`] : []),
+    ...dimension.histogramColumns.map((column) => sql`${histogramAggregate(database.dialect, column)} as ${sql.ref(column)}`),
   ];
   // The grain leads the key after the tier: naming every grain lets the index reach the buckets.
   const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));

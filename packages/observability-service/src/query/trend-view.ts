@@ -1,29 +1,25 @@
-import { aggregateRollups } from './rollup-aggregate.js';
-import { MergedHistogram } from './latency-percentiles.js';
+import type { ApdexThresholds } from '../service-settings/service-settings.js';
+import { apdexScore } from './latency-percentiles.js';
+import { countedFigures, serviceRolesOf } from './counted-figures.js';
 import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import { fillBuckets, trendBucketsFor, type TrendInterval } from './trend-interval.js';
 import type { TrendResponse } from './query-schemas.js';
 
-/** Volume, errors and latency per time bucket; buckets without data are zeros. */
-export async function trendView(query: ReadQuery, interval?: TrendInterval): Promise<TrendResponse> {
-  const { range, filters } = query;
+/** Volume, errors, latency and Apdex of the counted spans per time bucket; buckets without data are zeros. */
+export async function trendView(query: ReadQuery, thresholds: ApdexThresholds, interval?: TrendInterval): Promise<TrendResponse> {
+  const { range } = query;
   const buckets = trendBucketsFor(range, interval);
-  const groups = await aggregateRollups(query, {
-    table: 'operation_rollups',
-    range,
-    equals: { service: filters.service, environment: filters.environment },
-    bucketMs: buckets.intervalMs,
-    withHistogram: true,
-  });
+  const roles = await serviceRolesOf(query);
+  const groups = await countedFigures(query, roles, thresholds, { groupBy: [], bucketMs: buckets.intervalMs });
   const found = new Map(
     groups.map((group) => {
-      const histogram = new MergedHistogram().add(group.histogram);
       const bucket = {
         start: new Date(group.bucketStartMs).toISOString(),
         count: group.count,
         errorCount: group.errorCount,
         errorRate: errorRateOf(group.count, group.errorCount),
-        ...histogram.percentiles(),
+        ...group.histogram.percentiles(),
+        apdex: apdexScore(group.apdex),
       };
       return [group.bucketStartMs, bucket] as const;
     }),
@@ -39,6 +35,7 @@ export async function trendView(query: ReadQuery, interval?: TrendInterval): Pro
       p50Ms: null,
       p95Ms: null,
       p99Ms: null,
+      apdex: null,
     })),
   };
 }

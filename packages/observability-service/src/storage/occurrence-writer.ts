@@ -4,6 +4,7 @@ import { recordIngestion } from '../health/ingestion-counters.js';
 import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
 import { multiRowInsertSql } from './multi-row-insert.js';
 import { schemaLock } from './schema-lock.js';
+import { spanRoleOf } from './span-role.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
 import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
 import type { LogStore, NewLogRecord } from '../logs/log-store.js';
@@ -160,6 +161,14 @@ export class OccurrenceWriter {
   }
 }
 
+/** The figures of an occurrence, added to its operation's rollup cell (keyed by its span role too). */
+export function addOperation(
+  operations: RollupAccumulator,
+  row: Pick<NewOccurrence, 'started_at' | 'service' | 'environment' | 'operation' | 'kind' | 'parent_span_id' | 'duration_ms' | 'status'>,
+): void {
+  operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind, spanRoleOf(row.kind, row.parent_span_id)], [], row.duration_ms, row.status === 'error');
+}
+
 /** The figures of a database occurrence, added to its statement's rollup cell. */
 export function addStatement(
   statements: RollupAccumulator,
@@ -182,7 +191,7 @@ export async function mergeRollups(trx: Kysely<IngestionTables>, rows: readonly 
     dependencies.add(edge.startedAt, [edge.environment, edge.sourceService, edge.target, edge.targetKind], [], edge.durationMs, edge.isError);
   for (const row of rows) {
     const isError = row.status === 'error';
-    operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind], [], row.duration_ms, isError);
+    addOperation(operations, row);
     if (row.tenant_id !== null) tenants.add(row.started_at, [row.tenant_id, row.service, row.environment], [], row.duration_ms, isError);
     if (row.db_system !== null && row.db_statement_hash !== null && row.normalized_statement !== null) {
       addStatement(statements, { ...row, db_system: row.db_system }, { normalized: row.normalized_statement, hash: row.db_statement_hash });

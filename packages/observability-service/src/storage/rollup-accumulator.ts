@@ -13,22 +13,32 @@ export interface RollupSpec {
   extraColumns: readonly string[];
   /** The most selective key column, used with `minute` to fetch the rows a batch touches. */
   lookupColumn: string;
+  /** Also keeps `error_histogram`, the latencies of the error occurrences alone (for Apdex). */
+  errorHistogram: boolean;
 }
 
 export const rollupSpecs = {
-  operation: { table: 'operation_rollups', keyColumns: ['service', 'environment', 'operation', 'kind'], extraColumns: [], lookupColumn: 'operation' },
-  tenant: { table: 'tenant_rollups', keyColumns: ['tenant_id', 'service', 'environment'], extraColumns: [], lookupColumn: 'tenant_id' },
+  operation: {
+    table: 'operation_rollups',
+    keyColumns: ['service', 'environment', 'operation', 'kind', 'span_role'],
+    extraColumns: [],
+    lookupColumn: 'operation',
+    errorHistogram: true,
+  },
+  tenant: { table: 'tenant_rollups', keyColumns: ['tenant_id', 'service', 'environment'], extraColumns: [], lookupColumn: 'tenant_id', errorHistogram: false },
   statement: {
     table: 'statement_rollups',
     keyColumns: ['service', 'environment', 'db_system', 'statement_hash'],
     extraColumns: ['statement', 'db_operation'],
     lookupColumn: 'statement_hash',
+    errorHistogram: false,
   },
   dependency: {
     table: 'dependency_rollups',
     keyColumns: ['environment', 'source_service', 'target', 'target_kind'],
     extraColumns: [],
     lookupColumn: 'source_service',
+    errorHistogram: false,
   },
 } as const satisfies Record<string, RollupSpec>;
 
@@ -41,6 +51,7 @@ interface Cell {
   durationSumMs: number;
   durationMaxMs: number;
   histogram: LatencyHistogram;
+  errorHistogram: LatencyHistogram;
 }
 
 /** Identifies a cell; length prefixes keep distinct tuples distinct whatever characters the names hold. */
@@ -51,6 +62,11 @@ function cellId(minute: number, key: readonly unknown[]): string {
     id += `|${text.length}:${text}`;
   }
   return id;
+}
+
+/** A stored histogram (or none) plus this batch's, in the stored form. */
+function mergedText(stored: unknown, batch: LatencyHistogram): string {
+  return stored === undefined || stored === null ? batch.encode() : LatencyHistogram.decode(String(stored)).merge(batch).encode();
 }
 
 /**
@@ -76,11 +92,14 @@ export class RollupAccumulator {
     const id = cellId(minute, key);
     let cell = this.#cells.get(id);
     if (!cell) {
-      cell = { minute, key, extras, count: 0, errorCount: 0, durationSumMs: 0, durationMaxMs: 0, histogram: new LatencyHistogram() };
+      cell = { minute, key, extras, count: 0, errorCount: 0, durationSumMs: 0, durationMaxMs: 0, histogram: new LatencyHistogram(), errorHistogram: new LatencyHistogram() };
       this.#cells.set(id, cell);
     }
     cell.count += 1;
-    if (isError) cell.errorCount += 1;
+    if (isError) {
+      cell.errorCount += 1;
+      if (this.#spec.errorHistogram) cell.errorHistogram.record(durationMs);
+    }
     cell.durationSumMs += durationMs;
     if (durationMs > cell.durationMaxMs) cell.durationMaxMs = durationMs;
     cell.histogram.record(durationMs);
@@ -117,10 +136,11 @@ export class RollupAccumulator {
       row.error_count = cell.errorCount + Number(before?.error_count ?? 0);
       row.duration_sum_ms = cell.durationSumMs + Number(before?.duration_sum_ms ?? 0);
       row.duration_max_ms = Math.max(cell.durationMaxMs, Number(before?.duration_max_ms ?? 0));
-      row.histogram = before ? LatencyHistogram.decode(String(before.histogram)).merge(cell.histogram).encode() : cell.histogram.encode();
+      row.histogram = mergedText(before?.histogram, cell.histogram);
+      if (spec.errorHistogram) row.error_histogram = mergedText(before?.error_histogram, cell.errorHistogram);
       return row;
     });
-    const columnsPerRow = 1 + spec.keyColumns.length + spec.extraColumns.length + 5;
+    const columnsPerRow = 1 + spec.keyColumns.length + spec.extraColumns.length + 6;
     const rowsPerStatement = Math.floor(30_000 / columnsPerRow);
     for (let offset = 0; offset < merged.length; offset += rowsPerStatement) {
       await untyped
@@ -133,6 +153,7 @@ export class RollupAccumulator {
             duration_sum_ms: eb.ref('excluded.duration_sum_ms'),
             duration_max_ms: eb.ref('excluded.duration_max_ms'),
             histogram: eb.ref('excluded.histogram'),
+            ...(spec.errorHistogram ? { error_histogram: eb.ref('excluded.error_histogram') } : {}),
           })),
         )
         .execute();

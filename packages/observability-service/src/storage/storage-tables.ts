@@ -74,12 +74,16 @@ export interface RollupFigures {
   histogram: string;
 }
 
-/** Per minute x service x environment x operation x kind. */
+/** Per minute x service x environment x operation x kind x span role. */
 export interface OperationRollupsTable extends RollupFigures {
   service: string;
   environment: string;
   operation: string;
   kind: string;
+  /** `entry` | `root` | `child` (storage/span-role.ts): which spans a service's figures count. */
+  span_role: string;
+  /** The latency histogram of the error occurrences alone (Apdex counts errors as frustrated). */
+  error_histogram: string;
 }
 
 /** Per minute x tenant x service x environment (occurrences that carry a tenantId). */

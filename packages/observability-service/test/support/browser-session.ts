@@ -46,3 +46,12 @@ export function asBrowser(app: App, session: BrowserSession, options: InjectOpti
   if (!['GET', 'HEAD', 'OPTIONS'].includes(method) && headers['x-csrf-token'] === undefined) headers['x-csrf-token'] = session.csrfToken;
   return app.inject({ ...options, headers, cookies: { obs_session: session.cookie, ...options.cookies } });
 }
+
+/** Invites a user with `role` as `admin` and signs them in by accepting the invitation. */
+export async function invitedUser(app: App, admin: BrowserSession, email: string, role: 'admin' | 'member' = 'member'): Promise<BrowserSession> {
+  const invitation = await asBrowser(app, admin, { method: 'POST', url: '/api/v1/admin/invitations', payload: { email, role } });
+  if (invitation.statusCode !== 201) throw new Error(`invitation failed: ${invitation.statusCode} ${invitation.body}`);
+  return browserSessionFrom(
+    await app.inject({ method: 'POST', url: '/api/v1/auth/invitations/accept', payload: { token: invitation.json().token, name: email.split('@')[0], password: 'a long enough password' } }),
+  );
+}

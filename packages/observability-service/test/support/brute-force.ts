@@ -81,3 +81,30 @@ export function expectedEdges(all: readonly NewOccurrence[], counted: readonly N
   }
   return edges;
 }
+
+/**
+ * The spans a service's figures count, by the rule's definition: its entry spans (server and
+ * consumer); for a service with none among `rows`, its internal spans without a parent.
+ */
+export function countedRows(rows: readonly NewOccurrence[]): NewOccurrence[] {
+  const isEntry = (row: NewOccurrence) => row.kind === 'server' || row.kind === 'consumer';
+  const withEntries = new Set(rows.filter(isEntry).map((row) => row.service));
+  return rows.filter((row) => isEntry(row) || (!withEntries.has(row.service) && row.kind === 'internal' && row.parent_span_id === null));
+}
+
+/**
+ * Apdex by its definition: ok spans at or below their service's threshold T are satisfied, ok
+ * spans above T up to 4T tolerating, the rest (slower, or errors) frustrated; null without spans.
+ */
+export function exactApdex(rows: readonly NewOccurrence[], thresholdOf: (service: string) => number): number | null {
+  if (rows.length === 0) return null;
+  let satisfied = 0;
+  let tolerating = 0;
+  for (const row of rows) {
+    if (row.status === 'error') continue;
+    const thresholdMs = thresholdOf(row.service);
+    if (row.duration_ms <= thresholdMs) satisfied += 1;
+    else if (row.duration_ms <= 4 * thresholdMs) tolerating += 1;
+  }
+  return (satisfied + tolerating / 2) / rows.length;
+}

@@ -6,6 +6,10 @@ import type { NewOccurrence } from '../../src/storage/occurrence-writer.js';
 const hex = (random: () => number, length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
 
 export const generatedServices = ['gateway', 'orders', 'payments'] as const;
+/** A service without entry spans (a batch worker): its figures count its internal root spans. */
+export const generatedWorker = 'worker';
+/** Apdex thresholds the tests use; generated durations keep 3% away from each T and 4T, where a histogram bucket could put them on either side. */
+export const generatedApdexThresholdsMs = [100, 500] as const;
 export const generatedEnvironments = ['production', 'staging'] as const;
 /** Tenant ids chosen to exercise CSV quoting: commas, quotes, line breaks. */
 export const generatedTenants = ['acme', 'globex, inc.', 'say "hi"', 'multi\nline\r\ntenant', 'umbrella'] as const;
@@ -13,7 +17,32 @@ const operations: Record<string, string[]> = {
   gateway: ['GET /orders', 'POST /orders', 'GET /health'],
   orders: ['load order', 'save order', 'list orders'],
   payments: ['charge', 'refund', 'authorize'],
+  worker: ['process job', 'sweep carts'],
 };
+
+/** 1 ms to about 3 s, skewed towards fast (percentiles have something to separate), kept out of the Apdex edges. */
+function generatedDuration(random: () => number): number {
+  let durationMs = Math.round((1 + random() ** 3 * 3000) * 1000) / 1000;
+  const edges = generatedApdexThresholdsMs.flatMap((thresholdMs) => [thresholdMs, 4 * thresholdMs]);
+  while (edges.some((edge) => Math.abs(durationMs - edge) <= edge * 0.03)) durationMs = Math.round(durationMs * 1.07 * 1000) / 1000;
+  return durationMs;
+}
+
+/** What a generated occurrence is: its kind, whether it has a parent, and what it calls. */
+function generatedShape(random: () => number, service: string): { kind: ProtocolOccurrence['kind']; child: boolean; call?: 'db' | 'peer'; operation?: string } {
+  const shape = random();
+  if (service === generatedWorker) {
+    if (shape < 0.4) return { kind: 'internal', child: false };
+    if (shape < 0.7) return { kind: 'internal', child: true, operation: 'step' };
+    return { kind: 'client', child: true, call: 'db' };
+  }
+  if (shape < 0.3) return { kind: 'client', child: true, call: 'db' };
+  if (shape < 0.5) return { kind: 'client', child: true, call: 'peer' };
+  if (shape < 0.55) return { kind: 'producer', child: true, operation: 'publish order' };
+  if (shape < 0.62) return { kind: 'consumer', child: random() < 0.5, operation: 'handle order' };
+  if (shape < 0.7) return { kind: 'internal', child: random() < 0.8, operation: 'render' };
+  return { kind: 'server', child: random() < 0.3 };
+}
 const statements = [
   (n: number) => `SELECT * FROM orders WHERE id = ${n}`,
   (n: number) => `UPDATE orders SET total = ${n}.5 WHERE id = ${n + 1}`,
@@ -48,19 +77,19 @@ export function generateDataSet(nowMs: number, count: number, seed = 7): Generat
     const old = i % 10 === 0;
     let startedAt = old ? nowMs - hourMs * 24 - Math.floor(random() * 48 * hourMs) - 1 : nowMs - 1 - Math.floor(random() * 24 * hourMs);
     if (startedAt >= gapStart && startedAt < gapStart + hourMs) startedAt -= hourMs;
-    const service = pick(generatedServices);
+    const service = random() < 0.2 ? generatedWorker : pick(generatedServices);
     const environment = random() < 0.75 ? 'production' : 'staging';
-    const shape = random();
-    const isDb = shape < 0.3;
-    const isPeer = !isDb && shape < 0.5;
+    const shape = generatedShape(random, service);
+    const isDb = shape.call === 'db';
+    const isPeer = shape.call === 'peer';
     const occurrence: ProtocolOccurrence = {
       traceId: hex(random, 32),
       spanId: hex(random, 16),
-      operation: isDb ? 'query' : pick(operations[service]!),
-      kind: isDb || isPeer ? 'client' : 'server',
+      ...(shape.child ? { parentSpanId: hex(random, 16) } : {}),
+      operation: isDb ? 'query' : (shape.operation ?? pick(operations[service]!)),
+      kind: shape.kind,
       startedAt: new Date(startedAt).toISOString(),
-      // 1 ms to about 3 s, skewed towards fast: percentiles have something to separate.
-      durationMs: Math.round((1 + random() ** 3 * 3000) * 1000) / 1000,
+      durationMs: generatedDuration(random),
       status: random() < 0.15 ? 'error' : 'ok',
       ...(random() < 0.8 ? { tenantId: pick(generatedTenants) } : {}),
       ...(isDb ? { db: { system: pick(['postgresql', 'mysql']), statement: pick(statements)(Math.floor(random() * 1000)) } } : {}),
