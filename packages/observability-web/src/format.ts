@@ -17,6 +17,41 @@ export function formatDurationMs(value: number | null | undefined): string {
   return `${(value / 60_000).toFixed(1)} min`;
 }
 
+const durationUnits = [
+  { limitMs: 60_000, divisor: 60_000, unit: 'min' },
+  { limitMs: 1_000, divisor: 1_000, unit: 's' },
+  { limitMs: 0, divisor: 1, unit: 'ms' },
+] as const;
+
+/**
+ * Labels for a latency axis: one unit for the whole axis (chosen by its largest tick), as many
+ * decimals as the step between ticks needs, and a bare `0` for zero.
+ */
+export function formatDurationTicks(ticks: readonly number[]): string[] {
+  const largest = Math.max(0, ...ticks.map(Math.abs));
+  const { divisor, unit } = durationUnits.find((candidate) => largest >= candidate.limitMs)!;
+  const steps = ticks.slice(1).map((tick, index) => Math.abs(tick - ticks[index]!)).filter((step) => step > 0);
+  const step = (steps.length > 0 ? Math.min(...steps) : largest || 1) / divisor;
+  const decimals = Math.min(3, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
+  return ticks.map((tick) => (tick === 0 ? '0' : `${(tick / divisor).toFixed(decimals)} ${unit}`));
+}
+
+/** An Apdex score (0..1) with two decimals. */
+export function formatApdex(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  return value.toFixed(2);
+}
+
+/** Apdex's conventional rating of a score. */
+export function apdexRating(value: number | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value >= 0.94) return 'excellent';
+  if (value >= 0.85) return 'good';
+  if (value >= 0.7) return 'fair';
+  if (value >= 0.5) return 'poor';
+  return 'unacceptable';
+}
+
 /** A fraction (0..1) as a percentage. */
 export function formatPercent(fraction: number | null | undefined): string {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return '–';

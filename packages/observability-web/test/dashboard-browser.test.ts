@@ -154,13 +154,15 @@ describeEachDatabase('dashboard in a browser', (database) => {
     for (const name of sample.services) await table.getByRole('link', { name, exact: true }).waitFor();
     const checkoutRow = table.getByRole('row', { name: /checkout/ });
     await checkoutRow.getByText('production').waitFor();
-    await checkoutRow.getByRole('cell', { name: String(sample.traces * 3), exact: true }).waitFor();
+    // Requests are entry spans: one server span per trace in each service, database and outgoing calls not counted.
+    await checkoutRow.getByRole('cell', { name: String(sample.traces), exact: true }).first().waitFor();
+    await checkoutRow.getByRole('cell', { name: '0.70', exact: true }).waitFor();
     for (const name of sample.services) await table.getByRole('img', { name: `${name} requests over time` }).locator('polyline').first().waitFor();
     // The filter bar and the table need the same list: one request serves both.
     expect(watched.apiGets.filter((path) => path === '/api/v1/services')).toHaveLength(1);
     expect(watched.apiGets.filter((path) => path === '/api/v1/trend')).toHaveLength(sample.services.length);
     const order = () => table.locator('tbody tr td:first-child').allTextContents();
-    expect(await order()).toEqual(['checkout', 'web', 'payments']);
+    expect(await order()).toEqual(['checkout', 'payments', 'web']);
     await table.getByRole('button', { name: 'p95' }).click();
     await page.waitForURL(/sort=-p95Ms/);
     expect(await order()).toEqual(['web', 'checkout', 'payments']);
@@ -170,22 +172,46 @@ describeEachDatabase('dashboard in a browser', (database) => {
   it('opens a service: tiles, trend charts, database and dependencies tabs', async () => {
     await page.getByRole('table', { name: 'Services' }).getByRole('link', { name: 'checkout', exact: true }).click();
     await page.waitForURL(/\/services\/checkout$/);
-    await page.locator('.tile', { hasText: 'Requests' }).first().getByText(String(sample.traces * 3)).waitFor();
-    await page.locator('.tile', { hasText: 'Error rate' }).getByText('10%').waitFor();
-    // Throughput, errors and latency, each drawn by uPlot on a canvas.
-    await expect.poll(() => page.locator('.chart-canvas canvas').count(), { timeout: 10_000 }).toBe(3);
-    expect(await page.locator('.chart-title').allTextContents()).toEqual([expect.stringMatching(/^Throughput/), expect.stringMatching(/^Errors/), 'Latency percentiles']);
-    // Top operations: checkout's three, one per trace each, so ties ordered by name.
-    const operations = page.getByRole('table', { name: 'Top operations' });
+    await page.locator('.tile', { hasText: 'Requests' }).first().getByText(String(sample.traces), { exact: true }).waitFor();
+    await page.locator('.tile', { hasText: 'Error rate' }).getByText('30%').waitFor();
+    // The service picker names the page's service, not "All services".
+    expect(await page.getByLabel('Service filter').inputValue()).toBe('checkout');
+    // Throughput, errors, latency and Apdex, each drawn by uPlot on a canvas.
+    await expect.poll(() => page.locator('.chart-canvas canvas').count(), { timeout: 10_000 }).toBe(4);
+    expect(await page.locator('.chart-title').allTextContents()).toEqual([expect.stringMatching(/^Throughput/), expect.stringMatching(/^Errors/), 'Latency percentiles', 'Apdex']);
+    // Legends show the latest values before anything is hovered, never "--".
+    const legends = await page.locator('.chart .u-legend').allTextContents();
+    expect(legends).toHaveLength(4);
+    for (const legend of legends) {
+      expect(legend).not.toContain('--');
+      expect(legend).toMatch(/\(latest\)/);
+    }
+    expect(legends[2]).toMatch(/p50\s*\d+(\.\d)? ms/);
+    // Entry operations (the server spans), then the calls the service makes.
+    const operations = page.getByRole('table', { name: 'Entry operations' });
     await operations.getByRole('link', { name: 'POST /orders' }).waitFor();
-    const operationRows = async () =>
-      (await operations.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(0, 4).map((cell) => cell.textContent?.trim()))));
-    expect(await operationRows()).toEqual([
-      ['POST /orders', 'server', String(sample.traces), '30%'],
+    const rowsOf = async (table: typeof operations) =>
+      (await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(0, 4).map((cell) => cell.textContent?.trim()))));
+    expect(await rowsOf(operations)).toEqual([['POST /orders', 'server', String(sample.traces), '30%']]);
+    expect(await operations.locator('thead th').allTextContents()).toEqual(['Operation', 'Kind', 'Requests', 'Error rate', 'p50', 'p95', 'p99', 'Apdex']);
+    const calls = page.getByRole('table', { name: 'Outgoing calls and internal operations' });
+    await calls.getByRole('link', { name: 'SELECT orders' }).waitFor();
+    expect(await rowsOf(calls)).toEqual([
       ['POST payments/charge', 'client', String(sample.traces), '0%'],
       ['SELECT orders', 'client', String(sample.traces), '0%'],
     ]);
-    expect(await operations.locator('thead th').allTextContents()).toEqual(['Operation', 'Kind', 'Requests', 'Error rate', 'p50', 'p95', 'p99']);
+    expect(await calls.locator('thead th').allTextContents()).toEqual(['Operation', 'Kind', 'Calls', 'Error rate', 'p50', 'p95', 'p99']);
+    // Apdex at the default T = 500 ms: 7 fast successes of 10 requests; at T = 50 ms the 90 ms ones only tolerate.
+    const apdexTile = page.locator('.tile', { hasText: 'Apdex' });
+    await apdexTile.getByText('0.70', { exact: true }).waitFor();
+    await apdexTile.getByText(/T = 500 ms/).waitFor();
+    await apdexTile.getByRole('button', { name: 'change' }).click();
+    await page.getByLabel('Apdex threshold T (ms)').fill('50');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await apdexTile.getByText('0.35', { exact: true }).waitFor();
+    await apdexTile.getByText(/T = 50 ms/).waitFor();
+    await page.getByRole('table', { name: 'Entry operations' }).getByRole('cell', { name: '0.35', exact: true }).waitFor();
+    expect(watched.stateChanging.filter((request) => request.url === '/api/v1/services/checkout/settings').every((request) => request.csrf)).toBe(true);
     await shot('service-overview');
     // Each operation opens the occurrences of that service and operation.
     await operations.getByRole('link', { name: 'POST /orders' }).click();
@@ -205,6 +231,12 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.getByRole('img', { name: 'Service map' }).waitFor();
     await page.getByRole('table', { name: 'Dependencies' }).getByRole('link', { name: 'payments' }).waitFor();
     await shot('service-dependencies');
+    // Picking another service opens its page on the same tab; "All services" goes back to the list.
+    await page.getByLabel('Service filter').selectOption('payments');
+    await page.waitForURL((address) => address.pathname === '/services/payments/dependencies' && !address.searchParams.has('service'));
+    expect(await page.getByLabel('Service filter').inputValue()).toBe('payments');
+    await page.getByLabel('Service filter').selectOption('');
+    await page.waitForURL((address) => address.pathname === '/services');
   });
 
   it('filters occurrences by status=error, in the URL', async () => {

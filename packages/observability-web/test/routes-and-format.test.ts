@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { edgePath, layoutServiceMap } from '../src/charts/service-map-layout.js';
 import { serviceColors, servicePalette } from '../src/charts/service-colors.js';
-import { formatBytes, formatDurationMs, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
+import { apdexRating, formatApdex, formatBytes, formatDurationMs, formatDurationTicks, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
 import { matchRoute, safeNextPath } from '../src/state/routes.js';
 import { sparklineInterval } from '../src/state/sparkline-interval.js';
 import { sparklineCounts } from '../src/state/sparkline-counts.js';
@@ -124,8 +124,26 @@ describe('sparkline interval', () => {
   });
 });
 
+describe('latency axis labels and Apdex', () => {
+  it('labels a latency axis in one unit with the precision its step needs, zero as 0', () => {
+    expect(formatDurationTicks([0, 50, 100, 150])).toEqual(['0', '50 ms', '100 ms', '150 ms']);
+    expect(formatDurationTicks([0, 0.5, 1, 1.5])).toEqual(['0', '0.5 ms', '1.0 ms', '1.5 ms']);
+    expect(formatDurationTicks([0, 0.02, 0.04])).toEqual(['0', '0.02 ms', '0.04 ms']);
+    expect(formatDurationTicks([0, 500, 1000, 1500])).toEqual(['0', '0.5 s', '1.0 s', '1.5 s']);
+    expect(formatDurationTicks([0, 60_000, 120_000])).toEqual(['0', '1 min', '2 min']);
+    expect(formatDurationTicks([0])).toEqual(['0']);
+  });
+
+  it('shows Apdex with two decimals and its rating', () => {
+    expect(formatApdex(0.9375)).toBe('0.94');
+    expect(formatApdex(null)).toBe('–');
+    expect([0.95, 0.9, 0.75, 0.6, 0.2].map(apdexRating)).toEqual(['excellent', 'good', 'fair', 'poor', 'unacceptable']);
+    expect(apdexRating(null)).toBeUndefined();
+  });
+});
+
 describe('sparkline counts', () => {
-  const bucket = (start: string, count: number) => ({ start, count, errorCount: 0, errorRate: 0, p50Ms: null, p95Ms: null, p99Ms: null });
+  const bucket = (start: string, count: number) => ({ start, count, errorCount: 0, errorRate: 0, p50Ms: null, p95Ms: null, p99Ms: null, apdex: null });
   const buckets = [bucket('2026-11-21T09:00:00.000Z', 1), bucket('2026-11-21T10:00:00.000Z', 10), bucket('2026-11-21T11:00:00.000Z', 12), bucket('2026-11-21T12:00:00.000Z', 2)];
 
   it('leaves out a first bucket the range cuts, and keeps the last one, still filling', () => {

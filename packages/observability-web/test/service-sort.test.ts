@@ -5,6 +5,9 @@ import { defaultServiceSort, nextServiceSort, readServiceSort, sortServices, wri
 const row = (service: string, count: number, p95Ms: number | null): ServiceRow => ({
   service,
   environments: ['production'],
+  countedSpans: 'entry',
+  apdex: null,
+  apdexThresholdMs: 500,
   count,
   errorCount: 0,
   errorRate: 0,

@@ -35,10 +35,23 @@ interface CountFigures {
   errorRate: number;
 }
 
+/** What a service's figures count: entry spans, internal root spans (no entry spans), or nothing. */
+export type CountedSpans = 'entry' | 'root' | 'none';
+
 export interface ServiceRow extends CountFigures, LatencyFigures {
   service: string;
   environments: string[];
+  countedSpans: CountedSpans;
+  apdex: number | null;
+  apdexThresholdMs: number;
   lastSeenAt: string;
+}
+
+export interface ServiceSettings {
+  service: string;
+  apdexThresholdMs: number;
+  apdexThresholdIsDefault: boolean;
+  updatedAt: string | null;
 }
 
 export interface ServicesResponse extends RangeEcho {
@@ -49,11 +62,13 @@ export interface SummaryResponse extends RangeEcho, CountFigures, LatencyFigures
   averageMs: number | null;
   maxMs: number | null;
   perMinute: number;
+  apdex: number | null;
   services: number;
 }
 
 export interface TrendBucket extends CountFigures, LatencyFigures {
   start: string;
+  apdex: number | null;
 }
 
 export interface TrendResponse extends RangeEcho {
@@ -67,6 +82,9 @@ export interface OperationRow extends CountFigures, LatencyFigures {
   environment: string;
   operation: string;
   kind: string;
+  /** Counted in the service's figures (entry spans, or root spans of a service without entries). */
+  entry: boolean;
+  apdex: number | null;
 }
 
 export interface OperationsResponse extends RangeEcho {

@@ -15,8 +15,10 @@ interface TimeSeriesChartProps {
   /** Bucket starts, epoch milliseconds. */
   times: readonly number[];
   series: readonly ChartSeries[];
-  /** Formats a y value for the axis and the legend. */
+  /** Formats a y value for the legend (and, without `formatTicks`, the axis). */
   format: (value: number) => string;
+  /** Formats the y axis's ticks together (so they share a unit and precision). */
+  formatTicks?: (ticks: number[]) => string[];
   /** Whole counts: the y axis never ticks between integers. */
   integer?: boolean;
   height?: number;
@@ -27,8 +29,19 @@ const integerSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e
 /** Below this many values a series also marks its points, so a lone bucket is not invisible. */
 const pointsShownBelow = 30;
 
-/** A time-series line chart (uPlot): resizes with its container, UTC axis, legend on hover. */
-export function TimeSeriesChart({ title, times, series, format, integer = false, height = 220 }: TimeSeriesChartProps) {
+/** The last value a series has (latency is null in buckets where nothing ran), or null. */
+function latestValue(values: ReadonlyArray<number | null>): number | null {
+  for (let index = values.length - 1; index >= 0; index -= 1) if (values[index] !== null) return values[index]!;
+  return null;
+}
+
+const legendTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+
+/**
+ * A time-series line chart (uPlot): resizes with its container, UTC axis. The legend shows the
+ * values under the cursor, and the latest values while the cursor is elsewhere.
+ */
+export function TimeSeriesChart({ title, times, series, format, formatTicks, integer = false, height = 220 }: TimeSeriesChartProps) {
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -44,18 +57,34 @@ export function TimeSeriesChart({ title, times, series, format, integer = false,
       scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#5b6573', grid: { stroke: '#eef1f4' } },
-        { stroke: '#5b6573', grid: { stroke: '#eef1f4' }, size: 70, ...(integer ? { incrs: integerSteps } : {}), values: (_u, ticks) => ticks.map((tick) => format(tick)) },
+        {
+          stroke: '#5b6573',
+          grid: { stroke: '#eef1f4' },
+          size: 70,
+          ...(integer ? { incrs: integerSteps } : {}),
+          values: (_u, ticks) => (formatTicks ? formatTicks(ticks) : ticks.map((tick) => format(tick))),
+        },
       ],
       series: [
-        { label: 'Time (UTC)' },
-        ...series.map((entry) => ({
-          label: entry.label,
-          stroke: entry.color,
-          width: 1.5,
-          spanGaps: entry.spanGaps ?? false,
-          points: { show: entry.values.filter((value) => value !== null).length < pointsShownBelow },
-          value: (_u: uPlot, value: number | null) => (value === null ? '–' : format(value)),
-        })),
+        {
+          label: 'Time (UTC)',
+          value: (_u: uPlot, seconds: number | null, _s: number, index: number | null) =>
+            index === null ? (times.length > 0 ? `${legendTime(times[times.length - 1]!)} (latest)` : '–') : seconds === null ? '–' : legendTime(seconds * 1000),
+        },
+        ...series.map((entry) => {
+          const latest = latestValue(entry.values);
+          return {
+            label: entry.label,
+            stroke: entry.color,
+            width: 1.5,
+            spanGaps: entry.spanGaps ?? false,
+            points: { show: entry.values.filter((value) => value !== null).length < pointsShownBelow },
+            value: (_u: uPlot, value: number | null, _s: number, index: number | null) => {
+              const shown = index === null ? latest : value;
+              return shown === null ? '–' : format(shown);
+            },
+          };
+        }),
       ],
     };
     const chart = new uPlot(options, data, element);
@@ -65,7 +94,7 @@ export function TimeSeriesChart({ title, times, series, format, integer = false,
       observer.disconnect();
       chart.destroy();
     };
-  }, [times, series, height, format, integer]);
+  }, [times, series, height, format, formatTicks, integer]);
 
   return (
     <figure class="chart">

@@ -23,7 +23,20 @@ const sections = [
  * The signed-in frame: navigation, the global time range and filters, and the page. Pages that
  * do not read the range (settings) leave the view controls out; health keeps only Refresh.
  */
-export function Layout({ title, children, actions, controls = 'view' }: { title: string; children: ComponentChildren; actions?: ComponentChildren; controls?: 'view' | 'refresh' | 'none' }) {
+export function Layout({
+  title,
+  children,
+  actions,
+  controls = 'view',
+  pageService,
+}: {
+  title: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+  controls?: 'view' | 'refresh' | 'none';
+  /** A page about one service: the service picker shows it, and choosing another goes there. */
+  pageService?: { name: string; choose: (service: string | undefined) => void };
+}) {
   const { user, signOut } = useSession();
   const { pathname } = useLocation();
   const { filters, update } = useGlobalFilters();
@@ -63,7 +76,11 @@ export function Layout({ title, children, actions, controls = 'view' }: { title:
         <div class="view-controls">
           {controls === 'view' ? (
             <>
-              <FilterSelects service={filters.service} environment={filters.environment} apply={(change) => update(change)} />
+              <FilterSelects
+                service={pageService?.name ?? filters.service}
+                environment={filters.environment}
+                apply={(change) => ('service' in change && pageService ? pageService.choose(change.service) : update(change))}
+              />
               <TimeRangePicker range={filters.range} onChange={(range) => update({ range })} />
             </>
           ) : null}

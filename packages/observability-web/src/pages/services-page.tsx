@@ -1,11 +1,11 @@
 import { useMemo } from 'preact/hooks';
-import type { ServicesResponse, TrendResponse } from '../api/api-types.js';
+import type { ServiceRow, ServicesResponse, TrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { Sparkline } from '../components/sparkline.js';
-import { formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
+import { formatApdex, formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
 import { isHighErrorRate } from '../state/error-rate.js';
 import { hrefWithView, serviceHref, withParams } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
@@ -62,6 +62,7 @@ export function ServicesPage() {
                   {header('p50Ms', 'p50')}
                   {header('p95Ms', 'p95')}
                   {header('p99Ms', 'p99')}
+                  {header('apdex', 'Apdex')}
                   <th>Requests over time</th>
                 </tr>
               </thead>
@@ -72,6 +73,7 @@ export function ServicesPage() {
                       <Link href={hrefWithView(serviceHref(row.service))} class="strong">
                         {row.service}
                       </Link>
+                      <CountedSpansBadge counted={row.countedSpans} />
                     </td>
                     <td>{row.environments.join(', ')}</td>
                     <td class="num">{formatCount(row.count)}</td>
@@ -80,6 +82,9 @@ export function ServicesPage() {
                     <td class="num">{formatDurationMs(row.p50Ms)}</td>
                     <td class="num">{formatDurationMs(row.p95Ms)}</td>
                     <td class="num">{formatDurationMs(row.p99Ms)}</td>
+                    <td class="num" title={`T = ${formatDurationMs(row.apdexThresholdMs)}`}>
+                      {formatApdex(row.apdex)}
+                    </td>
                     <td>
                       <ServiceSparkline service={row.service} query={apiQuery} />
                     </td>
@@ -91,6 +96,20 @@ export function ServicesPage() {
         )}
       </DataState>
     </Layout>
+  );
+}
+
+/** Says when a service's figures are not its entry spans: a worker's root spans, or nothing at all. */
+function CountedSpansBadge({ counted }: { counted: ServiceRow['countedSpans'] }) {
+  if (counted === 'entry') return null;
+  return counted === 'root' ? (
+    <span class="badge badge-note" title="No server or consumer spans in this range: its figures count its root internal spans (jobs it starts itself).">
+      root spans
+    </span>
+  ) : (
+    <span class="badge badge-note" title="Only outgoing calls and internal child spans in this range: nothing to count as requests.">
+      no entry spans
+    </span>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ServiceRow } from '../api/api-types.js';
 
 /** Columns the services table sorts by; `sort=-p95` in the URL is p95, largest first. */
-const serviceSortKeys = ['service', 'count', 'errorRate', 'p50Ms', 'p95Ms', 'p99Ms'] as const;
+const serviceSortKeys = ['service', 'count', 'errorRate', 'p50Ms', 'p95Ms', 'p99Ms', 'apdex'] as const;
 export type ServiceSortKey = (typeof serviceSortKeys)[number];
 
 export interface ServiceSort {
