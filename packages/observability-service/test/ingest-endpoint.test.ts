@@ -238,7 +238,7 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
     const db = app.database.db;
     const figures = { minute, count: 2, error_count: 1, duration_sum_ms: 40, duration_max_ms: 30 };
     expect(await db.selectFrom('operation_rollups').selectAll().where('service', '=', 'rollup-svc').execute()).toEqual([
-      { ...figures, service: 'rollup-svc', environment: 'staging', operation: 'load player', kind: 'client', histogram: expect.any(String) },
+      { ...figures, service: 'rollup-svc', environment: 'staging', operation: 'load player', kind: 'client', span_role: 'child', histogram: expect.any(String), error_histogram: expect.stringMatching(/^\d+:1$/) },
     ]);
     expect(await db.selectFrom('tenant_rollups').select(['tenant_id', 'count', 'error_count']).where('service', '=', 'rollup-svc').execute()).toEqual([
       { tenant_id: 't1', count: 2, error_count: 1 },

@@ -11,7 +11,7 @@ const honoured: Record<string, string[]> = {
   '/api/v1/services': range,
   '/api/v1/summary': range,
   '/api/v1/trend': [...range, 'interval'],
-  '/api/v1/operations': [...range, 'limit'],
+  '/api/v1/operations': [...range, 'limit', 'entry'],
   '/api/v1/occurrences': [...range, 'operation', 'status', 'limit', 'offset'],
   '/api/v1/occurrences/{id}': ['id'],
   '/api/v1/traces/{traceId}': ['traceId'],
