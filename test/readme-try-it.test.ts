@@ -77,7 +77,7 @@ it('the README\'s curl commands sign a player in, submit runs to both adapters, 
   expect(me).toMatchObject({ total: 1, entry: { rank: 1, score: 4200 }, neighbors: [] });
   expect(around).toMatchObject({ total: 1, entries: [{ rank: 1, displayName: 'alice' }] });
   expect(answers[4]).toBe(''); // setup and key: into CSRF and KEY
-  expect(JSON.parse(answers[5]!)).toEqual({ accepted: { occurrences: 1 }, rejected: { occurrences: 0 }, truncated: { strings: 0 }, errors: [] });
+  expect(JSON.parse(answers[5]!)).toEqual({ accepted: { occurrences: 1, logs: 0 }, rejected: { occurrences: 0, logs: 0 }, truncated: { strings: 0 }, errors: [] });
   expect(JSON.parse(answers[6]!)).toEqual({});
 
   // "The dashboard then shows my-game-api under Services": what the dashboard reads.
