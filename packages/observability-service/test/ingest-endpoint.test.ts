@@ -191,6 +191,16 @@ describeEachDatabase('POST /api/v1/ingest', (database) => {
       expect(response.json().error).toMatchObject({ code: 'invalid-envelope', requestId: response.headers['x-request-id'] });
     });
 
+    it.each([
+      ['2', { ...envelope([]), protocol: 2 }, 'unsupported protocol version 2: this server accepts protocol 1'],
+      ['2 without the members of protocol 1', { protocol: 2, events: [] }, 'unsupported protocol version 2: this server accepts protocol 1'],
+      ['"1" as a string', { ...envelope([]), protocol: '1' }, 'unsupported protocol version "1": this server accepts protocol 1'],
+    ])('names an unsupported protocol version (%s) before anything else', async (_name, body, reason) => {
+      const response = await post(body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toBe(`The body is not a protocol v1 envelope: ${reason}.`);
+    });
+
     it('answers 400 invalid-request for malformed JSON', async () => {
       const response = await post('{"protocol":1,');
       expect(response.statusCode).toBe(400);

@@ -130,7 +130,11 @@ export class EnvelopeValidator {
 
   /** The envelope's header; throws InvalidEnvelopeError when the body is not an envelope. */
   checkShell(body: unknown): EnvelopeShell {
-    const record = body as { resource?: unknown; occurrences?: unknown; logs?: unknown };
+    const record = body as { protocol?: unknown; resource?: unknown; occurrences?: unknown; logs?: unknown };
+    // The version comes first: a later protocol's envelope may lack what protocol 1 requires.
+    if (record !== null && typeof record === 'object' && 'protocol' in record && record.protocol !== 1) {
+      throw new InvalidEnvelopeError(`unsupported protocol version ${JSON.stringify(record.protocol)?.slice(0, 40)}: this server accepts protocol 1`);
+    }
     const truncated = body !== null && typeof body === 'object' ? truncateMembers(this.#resourcePlan, record.resource) : 0;
     if (!this.#validateShell(body)) throw new InvalidEnvelopeError(describeError(this.#validateShell.errors?.[0], 'envelope'));
     return { resource: record.resource as ProtocolResource, occurrences: record.occurrences as unknown[], logs: (record.logs as unknown[] | undefined) ?? [], truncated };
