@@ -115,7 +115,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   });
 
   await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000 });
-  await app.register(queryRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS });
+  await app.register(queryRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS, occurrenceSearchWindow: config.OCCURRENCE_SEARCH_WINDOW });
   await app.register(serviceSettingsRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS });
   await app.register(logRoutes);
   await app.register(usageRoutes);

@@ -25,6 +25,7 @@ export const observabilityConfigSchema = configSchema({
   INGEST_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100, description: 'envelopes per second per ingestion key; more is 429 with Retry-After' }),
   INGEST_MAX_ROWS_PER_TRANSACTION: Type.Integer({ minimum: 1, maximum: 200_000, default: 20_000, description: 'occurrences and log records committed together at most (envelopes arriving together share a transaction)' }),
   APDEX_THRESHOLD_MS: Type.Number({ minimum: 1, maximum: 600_000, default: 500, description: 'Apdex threshold T in milliseconds for services without one of their own (set per service in the dashboard)' }),
+  OCCURRENCE_SEARCH_WINDOW: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 50_000, description: 'occurrences a search with row filters (attributes, duration, error type, HTTP status class) checks at most: the newest of the range' }),
   ROLLUP_TIER_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 5, description: 'how often new data is folded into the rollup tiers long-range queries read (queries stay exact in between)' }),
   INGEST_KEY_LAST_USED_FLUSH_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30, description: 'how often ingestion keys\' last-used times are written' }),
   SESSION_IDLE_TIMEOUT_MINUTES: Type.Integer({ minimum: 1, maximum: 43_200, default: 120, description: 'a dashboard session ends after this long without a request' }),

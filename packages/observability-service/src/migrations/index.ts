@@ -9,6 +9,7 @@ import { spanEventsLinks } from './2026-11-21-05-span-events-links.js';
 import { logs } from './2026-11-26-01-logs.js';
 import { statementShapes } from './2026-11-27-01-statement-shapes.js';
 import { entrySpansApdex } from './2026-11-27-02-entry-spans-apdex.js';
+import { spanIdIndex } from './2026-11-29-01-span-id-index.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -25,4 +26,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-26-01-logs': logs,
   '2026-11-27-01-statement-shapes': statementShapes,
   '2026-11-27-02-entry-spans-apdex': entrySpansApdex,
+  '2026-11-29-01-span-id-index': spanIdIndex,
 };

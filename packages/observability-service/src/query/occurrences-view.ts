@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { ApiError } from '@playstack/server-kit';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
@@ -7,40 +7,123 @@ import { aggregateRollups } from './rollup-aggregate.js';
 import { operationTiers } from './rollup-tiers.js';
 import type { QueryRange } from './query-range.js';
 import { attributeEquals } from './attribute-filter.js';
-import { occurrencesLimitMax, type Occurrence, type OccurrencesResponse } from './query-schemas.js';
-import type { ReadQuery } from './read-query.js';
+import {
+  httpStatusClassBounds,
+  occurrencesLimitMax,
+  type HttpStatusClass,
+  type Occurrence,
+  type OccurrenceDurationsResponse,
+  type OccurrenceSearch,
+  type OccurrencesResponse,
+} from './query-schemas.js';
+import { rangeEcho, type ReadQuery } from './read-query.js';
 
-export interface OccurrenceListOptions {
+/** Filters the rollups can count and the indexes select: range, service, environment, operation, status. */
+export interface IndexedFilters {
   operation?: string | undefined;
   status?: 'ok' | 'error' | undefined;
+}
+
+/** Filters checked on the rows themselves (the rollups know nothing of them). */
+export interface RowFilters {
   /** `attr.<key>=<value>` filters: [key, value] pairs, all of which must match. */
   attributes?: ReadonlyArray<readonly [string, string]>;
+  minDurationMs?: number | undefined;
+  maxDurationMs?: number | undefined;
+  errorType?: string | undefined;
+  httpStatusClass?: HttpStatusClass | undefined;
+}
+
+/** How many occurrences row filters check at most (OCCURRENCE_SEARCH_WINDOW). */
+export interface SearchBound {
+  window: number;
+}
+
+export interface OccurrenceListOptions extends IndexedFilters, RowFilters, SearchBound {
   limit: number;
   offset: number;
 }
 
 type OccurrenceFilter = (eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => Expression<SqlBool>;
+type Conditions = Array<(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => Expression<SqlBool>>;
 
-function rawConditions(query: ReadQuery, options: OccurrenceListOptions, fromMs: number, toMs: number): OccurrenceFilter {
+function indexedConditions(query: ReadQuery, options: IndexedFilters, fromMs: number, toMs: number): Conditions {
   const { filters } = query;
-  return (eb) =>
-    eb.and([
-      eb('started_at', '>=', fromMs),
-      eb('started_at', '<', toMs),
-      ...(filters.service === undefined ? [] : [eb('service', '=', filters.service)]),
-      ...(filters.environment === undefined ? [] : [eb('environment', '=', filters.environment)]),
-      ...(options.operation === undefined ? [] : [eb('operation', '=', options.operation)]),
-      ...(options.status === undefined ? [] : [eb('status', '=', options.status)]),
-      ...(options.attributes ?? []).map(([key, value]) => attributeEquals(query.dialect, key, value)),
-    ]);
+  return [
+    (eb) => eb('started_at', '>=', fromMs),
+    (eb) => eb('started_at', '<', toMs),
+    ...(filters.service === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('service', '=', filters.service!)]),
+    ...(filters.environment === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('environment', '=', filters.environment!)]),
+    ...(options.operation === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('operation', '=', options.operation!)]),
+    ...(options.status === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('status', '=', options.status!)]),
+  ];
 }
 
-async function countRaw(query: ReadQuery, options: OccurrenceListOptions, fromMs: number, toMs: number): Promise<number> {
-  if (toMs <= fromMs) return 0;
+function rowConditions(query: ReadQuery, options: RowFilters): Conditions {
+  const statusClass = options.httpStatusClass === undefined ? undefined : httpStatusClassBounds(options.httpStatusClass);
+  const conditions: Conditions = (options.attributes ?? []).map(([key, value]) => () => attributeEquals(query.dialect, key, value));
+  if (options.minDurationMs !== undefined) conditions.push((eb) => eb('duration_ms', '>=', options.minDurationMs!));
+  if (options.maxDurationMs !== undefined) conditions.push((eb) => eb('duration_ms', '<=', options.maxDurationMs!));
+  if (options.errorType !== undefined) conditions.push((eb) => eb('error_type', '=', options.errorType!));
+  if (statusClass) conditions.push((eb) => eb.and([eb('http_status_code', '>=', statusClass[0]), eb('http_status_code', '<', statusClass[1])]));
+  return conditions;
+}
+
+const all =
+  (conditions: Conditions): OccurrenceFilter =>
+  (eb) =>
+    eb.and(conditions.map((condition) => condition(eb)));
+
+/** Whether any filter must be checked on the rows (then the search window applies). */
+export function hasRowFilters(options: RowFilters): boolean {
+  return (
+    (options.attributes?.length ?? 0) > 0 ||
+    options.minDurationMs !== undefined ||
+    options.maxDurationMs !== undefined ||
+    options.errorType !== undefined ||
+    options.httpStatusClass !== undefined
+  );
+}
+
+/**
+ * Where a search that checks rows stops: the newest `window` occurrences the range and the
+ * indexed filters select. `limited` when the range holds more; then `oldest` is the last
+ * (started_at, id) checked, and older rows are not searched.
+ */
+interface SearchWindow {
+  size: number;
+  limited: boolean;
+  oldest?: { startedAt: number; id: number };
+}
+
+async function searchWindowOf(query: ReadQuery, options: IndexedFilters & SearchBound): Promise<SearchWindow> {
+  const last = await query.db
+    .selectFrom('occurrences')
+    .select(['started_at', 'id'])
+    .where(all(indexedConditions(query, options, query.range.fromMs, query.range.toMs)))
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(options.window - 1)
+    .limit(1)
+    .executeTakeFirst();
+  return last ? { size: options.window, limited: true, oldest: { startedAt: Number(last.started_at), id: Number(last.id) } } : { size: options.window, limited: false };
+}
+
+function windowConditions(window: SearchWindow): Conditions {
+  const oldest = window.oldest;
+  if (!oldest) return [];
+  return [(eb) => eb.or([eb('started_at', '>', oldest.startedAt), eb.and([eb('started_at', '=', oldest.startedAt), eb('id', '>=', oldest.id)])])];
+}
+
+function searchEcho(window: SearchWindow): OccurrenceSearch {
+  return { window: window.size, limited: window.limited, searchedFrom: window.oldest ? new Date(window.oldest.startedAt).toISOString() : null };
+}
+
+async function countRaw(query: ReadQuery, conditions: Conditions): Promise<number> {
   const row = await query.db
     .selectFrom('occurrences')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where(rawConditions(query, options, fromMs, toMs))
+    .where(all(conditions))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -49,7 +132,7 @@ async function countRaw(query: ReadQuery, options: OccurrenceListOptions, fromMs
  * Occurrences of whole minutes per the operation rollups (through their tiers). The service tiers
  * sum operations away, so an operation filter reads the operation tiers, at the rollup's own key.
  */
-async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOptions, whole: QueryRange): Promise<number> {
+async function countWholeMinutes(query: ReadQuery, options: IndexedFilters, whole: QueryRange): Promise<number> {
   const [all] = await aggregateRollups(query, {
     table: 'operation_rollups',
     ...(options.operation === undefined ? {} : { tiers: operationTiers }),
@@ -61,41 +144,71 @@ async function countWholeMinutes(query: ReadQuery, options: OccurrenceListOption
 }
 
 /**
- * The exact number of matching occurrences without counting millions of raw rows: whole minutes
- * come from the rollups (written in the same transaction as the raw rows, so they agree), the
- * partial minutes at either end from the raw rows. Attribute filters count raw rows.
+ * The exact number of occurrences the indexed filters select without counting millions of raw
+ * rows: whole minutes come from the rollups (written in the same transaction as the raw rows, so
+ * they agree), the partial minutes at either end from the raw rows.
  */
-async function countOccurrences(query: ReadQuery, options: OccurrenceListOptions): Promise<number> {
+async function countIndexed(query: ReadQuery, options: IndexedFilters): Promise<number> {
   const { range } = query;
-  // Rollups know nothing of attributes: those counts come from the rows themselves.
-  if (options.attributes && options.attributes.length > 0) return countRaw(query, options, range.fromMs, range.toMs);
+  const raw = (fromMs: number, toMs: number) => (toMs <= fromMs ? Promise.resolve(0) : countRaw(query, indexedConditions(query, options, fromMs, toMs)));
   const wholeFromMs = Math.ceil(range.fromMs / minuteMs) * minuteMs;
   const wholeToMs = minuteOf(range.toMs);
-  if (wholeToMs <= wholeFromMs) return countRaw(query, options, range.fromMs, range.toMs);
+  if (wholeToMs <= wholeFromMs) return raw(range.fromMs, range.toMs);
   const [wholeMinutes, head, tail] = await Promise.all([
     countWholeMinutes(query, options, { fromMs: wholeFromMs, toMs: wholeToMs }),
-    countRaw(query, options, range.fromMs, wholeFromMs),
-    countRaw(query, options, wholeToMs, range.toMs),
+    raw(range.fromMs, wholeFromMs),
+    raw(wholeToMs, range.toMs),
   ]);
   return wholeMinutes + head + tail;
 }
 
-/** A page of occurrences, newest first, with the total matching the query. */
+/**
+ * A page of occurrences, newest first, with the total matching the query. Without row filters the
+ * total is exact over the whole range; with them, rows are checked in the search window only (the
+ * newest `window` occurrences the range and the indexed filters select), which
+ * bounds the cost of a search whatever the store holds; `search` says where it stopped.
+ */
 export async function occurrencesView(query: ReadQuery, options: OccurrenceListOptions): Promise<OccurrencesResponse> {
   const limit = Math.min(options.limit, occurrencesLimitMax);
-  const [rows, total] = await Promise.all([
-    query.db
-      .selectFrom('occurrences')
-      .selectAll()
-      .where(rawConditions(query, options, query.range.fromMs, query.range.toMs))
-      .orderBy('started_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(options.offset)
-      .execute(),
-    countOccurrences(query, options),
-  ]);
-  return { items: rows.map(occurrenceFromRow), total, limit, offset: options.offset };
+  const indexed = indexedConditions(query, options, query.range.fromMs, query.range.toMs);
+  const page = (conditions: Conditions) =>
+    query.db.selectFrom('occurrences').selectAll().where(all(conditions)).orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).offset(options.offset).execute();
+  if (!hasRowFilters(options)) {
+    const [rows, total] = await Promise.all([page(indexed), countIndexed(query, options)]);
+    return { items: rows.map(occurrenceFromRow), total, limit, offset: options.offset, search: null };
+  }
+  const window = await searchWindowOf(query, options);
+  const conditions = [...indexed, ...windowConditions(window), ...rowConditions(query, options)];
+  const [rows, total] = await Promise.all([page(conditions), countRaw(query, conditions)]);
+  return { items: rows.map(occurrenceFromRow), total, limit, offset: options.offset, search: searchEcho(window) };
+}
+
+/** Distribution bins per decade of milliseconds (each bin about 26% wide). */
+export const durationBinsPerDecade = 10;
+
+/**
+ * How the durations of the matching occurrences spread (the duration filters left out: this is what
+ * the dashboard's brush selects them from), in log-scale bins; rows checked in the search window.
+ */
+export async function occurrenceDurationsView(query: ReadQuery, options: IndexedFilters & Omit<RowFilters, 'minDurationMs' | 'maxDurationMs'> & SearchBound): Promise<OccurrenceDurationsResponse> {
+  const window = await searchWindowOf(query, options);
+  const conditions = [...indexedConditions(query, options, query.range.fromMs, query.range.toMs), ...windowConditions(window), ...rowConditions(query, options)];
+  // Durations at or below 1 µs share the lowest bin; PostgreSQL's log() is base 10, as SQLite's log10().
+  const log10 = query.dialect === 'postgres' ? sql`log(greatest(duration_ms, 0.001))` : sql`log10(max(duration_ms, 0.001))`;
+  const bin = sql<number>`floor(${log10} * ${sql.lit(durationBinsPerDecade)})`;
+  const rows = await query.db
+    .selectFrom('occurrences')
+    .select((eb) => [bin.as('bin'), eb.fn.countAll().as('n'), eb.fn.count(eb.case().when('status', '=', 'error').then(1).end()).as('errors')])
+    .where(all(conditions))
+    .groupBy(bin)
+    .orderBy(bin)
+    .execute();
+  const bounds = (index: number) => Math.round(10 ** (index / durationBinsPerDecade) * 1000) / 1000;
+  const bins = rows.map((row) => {
+    const index = Number(row.bin);
+    return { fromMs: bounds(index), toMs: bounds(index + 1), count: Number(row.n), errorCount: Number(row.errors) };
+  });
+  return { ...rangeEcho(query.range), bins, total: bins.reduce((sum, b) => sum + b.count, 0), search: searchEcho(window) };
 }
 
 // Ids are below 2^53: longer digit strings cannot name a stored occurrence.

@@ -1,15 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { errorResponses, type App } from '@playstack/server-kit';
+import { ApiError, errorResponses, type App } from '@playstack/server-kit';
 import { databaseView } from './database-view.js';
 import { dependenciesView } from './dependencies-view.js';
 import { attributeFiltersOf } from './attribute-filter.js';
-import { occurrenceById, occurrencesView } from './occurrences-view.js';
+import { occurrenceById, occurrenceDurationsView, occurrencesView } from './occurrences-view.js';
 import { operationsView } from './operations-view.js';
 import {
   DatabaseQuery,
   DatabaseResponse,
   DependenciesResponse,
+  LookupParams,
+  LookupResponse,
   Occurrence,
+  OccurrenceDurationsQuery,
+  OccurrenceDurationsResponse,
   OccurrenceParams,
   OccurrencesQuery,
   OccurrencesResponse,
@@ -31,8 +35,13 @@ import { ingestionDb, readQueryOf } from './read-query.js';
 import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
 import { servicesView } from './services-view.js';
 import { summaryView } from './summary-view.js';
-import { traceView } from './trace-view.js';
+import { lookupId, traceView } from './trace-view.js';
 import { trendView } from './trend-view.js';
+
+/** The filters the occurrence list and its duration distribution share. */
+function searchFiltersOf(query: OccurrenceDurationsQuery) {
+  return { operation: query.operation, status: query.status, errorType: query.errorType, httpStatusClass: query.httpStatusClass, attributes: attributeFiltersOf(query) };
+}
 
 const rangeNote =
   'Range: `from` inclusive, `to` exclusive, default the last 24 hours. Figures come from per-minute rollups: a minute counts when any part of it lies in the range. ';
@@ -42,6 +51,8 @@ const security = [{ session: [] }];
 export interface QueryRoutesOptions {
   /** The Apdex threshold of services that have none of their own. */
   apdexThresholdDefaultMs: number;
+  /** Row filters check at most this many occurrences (OCCURRENCE_SEARCH_WINDOW). */
+  occurrenceSearchWindow: number;
 }
 
 /** The dashboards' read endpoints: services, summary, trend, operations, occurrences, traces, database, dependencies. */
@@ -112,6 +123,9 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
     async (request) => operationsView(readQuery(request.query), thresholds, { limit: request.query.limit ?? operationsLimitDefault, entry: request.query.entry }),
   );
 
+  const searchNote =
+    'Row filters (attr.<key>=<value>, minDurationMs, maxDurationMs, errorType, httpStatusClass) are checked on the newest OCCURRENCE_SEARCH_WINDOW (default 50,000) occurrences the range and the indexed filters (service, environment, operation, status) select; `search` says how far the search went.';
+
   app.get(
     '/api/v1/occurrences',
     {
@@ -119,20 +133,56 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         tags,
         security,
         summary: 'Occurrences, newest first',
-        description:
-          'Honours from, to (by start time, `from` inclusive, `to` exclusive, default the last 24 hours), service, environment, operation, status, attr.<key>=<value> (span or resource attribute; up to 5), limit (default 50, capped at 200), offset.',
+        description: `Honours from, to (by start time, \`from\` inclusive, \`to\` exclusive, default the last 24 hours), service, environment, operation, status, errorType, httpStatusClass, minDurationMs, maxDurationMs (both inclusive), attr.<key>=<value> (span or resource attribute; up to 5), limit (default 50, capped at 200), offset; all filters combine with AND. ${searchNote}`,
         querystring: OccurrencesQuery,
         response: { 200: OccurrencesResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) =>
-      occurrencesView(readQuery(request.query), {
-        operation: request.query.operation,
-        status: request.query.status,
-        attributes: attributeFiltersOf(request.query),
-        limit: request.query.limit ?? occurrencesLimitDefault,
-        offset: request.query.offset ?? 0,
-      }),
+    async (request) => {
+      const { query } = request;
+      if (query.minDurationMs !== undefined && query.maxDurationMs !== undefined && query.minDurationMs > query.maxDurationMs) {
+        throw new ApiError('invalid-request', `querystring.minDurationMs (${query.minDurationMs}) is above maxDurationMs (${query.maxDurationMs}).`);
+      }
+      return occurrencesView(readQuery(query), {
+        ...searchFiltersOf(query),
+        window: options.occurrenceSearchWindow,
+        minDurationMs: query.minDurationMs,
+        maxDurationMs: query.maxDurationMs,
+        limit: query.limit ?? occurrencesLimitDefault,
+        offset: query.offset ?? 0,
+      });
+    },
+  );
+
+  app.get(
+    '/api/v1/occurrences/durations',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'How the durations of matching occurrences spread',
+        description: `Honours from, to, service, environment, operation, status, errorType, httpStatusClass, attr.<key>=<value>: the filters of /api/v1/occurrences except the duration bounds (the distribution is what a duration range is chosen from). Non-empty log-scale bins, ten per decade of milliseconds, with their counts and error counts. ${searchNote}`,
+        querystring: OccurrenceDurationsQuery,
+        response: { 200: OccurrenceDurationsResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => occurrenceDurationsView(readQuery(request.query), { ...searchFiltersOf(request.query), window: options.occurrenceSearchWindow }),
+  );
+
+  app.get(
+    '/api/v1/lookup/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Find a trace by a trace id or a span id',
+        description:
+          'Takes no range or filters. A trace id (32 hexadecimal characters) names its trace; a span id (16) names its span and trace (the newest span when several traces reuse the id); either in any case. 404 trace-not-found when nothing stored has the id; 400 for anything else.',
+        params: LookupParams,
+        response: { 200: LookupResponse, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => lookupId({ db: ingestionDb(app.database) }, request.params.id),
   );
 
   app.get(

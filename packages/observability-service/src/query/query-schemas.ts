@@ -55,23 +55,51 @@ export const attributeFiltersMax = 5;
 /** `attr.` then an attribute name of 1-128 characters (no double quote or backslash). */
 export const attributeFilterPattern = '^attr\\.[^"\\\\]{1,128}$';
 
+export const httpStatusClasses = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+export type HttpStatusClass = (typeof httpStatusClasses)[number];
+
+/** The status codes of a class: [from, to). */
+export function httpStatusClassBounds(statusClass: HttpStatusClass): [number, number] {
+  const hundreds = Number(statusClass[0]) * 100;
+  return [hundreds, hundreds + 100];
+}
+
+const attributeFilterProperties = {
+  patternProperties: {
+    [attributeFilterPattern]: Type.String({
+      maxLength: 1024,
+      description: `attr.<key>=<value>: only occurrences whose span attribute or resource attribute <key> equals <value> (numbers and booleans as written, e.g. attr.order.items=3); up to ${attributeFiltersMax}, combined with AND`,
+    }),
+  },
+};
+
+const searchFilterParameters = {
+  operation: Type.Optional(Name('Only occurrences of this operation.')),
+  status: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('error')], { description: 'Only occurrences with this status.' })),
+  errorType: Type.Optional(Name('Only occurrences whose error type (`error.type`, the exception type) is exactly this.')),
+  httpStatusClass: Type.Optional(
+    Type.Union(
+      httpStatusClasses.map((name) => Type.Literal(name)),
+      { description: 'Only occurrences whose HTTP status code is in this class (`4xx`: 400 to 499).' },
+    ),
+  ),
+} satisfies TProperties;
+
+const durationFilterParameters = {
+  minDurationMs: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400_000, description: 'Only occurrences lasting at least this many milliseconds.' })),
+  maxDurationMs: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400_000, description: 'Only occurrences lasting at most this many milliseconds.' })),
+} satisfies TProperties;
+
 export const OccurrencesQuery = Type.Object(
   {
     ...rangeParameters,
     ...filterParameters,
-    operation: Type.Optional(Name('Only occurrences of this operation.')),
-    status: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('error')], { description: 'Only occurrences with this status.' })),
+    ...searchFilterParameters,
+    ...durationFilterParameters,
     limit: Type.Optional(Type.Integer({ minimum: 1, default: occurrencesLimitDefault, description: `Page size; values above ${occurrencesLimitMax} are capped at ${occurrencesLimitMax}.` })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: occurrencesOffsetMax, default: 0, description: 'Occurrences to skip, newest first.' })),
   },
-  {
-    patternProperties: {
-      [attributeFilterPattern]: Type.String({
-        maxLength: 1024,
-        description: `attr.<key>=<value>: only occurrences whose span attribute or resource attribute <key> equals <value> (numbers and booleans as written, e.g. attr.order.items=3); up to ${attributeFiltersMax}, combined with AND`,
-      }),
-    },
-  },
+  attributeFilterProperties,
 );
 export type OccurrencesQuery = Static<typeof OccurrencesQuery>;
 
@@ -98,8 +126,27 @@ export const OperationsQuery = Type.Object({
 });
 export type OperationsQuery = Static<typeof OperationsQuery>;
 
+export const OccurrenceDurationsQuery = Type.Object({ ...rangeParameters, ...filterParameters, ...searchFilterParameters }, attributeFilterProperties);
+export type OccurrenceDurationsQuery = Static<typeof OccurrenceDurationsQuery>;
+
 export const OccurrenceParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32, description: 'The occurrence id the service assigned.' }) });
 export type OccurrenceParams = Static<typeof OccurrenceParams>;
+
+export const LookupParams = Type.Object({
+  id: Type.String({ pattern: '^[0-9a-fA-F]{16}$|^[0-9a-fA-F]{32}$', description: 'A trace id (32 hexadecimal characters) or a span id (16).' }),
+});
+export type LookupParams = Static<typeof LookupParams>;
+
+export const LookupResponse = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('trace'), Type.Literal('span')], { description: 'What the id named.' }),
+    traceId: Type.String({ description: 'The trace to open.' }),
+    spanId: Nullable(Type.String({ description: 'The span, for a span id; null for a trace id.' })),
+    occurrenceId: Nullable(Type.String({ description: 'The span\'s occurrence, for a span id.' })),
+  },
+  { $id: 'LookupResponse' },
+);
+export type LookupResponse = Static<typeof LookupResponse>;
 
 export const TraceParams = Type.Object({ traceId: Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: '32 hexadecimal characters.' }) });
 export type TraceParams = Static<typeof TraceParams>;
@@ -234,16 +281,46 @@ export const Occurrence = Type.Object(
 );
 export type Occurrence = Static<typeof Occurrence>;
 
+const OccurrenceSearch = Type.Object(
+  {
+    window: Type.Integer({ description: 'At most this many occurrences are checked (OCCURRENCE_SEARCH_WINDOW): the newest that the range and the indexed filters (service, environment, operation, status) select.' }),
+    limited: Type.Boolean({ description: 'True when the range holds more than the window: older occurrences were not searched.' }),
+    searchedFrom: Nullable(Timestamp, { description: 'When limited: the start of the oldest occurrence checked; null when the whole range was searched.' }),
+  },
+  { description: 'Present when a filter is checked on rows (attr., duration, errorType, httpStatusClass): how far the search went. Null otherwise (the total is exact over the range).' },
+);
+export type OccurrenceSearch = Static<typeof OccurrenceSearch>;
+
 export const OccurrencesResponse = Type.Object(
   {
     items: Type.Array(Type.Ref('Occurrence'), { description: 'Newest first.' }),
-    total: Type.Integer({ description: 'Occurrences matching the query.' }),
+    total: Type.Integer({ description: 'Occurrences matching the query (in the search window, when `search` is not null).' }),
     limit: Type.Integer({ description: 'The page size used (after the cap).' }),
     offset: Type.Integer(),
+    search: Nullable(OccurrenceSearch),
   },
   { $id: 'OccurrencesResponse' },
 );
-export type OccurrencesResponse = { items: Occurrence[]; total: number; limit: number; offset: number };
+export type OccurrencesResponse = { items: Occurrence[]; total: number; limit: number; offset: number; search: OccurrenceSearch | null };
+
+export const OccurrenceDurationsResponse = Type.Object(
+  {
+    ...RangeEcho,
+    bins: Type.Array(
+      Type.Object({
+        fromMs: Type.Number({ description: 'Lower bound, inclusive (rounded to the microsecond).' }),
+        toMs: Type.Number({ description: 'Upper bound, exclusive.' }),
+        count: Type.Integer(),
+        errorCount: Type.Integer(),
+      }),
+      { description: 'Non-empty log-scale bins, ten per decade of milliseconds, shortest first.' },
+    ),
+    total: Type.Integer({ description: 'Occurrences in the bins.' }),
+    search: OccurrenceSearch,
+  },
+  { $id: 'OccurrenceDurationsResponse' },
+);
+export type OccurrenceDurationsResponse = Static<typeof OccurrenceDurationsResponse>;
 
 export const TraceResponse = Type.Object(
   {

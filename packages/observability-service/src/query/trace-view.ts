@@ -1,6 +1,6 @@
 import { ApiError } from '@playstack/server-kit';
 import { occurrenceFromRow } from './occurrence-record.js';
-import type { Occurrence } from './query-schemas.js';
+import type { LookupResponse, Occurrence } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
 import { buildTraceTree } from './trace-tree.js';
 
@@ -47,4 +47,20 @@ export async function traceView(query: Pick<ReadQuery, 'db'>, traceIdParam: stri
     truncated: spanCount > rows.length,
     spans: tree.spans.map(({ startedAtMs: _startedAtMs, ...span }) => span),
   };
+}
+
+/**
+ * What a pasted id names: a stored trace (32 hex digits) or a stored span (16; the newest when
+ * several traces reuse it); 404 `trace-not-found` when nothing stored has it.
+ */
+export async function lookupId(query: Pick<ReadQuery, 'db'>, idParam: string): Promise<LookupResponse> {
+  const id = idParam.toLowerCase();
+  if (id.length === 32) {
+    const row = await query.db.selectFrom('occurrences').select('trace_id').where('trace_id', '=', id).limit(1).executeTakeFirst();
+    if (row) return { kind: 'trace', traceId: id, spanId: null, occurrenceId: null };
+    throw new ApiError('trace-not-found', `No trace with the id ${id} is stored (it may not have been received, or retention has removed it).`);
+  }
+  const row = await query.db.selectFrom('occurrences').select(['id', 'trace_id']).where('span_id', '=', id).orderBy('started_at', 'desc').limit(1).executeTakeFirst();
+  if (row) return { kind: 'span', traceId: row.trace_id, spanId: id, occurrenceId: String(row.id) };
+  throw new ApiError('trace-not-found', `No span with the id ${id} is stored (it may not have been received, or retention has removed it).`);
 }
