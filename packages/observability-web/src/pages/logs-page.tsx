@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import type { LogsResponse, LogTrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { SeverityHistogram } from '../charts/severity-histogram.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { LogTable } from '../components/log-table.js';
+import { useEditableCopy } from '../state/editable-copy.js';
 import { withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { refreshAll } from '../state/refresh.js';
@@ -45,10 +46,8 @@ export function LogsPage() {
   const live = search.get('live') === '1' && cursor === undefined;
   const trend = useApi<LogTrendResponse>('/api/v1/logs/trend', { ...apiQuery, ...filters });
   const page = useApi<LogsResponse>('/api/v1/logs', { ...apiQuery, ...filters, limit: pageSize, cursor });
-  const [text, setText] = useState(filters.q ?? '');
-  const [attribute, setAttribute] = useState(attributeText(filters));
-  useEffect(() => setText(filters.q ?? ''), [filters.q]);
-  useEffect(() => setAttribute(attributeText(filters)), [search.toString()]);
+  const [text, setText] = useEditableCopy(filters.q ?? '');
+  const [attribute, setAttribute] = useEditableCopy(attributeText(filters));
   useEffect(() => {
     if (!live) return undefined;
     const timer = setInterval(refreshAll, liveTailIntervalMs);

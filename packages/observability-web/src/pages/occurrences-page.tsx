@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { OccurrencesResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { DataState } from '../components/data-state.js';
@@ -6,6 +5,7 @@ import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
+import { useEditableCopy } from '../state/editable-copy.js';
 import { hrefWithView, withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
@@ -20,8 +20,7 @@ export function OccurrencesPage() {
   const status = search.get('status') ?? '';
   const offset = Math.max(0, Number.parseInt(search.get('offset') ?? '0', 10) || 0);
   const state = useApi<OccurrencesResponse>('/api/v1/occurrences', { ...apiQuery, operation, status, limit: pageSize, offset });
-  const [operationText, setOperationText] = useState(operation);
-  useEffect(() => setOperationText(operation), [operation]);
+  const [operationText, setOperationText] = useEditableCopy(operation);
   /** This page with `change` applied to its query string. */
   const here = (change: Record<string, string | undefined>) => withParams('/occurrences', search, change);
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { apiPut } from '../api/api-client.js';
 import type { OperationRow, OperationsResponse, ServiceSettings, SummaryResponse, TrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
@@ -10,6 +10,7 @@ import { Tabs } from '../components/tabs.js';
 import { Tiles } from '../components/tiles.js';
 import { useSubmit } from '../components/use-submit.js';
 import { apdexRating, formatApdex, formatCount, formatDurationMs, formatPercent, formatRate } from '../format.js';
+import { useEditableCopy } from '../state/editable-copy.js';
 import { isHighErrorRate } from '../state/error-rate.js';
 import { hrefWithView, serviceHref } from '../state/links.js';
 import { navigate } from '../state/location.js';
@@ -128,8 +129,7 @@ function ServiceOverview({ name, query }: { name: string; query: Record<string, 
 
 /** Sets the service's Apdex threshold T (any signed-in user may). */
 function ApdexThresholdForm({ settings, onDone }: { settings: ServiceSettings; onDone: () => void }) {
-  const [value, setValue] = useState(String(settings.apdexThresholdMs));
-  useEffect(() => setValue(String(settings.apdexThresholdMs)), [settings.apdexThresholdMs]);
+  const [value, setValue] = useEditableCopy(String(settings.apdexThresholdMs));
   const { busy, error, submit } = useSubmit(async () => {
     await apiPut<ServiceSettings>(`/api/v1/services/${encodeURIComponent(settings.service)}/settings`, { apdexThresholdMs: Number(value) });
     onDone();

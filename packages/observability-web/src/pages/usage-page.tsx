@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { apiUrl } from '../api/api-client.js';
 import type { UsageResponse, UsageTrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
@@ -7,6 +7,7 @@ import { TimeSeriesChart } from '../charts/time-series-chart.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { formatCount, formatDurationMs } from '../format.js';
+import { useEditableCopy } from '../state/editable-copy.js';
 import { withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
@@ -19,8 +20,7 @@ export function UsagePage() {
   const query = { ...apiQuery, tenantId };
   const usage = useApi<UsageResponse>('/api/v1/usage', query);
   const trend = useApi<UsageTrendResponse>('/api/v1/usage/trend', query);
-  const [tenantText, setTenantText] = useState(tenantId);
-  useEffect(() => setTenantText(tenantId), [tenantId]);
+  const [tenantText, setTenantText] = useEditableCopy(tenantId);
 
   const applyTenant = (value: string) => navigate(withParams('/usage', search, { tenantId: value }));
 
