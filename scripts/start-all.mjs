@@ -15,6 +15,8 @@
 // - The launcher watches its parent: when it is gone (npm killed with SIGKILL, say) the services
 //   are stopped as on SIGTERM. The services watch the launcher through an IPC channel: when it
 //   is gone (killed with SIGKILL) they stop by themselves. No service outlives its launcher.
+// - Its output gone (the terminal hung up, the reader of its stdout pipe went away), the launcher
+//   stops the services as on SIGTERM, and each service stops by itself at its next line.
 // - Exit status: 0 when every service stopped cleanly; otherwise the first failure's code
 //   (128 + signal number for a service killed by a signal this launcher did not pass on).
 import { spawn } from 'node:child_process';
@@ -34,12 +36,15 @@ const launcherName = 'npm-start';
 const repeatWindowMs = 1_000;
 const parentCheckIntervalMs = 500;
 const levels = { info: 30, warn: 40, error: 50 };
+/** Set once a write to stdout or stderr failed: the terminal hung up, or the pipe's reader is gone. */
+let outputGone = false;
 
 /**
  * One line per event, as the services write theirs: readable on a terminal, a JSON line
  * (pino's fields) otherwise.
  */
 function say(level, msg) {
+  if (outputGone) return;
   if (process.stdout.isTTY) {
     const time = new Date().toTimeString().slice(0, 8);
     process.stdout.write(`${time} ${level.toUpperCase().padEnd(5)} ${launcherName}  ${msg}\n`);
@@ -53,6 +58,10 @@ if (built !== 0) {
   say('error', `the build failed (exit ${built}); fix the error above and run npm start again`);
   process.exit(built);
 }
+
+// Node.js 20 would abort at exit on a terminal that hung up (see the function).
+const { closeHungUpTerminalsAtExit } = await import('../packages/server-kit/dist/platform/hung-up-terminals.js');
+closeHungUpTerminalsAtExit();
 
 const env = { ...process.env };
 if (requested.length === 0 && env.GAME_DEV_AUTH === undefined) {
@@ -106,6 +115,15 @@ function passOn(signal, reason) {
 }
 
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => passOn(signal, signal));
+
+// Output gone: the services write to the same terminal or pipe, and nobody watches them any
+// more; they are stopped as on SIGTERM (each would also stop at its own next line).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    outputGone = true;
+    passOn('SIGTERM', `standard output is gone: ${error.code ?? error.message}`);
+  });
+}
 
 // A parent that dies leaves this process to be adopted by another (init, or a subreaper): a
 // changed parent pid is the only sign of it.

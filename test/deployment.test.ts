@@ -7,10 +7,11 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { likelyTypos } from '@playstack/server-kit';
 import { freePort } from '@playstack/server-kit/testing';
+import { ProcessTrees } from './support/process-tree.js';
 import { gameConfigSchema, loadGameConfig } from '@playstack/game-service';
 import { loadObservabilityConfig, observabilityConfigSchema } from '@playstack/observability-service';
 
@@ -88,6 +89,10 @@ function imageOf(service: ServiceName): { env: Record<string, string>; cmd: stri
 
 describe('Dockerfile', () => {
   const stages = dockerfileStages();
+  // `unshare` and the service it runs as PID 1 (which outlives a killed `unshare`), killed by pid
+  // even when a test times out.
+  const started = new ProcessTrees();
+  afterAll(() => started.killAll());
 
   it('builds in one stage and runs from another, as an unprivileged user, one target per service', () => {
     expect(stages.map((stage) => stage.name)).toEqual(['build', 'runtime', 'observability-service', 'game-service']);
@@ -141,6 +146,7 @@ describe('Dockerfile', () => {
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      started.track(container.pid!);
       let output = '';
       container.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       container.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -160,6 +166,7 @@ describe('Dockerfile', () => {
           if (Date.now() > deadline) throw new Error(`no healthy service:\n${output}`);
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
+        started.track(container.pid!);
         const events = () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { pid: number; msg: string });
         expect(events().length).toBeGreaterThan(0);
         expect(events().every((event) => event.pid === 1)).toBe(true);
@@ -170,7 +177,7 @@ describe('Dockerfile', () => {
         expect(events().at(-1)!.msg).toMatch(/^stopped \(SIGTERM\) in \d+ ms/);
         expect(healthcheck()).toBe(1);
       } finally {
-        container.kill('SIGKILL');
+        started.killAll();
         rmSync(dataDir, { recursive: true, force: true });
       }
     },

@@ -3,11 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { freePort } from '@playstack/server-kit/testing';
+import { ProcessTrees } from './support/process-tree.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ansi = /\u001b\[[0-9;]*m/g;
+// `script` and the service it runs, killed by pid even when a test times out.
+const processes = new ProcessTrees();
+afterAll(() => processes.killAll());
 
 /** Resolves once `read()` matches `pattern`; fails after `withinMs`. */
 async function waitForOutput(read: () => string, pattern: RegExp, withinMs = 60_000): Promise<void> {
@@ -29,12 +33,14 @@ it(
       env: { PATH: process.env.PATH, TERM: 'xterm-256color', DATA_DIR: dataDir, GAME_PORT: String(port) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    processes.track(service.pid!);
     let output = '';
     service.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => service.on('close', (code) => resolve(code)));
     const lines = () => output.replace(ansi, '').split(/\r?\n/).filter(Boolean);
     try {
       await waitForOutput(() => output, /first run/);
+      processes.track(service.pid!);
       const url = `http://127.0.0.1:${port}`;
       // Every line readable: time, level, the service, the message.
       for (const line of lines()) expect(line).toMatch(/^\d\d:\d\d:\d\d (INFO|WARN)  game-service  \S/);
@@ -59,7 +65,7 @@ it(
         expect.stringMatching(/^\d\d:\d\d:\d\d INFO  game-service  stopped \(SIGINT\) in \d+ ms, after running \d+ s$/),
       ]);
     } finally {
-      service.kill('SIGKILL');
+      processes.killAll();
       rmSync(dataDir, { recursive: true, force: true });
     }
   },

@@ -1,5 +1,6 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
 import { prettyLines, type LineSink } from './pretty-lines.js';
+import { stdoutSink } from './stdout-sink.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 /** `pretty`: one readable line per event, for a person at a terminal; `json`: JSON lines, for machines. */
@@ -11,7 +12,7 @@ export interface LoggerSettings {
   name?: string | undefined;
   /** Unset: pretty when stdout is a terminal, JSON otherwise. */
   format?: LogFormat | undefined;
-  /** Where lines go; stdout by default (tests pass their own). */
+  /** Where lines go; standard output by default (`stdoutSink`; tests pass their own). */
   destination?: LineSink | undefined;
 }
 
@@ -39,9 +40,9 @@ export function loggerOptions(level: LogLevel, name?: string): LoggerOptions {
 
 /** The logger a service writes through: pino, its lines pretty or JSON as the settings say. */
 export function createLogger(settings: LoggerSettings): Logger {
-  const destination = settings.destination ?? process.stdout;
   const options = loggerOptions(settings.level, settings.name);
-  if (resolveLogFormat(settings.format) === 'json') return settings.destination ? pino(options, settings.destination) : pino(options);
-  const colors = destination === process.stdout && process.stdout.isTTY === true && process.stdout.hasColors() && !process.env.NO_COLOR;
+  const destination = settings.destination ?? stdoutSink();
+  if (resolveLogFormat(settings.format) === 'json') return pino(options, destination);
+  const colors = settings.destination === undefined && process.stdout.isTTY === true && process.stdout.hasColors() && !process.env.NO_COLOR;
   return pino(options, prettyLines(destination, { colors }));
 }

@@ -5,7 +5,9 @@ import { ConfigError } from '../config/load-config.js';
 import { likelyTypos } from '../config/likely-typos.js';
 import type { App } from '../http/create-server.js';
 import { createLogger } from '../logging/logger.js';
+import { onStdoutGone } from '../logging/stdout-sink.js';
 import { BootServer, type Waiting } from './boot-server.js';
+import { closeHungUpTerminalsAtExit } from './hung-up-terminals.js';
 import { dependenciesOf, DependencyUnreachable, describeSetting, waitForDependencies, type WaitReport } from './dependency-wait.js';
 import type { CommonConfig } from './service-app.js';
 
@@ -85,7 +87,8 @@ function waitLogger(log: Logger, timeoutVariable: string, timeoutSeconds: number
  *   naming `DATABASE_URL` / `REDIS_URL` (password masked) and the cause, exit 1.
  * - SIGTERM, SIGINT or SIGHUP, at any point: stop accepting connections, let requests in flight
  *   finish (up to `SHUTDOWN_TIMEOUT_MS`), close resources, a last log line, exit 0. Started by
- *   the launcher with an IPC channel, the service also stops when the launcher is gone.
+ *   the launcher with an IPC channel, the service also stops when the launcher is gone; and it
+ *   stops the same way when its standard output is gone (a hung-up terminal, a closed pipe).
  */
 export async function runService<C extends CommonConfig>(service: ServiceDefinition<C>): Promise<void> {
   const { name } = service;
@@ -97,6 +100,7 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
     throw error;
   }
   const log = createLogger({ level: config.LOG_LEVEL, name, format: config.LOG_FORMAT });
+  closeHungUpTerminalsAtExit();
   for (const { variable, meant } of likelyTypos(process.env, Object.keys(service.configSchema.properties))) {
     log.warn(`${variable} is set but ${name} does not read it; did you mean ${meant}?`);
   }
@@ -115,13 +119,15 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
   const stopping = new AbortController();
   let building: Promise<App> | undefined;
   const startedAt = Date.now();
+  /** Why the service stops when no signal asked it to (`stopBecause`). */
+  let stopReason = 'asked to';
   const { close } = closeWithGrace(
     {
       delay: config.SHUTDOWN_TIMEOUT_MS,
       logger: { error: (message: unknown) => log.error(message instanceof Error ? { err: message } : {}, String(message)) },
     },
     async ({ signal, err, manual }) => {
-      const reason = signal ?? (manual ? 'the launcher is gone' : 'an uncaught error');
+      const reason = signal ?? (manual ? stopReason : 'an uncaught error');
       if (err) log.error({ err }, 'shutting down after an uncaught error');
       else log.info(`shutting down (${reason})`);
       const stopAskedAt = Date.now();
@@ -132,15 +138,24 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
       log.info(`stopped (${reason}) in ${Date.now() - stopAskedAt} ms, after running ${Math.round((Date.now() - startedAt) / 1000)} s`);
     },
   );
+  /** Stops as on SIGTERM, once (a stop under way goes on as it is). */
+  const stopBecause = (reason: string) => {
+    if (stopping.signal.aborted) return;
+    stopReason = reason;
+    void close();
+  };
   // Started by a launcher (scripts/start-all.mjs) with an IPC channel: the channel closes when the
   // launcher dies, however it died (SIGKILL included), and a service must not outlive it.
   if (process.channel) {
     process.once('disconnect', () => {
       log.warn('the launcher that started this service is gone');
-      void close();
+      stopBecause('the launcher is gone');
     });
     process.channel.unref();
   }
+  // Nobody reads what it writes any more (its terminal hung up, the log collector reading its
+  // pipe is gone): running on unheard and unsupervised helps nobody, so it stops.
+  onStdoutGone((error) => stopBecause(`standard output is gone: ${error.code ?? error.message}`));
 
   const logWait = waitLogger(log, startupTimeoutVariable, config.STARTUP_TIMEOUT_SECONDS);
   try {

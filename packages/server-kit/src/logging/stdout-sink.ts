@@ -1,0 +1,52 @@
+import sonicBoom from 'sonic-boom';
+
+/** Why standard output is gone: the failed write's error (EPIPE, EIO, ...). */
+export type StdoutGoneListener = (error: NodeJS.ErrnoException) => void;
+
+let sink: { write(line: string): void } | undefined;
+let goneError: NodeJS.ErrnoException | undefined;
+const goneListeners = new Set<StdoutGoneListener>();
+
+function markGone(error: NodeJS.ErrnoException): void {
+  if (goneError) return;
+  goneError = error;
+  for (const listener of goneListeners) listener(error);
+}
+
+/**
+ * Standard output as every logger of the process writes to it: one asynchronous writer on fd 1
+ * (sonic-boom, as pino's default), flushed at exit. A write that fails means the output is gone
+ * for good: EPIPE when the reader of a pipe went away (a log collector, a test runner), EIO when
+ * the terminal hung up. Nothing more is written, and `onStdoutGone` listeners hear of it once.
+ * A failure of process.stdout or process.stderr (a library's console line) counts the same,
+ * instead of being an uncaught 'error' event.
+ *
+ * sonic-boom 5, not the 4 pino brings: 4's synchronous flush (pino's flush at exit) retries a
+ * failed write forever, whatever the error, so a process whose output was gone never exited.
+ */
+export function stdoutSink(): { write(line: string): void } {
+  if (sink) return sink;
+  const boom = new sonicBoom.SonicBoom({ fd: 1 });
+  boom.on('error', markGone);
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', markGone);
+  process.once('exit', () => {
+    if (goneError) return;
+    try {
+      boom.flushSync();
+    } catch (error) {
+      markGone(error as NodeJS.ErrnoException);
+    }
+  });
+  sink = {
+    write: (line) => {
+      if (!goneError) boom.write(line);
+    },
+  };
+  return sink;
+}
+
+/** Calls `listener` once standard output is gone (at once when it already is). */
+export function onStdoutGone(listener: StdoutGoneListener): void {
+  if (goneError) listener(goneError);
+  else goneListeners.add(listener);
+}
