@@ -15,7 +15,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { normalizeStatement, statementHash, statementVerb } from '../packages/observability-service/src/ingest/statement-normalizer.js';
-import { mergeRollups, occurrenceColumns, occurrenceParameters, type NewOccurrence } from '../packages/observability-service/src/storage/occurrence-writer.js';
+import { mergeRollups, occurrenceColumns, occurrenceParameters, withErrorGroups, type NewOccurrence } from '../packages/observability-service/src/storage/occurrence-writer.js';
 import { multiRowInsertSql } from '../packages/observability-service/src/storage/multi-row-insert.js';
 import type { IngestionTables } from '../packages/observability-service/src/storage/storage-tables.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
@@ -50,10 +50,21 @@ const statements = statementShapes.map((shape) => {
   const normalized = normalizeStatement('postgresql', `${shape}1`);
   return { shape, normalized, hash: statementHash(normalized), verb: statementVerb(normalized) ?? null };
 });
+// Errors: each service fails in a handful of ways; ids and numbers in the messages vary per occurrence.
+const errorKindsPerService = 10;
+function errorDetails(service: string): Partial<NewOccurrence> {
+  const kind = pickIndex(errorKindsPerService);
+  return {
+    error_type: `Kind${kind}Error`,
+    error_message: `order ${pickIndex(1_000_000)} for user 'u-${pickIndex(100_000)}' failed after ${pickIndex(5000)} ms`,
+    error_stack: `Kind${kind}Error: failed\n    at step${kind} (/srv/${service}/src/handlers/step-${kind}.ts:${10 + pickIndex(90)}:5)\n    at run (/srv/${service}/node_modules/framework/index.js:1:1)`,
+  };
+}
 // Latency: mostly fast, with a slow tail.
 const duration = () => Math.round((0.5 + 200 * random() ** 4 + (random() < 0.01 ? 2000 * random() : 0)) * 1000) / 1000;
 
 function row(trace: number, span: number, parent: number | null, service: string, environment: string, startedAt: number, tenant: string, extra: Partial<NewOccurrence>): NewOccurrence {
+  const status = random() < 0.03 ? 'error' : 'ok';
   return {
     client_id: null,
     trace_id: hexOf(trace, 32),
@@ -67,7 +78,7 @@ function row(trace: number, span: number, parent: number | null, service: string
     kind: 'server',
     started_at: startedAt,
     duration_ms: duration(),
-    status: random() < 0.03 ? 'error' : 'ok',
+    status,
     tenant_id: tenant,
     http_method: null,
     http_route: null,
@@ -86,6 +97,7 @@ function row(trace: number, span: number, parent: number | null, service: string
     events: null,
     links: null,
     normalized_statement: null,
+    ...(status === 'error' ? errorDetails(service) : {}),
     ...extra,
   };
 }
@@ -116,12 +128,13 @@ function traceRows(trace: number, startedAt: number): NewOccurrence[] {
 }
 
 /**
- * Stores a batch the way ingestion does (raw rows plus the four per-minute rollups, in one
+ * Stores a batch the way ingestion does (raw rows plus the four per-minute rollups and the error groups, in one
  * transaction), minus the envelope handling and the parent/child edge search: every call in this
  * data set names its peer, so that search would find nothing.
  */
-async function store(app: App, rows: readonly NewOccurrence[]): Promise<void> {
+async function store(app: App, newRows: readonly NewOccurrence[]): Promise<void> {
   const receivedAt = app.clock.now();
+  const rows = withErrorGroups(newRows);
   await (app.database.db as Kysely<IngestionTables>).transaction().execute(async (trx) => {
     for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
       const chunk = rows.slice(offset, offset + rowsPerInsert);
@@ -197,6 +210,8 @@ try {
   clock.set(end - 22 * 60_000 - 20_500);
   const iso = (ms: number) => new Date(ms).toISOString();
   const traceId = hexOf(Math.ceil(occurrencesTotal / spansPerTrace) - 1000, 32);
+  const firstErrorsPage = await asBrowser(app, session, { method: 'GET', url: '/api/v1/errors' });
+  const errorsCursor: string = firstErrorsPage.json().nextCursor;
   const cases: Array<[string, string]> = [
     ['services (24 h)', '/api/v1/services'],
     ['summary (24 h)', '/api/v1/summary'],
@@ -209,6 +224,9 @@ try {
     ['usage (24 h)', '/api/v1/usage'],
     ['trace by id', `/api/v1/traces/${traceId}`],
     ['occurrence page (24 h, 50)', '/api/v1/occurrences'],
+    ['errors list (24 h)', '/api/v1/errors'],
+    ['errors list (7 d, by count)', `/api/v1/errors?from=${iso(start)}&sort=count`],
+    ['errors list (24 h, page 2)', `/api/v1/errors?cursor=${errorsCursor}`],
   ];
   const ceilingApp = Fastify();
   const bodies = new Map<string, string>();

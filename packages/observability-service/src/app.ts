@@ -22,6 +22,8 @@ import { healthRoutes } from './health/health-routes.js';
 import { tierCompactorPlugin } from './query/tier-compactor-plugin.js';
 import { rollupRebuildPlugin } from './storage/rollup-rebuild-plugin.js';
 import { statementRollupsRebuild } from './storage/statement-rollups-rebuild.js';
+import { errorGroupsRebuild } from './errors/error-groups-rebuild.js';
+import { errorRoutes } from './errors/error-routes.js';
 
 export const apiVersion = '0.1.0';
 
@@ -56,6 +58,7 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
         { name: 'admin', description: 'Users, invitations, ingestion keys and retention; admins only' },
         { name: 'ingest', description: 'Protocol v1 and OTLP/HTTP (protobuf and JSON; traces and logs) ingestion, authenticated with ingestion keys; OTLP/gRPC is served on its own port' },
         { name: 'query', description: 'What the dashboards read: services, summary, trend, occurrences, traces, database, dependencies' },
+        { name: 'errors', description: 'Errors grouped by fingerprint: the groups, one group, and its status (resolve, ignore, reopen)' },
         { name: 'logs', description: 'Log records: search (text, severity, trace, attributes) and counts over time' },
         { name: 'usage', description: 'Usage per tenant, its trend and export' },
         { name: 'health', description: 'Ingestion, storage and database status for operators' },
@@ -85,7 +88,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
-  await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild] });
+  await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild, errorGroupsRebuild] });
   await app.register(logStorePlugin);
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,
@@ -117,6 +120,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   await app.register(tierCompactorPlugin, { intervalMs: config.ROLLUP_TIER_INTERVAL_SECONDS * 1000 });
   await app.register(queryRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS, occurrenceSearchWindow: config.OCCURRENCE_SEARCH_WINDOW });
   await app.register(serviceSettingsRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS });
+  await app.register(errorRoutes);
   await app.register(logRoutes);
   await app.register(usageRoutes);
   await app.register(healthRoutes);

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * How errors are grouped: an error occurrence belongs to the group of its fingerprint, the hash
- * of four parts. Documented in docs/errors.md; changing a rule regroups errors, so a change
- * comes with a rebuild of the groups (src/storage/rollup-rebuild.ts).
+ * of four parts. Documented in docs/observability-read-api.md; changing a rule regroups errors, so a change
+ * comes with a migration requesting a rebuild of the groups (src/errors/error-groups-rebuild.ts).
  *
  * 1. The service.
  * 2. The error type (`error.type`, OTLP `exception.type`; else the `Type:` that starts the stack).

@@ -10,6 +10,7 @@ import { logs } from './2026-11-26-01-logs.js';
 import { statementShapes } from './2026-11-27-01-statement-shapes.js';
 import { entrySpansApdex } from './2026-11-27-02-entry-spans-apdex.js';
 import { spanIdIndex } from './2026-11-29-01-span-id-index.js';
+import { errorGroups } from './2026-11-30-01-error-groups.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -27,4 +28,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-27-01-statement-shapes': statementShapes,
   '2026-11-27-02-entry-spans-apdex': entrySpansApdex,
   '2026-11-29-01-span-id-index': spanIdIndex,
+  '2026-11-30-01-error-groups': errorGroups,
 };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, Database } from '@playstack/server-kit';
 import { pruneIngestionCounters } from '../health/ingestion-counters.js';
 import { pruneTiers } from '../query/tier-compactor.js';
+import { pruneErrorGroups } from '../errors/error-group-retention.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import type { LogStore } from '../logs/log-store.js';
 import { dayMs } from '../time-units.js';
@@ -101,6 +102,7 @@ export class RetentionPruner {
     }
     if (!this.#stopped) result.logRecords = await this.#options.logs.prune(cutoff, batchRows, () => this.#stopped);
     if (!this.#stopped) await pruneTiers(database, cutoff);
+    if (!this.#stopped) result.rollupRows += await pruneErrorGroups(db, cutoff);
     if (!this.#stopped) await pruneIngestionCounters(db, cutoff);
     if (result.occurrences > 0 || result.rollupRows > 0 || result.logRecords > 0) {
       this.#options.logger.info({ ...result, retentionDays: days }, 'pruned data older than the retention');

@@ -8,24 +8,36 @@ import { spanRoleOf } from './span-role.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
 import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
 import type { LogStore, NewLogRecord } from '../logs/log-store.js';
+import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
+import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
 
 /** A row to store, plus the normalized statement its database rollup is keyed by. */
-export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at'> & { normalized_statement: string | null };
+export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at' | 'error_group_id'> & { normalized_statement: string | null };
+
+/** A row to store with its error group (none for an occurrence that is not an error with details). */
+export type GroupedOccurrence = NewOccurrence & { errorGroup: ErrorFingerprint | undefined };
+
+/** Fingerprints each error occurrence (errors/error-group-merge.ts): the group is stored with the row. */
+export function withErrorGroups(rows: readonly NewOccurrence[]): GroupedOccurrence[] {
+  return rows.map((row) => ({ ...row, errorGroup: errorGroupOf(row) }));
+}
 
 /** The columns of `occurrences` a row is inserted with, in insert order (`received_at` last). */
 export const occurrenceColumns = [
   'client_id', 'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'service_version', 'instance',
   'operation', 'kind', 'started_at', 'duration_ms', 'status', 'tenant_id', 'http_method', 'http_route',
   'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'peer_service',
-  'peer_address', 'error_type', 'error_message', 'error_stack', 'attributes', 'resource_attributes', 'events', 'links',
+  'peer_address', 'error_type', 'error_message', 'error_stack', 'error_group_id', 'attributes', 'resource_attributes', 'events', 'links',
   'received_at',
 ] as const satisfies ReadonlyArray<keyof OccurrencesTable>;
 
 /** The parameters of a `multiRowInsertSql` over `occurrenceColumns` for these rows. */
-export function occurrenceParameters(rows: readonly NewOccurrence[], receivedAt: number): unknown[] {
+export function occurrenceParameters(rows: readonly GroupedOccurrence[], receivedAt: number): unknown[] {
   const parameters: unknown[] = [];
   for (const row of rows) {
-    for (const column of occurrenceColumns) parameters.push(column === 'received_at' ? receivedAt : row[column]);
+    for (const column of occurrenceColumns) {
+      parameters.push(column === 'received_at' ? receivedAt : column === 'error_group_id' ? (row.errorGroup?.groupId ?? null) : row[column]);
+    }
   }
   return parameters;
 }
@@ -139,8 +151,9 @@ export class OccurrenceWriter {
       if (rows.length > 0) {
         // Looked up before this batch is inserted: the stored spans are exactly the earlier ones.
         const parentChildEdges = await crossServiceEdges(trx, rows);
-        await this.#insertRows(trx, rows, now);
-        await mergeRollups(trx, rows, parentChildEdges);
+        const grouped = withErrorGroups(rows);
+        await this.#insertRows(trx, grouped, now);
+        await mergeRollups(trx, grouped, parentChildEdges);
       }
       if (logs.length > 0) await this.#options.logs!.writeBatch(trx, logs, now);
       await recordIngestion(trx, now, rows.length + logs.length, refused);
@@ -148,7 +161,7 @@ export class OccurrenceWriter {
     onCommit?.({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
   }
 
-  async #insertRows(trx: Transaction<IngestionTables>, rows: readonly NewOccurrence[], receivedAt: number): Promise<void> {
+  async #insertRows(trx: Transaction<IngestionTables>, rows: readonly GroupedOccurrence[], receivedAt: number): Promise<void> {
     for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
       const chunk = rows.slice(offset, offset + rowsPerInsert);
       await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), occurrenceParameters(chunk, receivedAt)));
@@ -180,9 +193,11 @@ export function addStatement(
 
 /**
  * Adds the rows' figures to the four per-minute rollups: operation, tenant, statement (rows with
- * a normalized statement) and dependency (the edges rows declare, plus `parentChildEdges`).
+ * a normalized statement) and dependency (the edges rows declare, plus `parentChildEdges`), and
+ * the error occurrences to their groups.
  */
-export async function mergeRollups(trx: Kysely<IngestionTables>, rows: readonly NewOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+export async function mergeRollups(trx: Kysely<IngestionTables>, rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+  const errorGroups = new ErrorGroupAccumulator();
   const operations = new RollupAccumulator(rollupSpecs.operation);
   const tenants = new RollupAccumulator(rollupSpecs.tenant);
   const statements = new RollupAccumulator(rollupSpecs.statement);
@@ -198,7 +213,9 @@ export async function mergeRollups(trx: Kysely<IngestionTables>, rows: readonly 
     }
     const edge = declaredEdge(row);
     if (edge) addEdge(edge);
+    if (row.errorGroup) errorGroups.add(row, row.errorGroup);
   }
   for (const edge of parentChildEdges) addEdge(edge);
   for (const accumulator of [operations, tenants, statements, dependencies]) await accumulator.mergeInto(trx);
+  await errorGroups.mergeInto(trx);
 }

@@ -5,6 +5,7 @@ import type { RebuildPart } from './rollup-rebuild.js';
 /** The operation rollups recomputed from the stored occurrences, each with its span role and error latencies. */
 export const operationRollupsRebuild: RebuildPart = {
   name: 'operation-rollups',
+  feedsTiers: true,
   async clear(trx) {
     await trx.deleteFrom('operation_rollups').execute();
   },

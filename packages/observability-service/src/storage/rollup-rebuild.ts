@@ -16,7 +16,7 @@ export const rebuildRequestPrefix = 'rebuild:';
 /** The columns a rebuild reads of each stored occurrence. */
 const rebuildColumns = [
   'id', 'trace_id', 'span_id', 'parent_span_id', 'service', 'environment', 'operation', 'kind', 'started_at', 'duration_ms', 'status',
-  'tenant_id', 'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'error_type', 'error_message', 'error_stack', 'attributes',
+  'tenant_id', 'http_status_code', 'db_system', 'db_statement', 'db_statement_hash', 'db_operation', 'error_type', 'error_message', 'error_stack', 'error_group_id', 'attributes',
 ] as const satisfies ReadonlyArray<keyof OccurrencesTable>;
 
 export type RebuildRow = Pick<Selectable<OccurrencesTable>, (typeof rebuildColumns)[number]>;
@@ -29,6 +29,24 @@ export interface RebuildPart {
   clear(trx: Kysely<IngestionTables>): Promise<void>;
   /** Adds what a chunk of stored occurrences (in start order) contributes; chunks may share minutes. */
   addChunk(trx: Kysely<IngestionTables>, rows: readonly RebuildRow[]): Promise<void>;
+  /** False for a part that derives nothing the rollup tiers are computed from (they are then kept). */
+  feedsTiers: boolean;
+}
+
+/** Occurrence ids per UPDATE when a rebuild changes a stored column. */
+const idsPerUpdate = 500;
+
+/** Sets a derived occurrence column to each value for the occurrence ids listed under it. */
+export async function setOccurrenceColumn(
+  trx: Kysely<IngestionTables>,
+  column: 'db_statement_hash' | 'error_group_id',
+  idsByValue: ReadonlyMap<string | null, readonly number[]>,
+): Promise<void> {
+  for (const [value, ids] of idsByValue) {
+    for (let offset = 0; offset < ids.length; offset += idsPerUpdate) {
+      await trx.updateTable('occurrences').set({ [column]: value }).where('id', 'in', ids.slice(offset, offset + idsPerUpdate)).execute();
+    }
+  }
 }
 
 /** Occurrences read per chunk: bounds the memory a rebuild holds, whatever the table size. */
@@ -76,7 +94,7 @@ export async function runRequestedRebuilds(database: Database<IngestionTables>, 
     }
     await untyped
       .deleteFrom('rollup_tier_state')
-      .where('name', 'in', [...chosen.map((part) => `${rebuildRequestPrefix}${part.name}`), tierWatermarkName])
+      .where('name', 'in', [...chosen.map((part) => `${rebuildRequestPrefix}${part.name}`), ...(chosen.some((part) => part.feedsTiers) ? [tierWatermarkName] : [])])
       .execute();
     return { parts: chosen.map((part) => part.name), occurrences };
   });

@@ -2,10 +2,7 @@ import { statementShapeOf } from '../ingest/occurrence-mapper.js';
 import { parseAttributes } from '../query/occurrence-record.js';
 import { addStatement } from './occurrence-writer.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
-import type { RebuildPart } from './rollup-rebuild.js';
-
-/** Occurrence ids per UPDATE when a stored statement hash changes. */
-const idsPerUpdate = 500;
+import { setOccurrenceColumn, type RebuildPart } from './rollup-rebuild.js';
 
 /**
  * The database rollups recomputed from the stored statements with the current normalizer, and
@@ -13,6 +10,7 @@ const idsPerUpdate = 500;
  */
 export const statementRollupsRebuild: RebuildPart = {
   name: 'statement-rollups',
+  feedsTiers: true,
   async clear(trx) {
     await trx.deleteFrom('statement_rollups').execute();
   },
@@ -30,10 +28,6 @@ export const statementRollupsRebuild: RebuildPart = {
       }
     }
     await statements.mergeInto(trx);
-    for (const [hash, ids] of rehashed) {
-      for (let offset = 0; offset < ids.length; offset += idsPerUpdate) {
-        await trx.updateTable('occurrences').set({ db_statement_hash: hash }).where('id', 'in', ids.slice(offset, offset + idsPerUpdate)).execute();
-      }
-    }
+    await setOccurrenceColumn(trx, 'db_statement_hash', rehashed);
   },
 };

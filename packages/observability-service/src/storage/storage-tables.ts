@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ErrorGroupTables } from '../errors/error-group-tables.js';
 
 /**
  * The ingestion storage contract: tables written by ingestion (src/ingest, src/otlp) and read
@@ -46,6 +47,8 @@ export interface OccurrencesTable {
   error_type: string | null;
   error_message: string | null;
   error_stack: string | null;
+  /** The error group (errors/error-fingerprint.ts) of an occurrence with status `error` and error details; else null. */
+  error_group_id: string | null;
   /** JSON object of string -> string | number | boolean, or null. */
   attributes: string | null;
   /**
@@ -120,8 +123,8 @@ export interface DependencyRollupsTable extends RollupFigures {
   target_kind: string;
 }
 
-/** The tables ingestion owns, for `Kysely<IngestionTables>`. */
-export interface IngestionTables {
+/** The tables ingestion writes, for `Kysely<IngestionTables>` (the error groups are the errors feature's). */
+export interface IngestionTables extends ErrorGroupTables {
   occurrences: OccurrencesTable;
   operation_rollups: OperationRollupsTable;
   tenant_rollups: TenantRollupsTable;

@@ -20,6 +20,7 @@ export const errorStatusByCode = {
   'run-not-found': 404,
   'occurrence-not-found': 404,
   'trace-not-found': 404,
+  'error-group-not-found': 404,
   'method-not-allowed': 405,
   'request-timeout': 408,
   conflict: 409,
