@@ -5,6 +5,8 @@ import { SessionProvider, useSession } from './api/session.js';
 import { AcceptInvitationPage } from './pages/accept-invitation-page.js';
 import { DatabasePage } from './pages/database-page.js';
 import { DependenciesPage } from './pages/dependencies-page.js';
+import { ErrorGroupPage } from './pages/error-group-page.js';
+import { ErrorsPage } from './pages/errors-page.js';
 import { HealthPage } from './pages/health-page.js';
 import { LoginPage } from './pages/login-page.js';
 import { LogsPage } from './pages/logs-page.js';
@@ -41,6 +43,8 @@ const signedInRoutes: Route[] = [
   { pattern: '/occurrences', page: OccurrencesPage },
   { pattern: '/occurrences/:id', page: OccurrencePage },
   { pattern: '/traces/:traceId', page: TracePage },
+  { pattern: '/errors', page: ErrorsPage },
+  { pattern: '/errors/:groupId', page: ErrorGroupPage },
   { pattern: '/logs', page: LogsPage },
   { pattern: '/database', page: DatabasePage },
   { pattern: '/dependencies', page: DependenciesPage },

@@ -88,3 +88,15 @@ export function formatBytes(value: number | null | undefined): string {
   }
   return `${unit === 0 ? scaled.toFixed(0) : scaled.toFixed(1)} ${units[unit]}`;
 }
+
+/** How long ago an ISO timestamp was, in the largest whole unit: `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */
+export function formatAgo(iso: string | null | undefined, nowMs = Date.now()): string {
+  if (!iso) return '–';
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const seconds = Math.max(0, Math.round((nowMs - ms) / 1000));
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  return `${Math.floor(seconds / 86_400)} d ago`;
+}

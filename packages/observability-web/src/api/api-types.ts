@@ -330,3 +330,44 @@ export interface TraceLogsResponse {
   items: LogRecord[];
   truncated: boolean;
 }
+
+/** An error group's status: `regressed` is a resolved group seen again. */
+export type ErrorGroupStatus = 'open' | 'regressed' | 'resolved' | 'ignored';
+
+interface ErrorGroupFields {
+  groupId: string;
+  service: string;
+  type: string;
+  message: string;
+  topFrame: string;
+  exampleMessage: string | null;
+  status: ErrorGroupStatus;
+  statusChangedAt: string | null;
+  firstSeen: string;
+  lastSeen: string;
+  count: number;
+  countInRange: number;
+  tenantsAffected: number;
+  exampleTrace: { traceId: string; spanId: string };
+}
+
+export interface ErrorGroupListItem extends ErrorGroupFields {
+  trend: number[];
+}
+
+export interface ErrorGroupsResponse {
+  range: RangeEcho;
+  trend: { start: string; intervalMs: number; buckets: number };
+  items: ErrorGroupListItem[];
+  limit: number;
+  nextCursor: string | null;
+}
+
+export interface ErrorGroupDetail extends ErrorGroupFields {
+  range: RangeEcho;
+  trend: Array<{ start: string; count: number }>;
+  trendIntervalMs: number;
+  environments: Array<{ environment: string; count: number }>;
+  tenants: Array<{ tenantId: string; count: number; lastSeen: string }>;
+  recentOccurrences: Occurrence[];
+}

@@ -11,6 +11,7 @@ import { TimeRangePicker } from './time-range-picker.js';
 const sections = [
   { path: '/services', label: 'Services' },
   { path: '/occurrences', label: 'Occurrences' },
+  { path: '/errors', label: 'Errors' },
   { path: '/logs', label: 'Logs' },
   { path: '/database', label: 'Database' },
   { path: '/dependencies', label: 'Dependencies' },
