@@ -1,4 +1,5 @@
-import { createServiceApp, currentCommit, packageInfo, type App, type Clock } from '@playstack/server-kit';
+import { join } from 'node:path';
+import { createServiceApp, currentCommit, packageInfo, readOrCreateSecretFile, type App, type Clock } from '@playstack/server-kit';
 import type { ObservabilityConfig } from './config.js';
 import { observabilityMigrations } from './migrations/index.js';
 import { dashboardPlugin, defaultDashboardDir } from './web/dashboard-plugin.js';
@@ -85,6 +86,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     publicUrl: config.PUBLIC_URL,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
+    deviceSecrets: serviceSecrets(config, app.log),
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
@@ -126,4 +128,16 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   await app.register(healthRoutes);
 
   await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });
+}
+
+/**
+ * OBSERVABILITY_SECRET (then its former values), or a secret generated once into
+ * DATA_DIR/observability-secret: never in the database, whose backups could then forge cookies.
+ */
+function serviceSecrets(config: Readonly<ObservabilityConfig>, log: App['log']): Buffer[] {
+  const previous = config.OBSERVABILITY_PREVIOUS_SECRETS?.split(',').map((secret) => Buffer.from(secret, 'utf8')) ?? [];
+  const current = config.OBSERVABILITY_SECRET
+    ? Buffer.from(config.OBSERVABILITY_SECRET, 'utf8')
+    : readOrCreateSecretFile(join(config.DATA_DIR, 'observability-secret'), { minBytes: 32, what: 'the observability secret', configuredBy: 'OBSERVABILITY_SECRET', log });
+  return [current, ...previous];
 }

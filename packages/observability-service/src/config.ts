@@ -32,6 +32,12 @@ export const observabilityConfigSchema = configSchema({
   SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 8_760, default: 168, description: 'a dashboard session ends this long after sign-in, however active' }),
   PASSWORD_RESET_TTL_MINUTES: Type.Integer({ minimum: 5, maximum: 1_440, default: 30, description: 'lifetime of a password reset token' }),
   INVITATION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 168, description: 'lifetime of an invitation token' }),
+  OBSERVABILITY_SECRET: Type.Optional(
+    Type.String({ minLength: 32, description: 'HMAC key the trusted-device cookies of dashboard sign-in are signed with (32+ chars, the same on every instance); unset: generated once into DATA_DIR/observability-secret (mode 0600), for one machine' }),
+  ),
+  OBSERVABILITY_PREVIOUS_SECRETS: Type.Optional(
+    Type.String({ pattern: '^[^,]{32,}(,[^,]{32,})*$', description: 'comma-separated former OBSERVABILITY_SECRET values that still verify trusted-device cookies, never sign them' }),
+  ),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+', description: 'the dashboard\'s public URL (links in emails; also an allowed Origin)' })),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'smtp:// or smtps:// URL for password reset mail; unset writes the mail to the log' })),
   MAIL_FROM: Type.String({ default: 'Observability <no-reply@localhost>', minLength: 3, description: 'sender address of password reset mail' }),

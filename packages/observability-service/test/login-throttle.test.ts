@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { createTestDatabase, redisVariants, type TestDatabase } from '@playstack/server-kit/testing';
-import { firstAdmin, setUpFirstAdmin } from './support/browser-session.js';
+import { createTestDatabase, HttpBrowser, listeningOnSqlite, redisVariants, requestsFromAddresses, testAddresses, type TestDatabase } from '@playstack/server-kit/testing';
+import { asBrowser, firstAdmin, invitedUser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
 import { captureLoggedMail } from './support/captured-mail.js';
 import { buildTestApp } from './support/test-app.js';
 
@@ -15,30 +15,38 @@ for (const variant of redisVariants()) {
     const clock = new ManualClock('2026-11-21T10:00:00.000Z');
     let database: TestDatabase;
     let app: App;
+    let adminSession: BrowserSession;
+    /** The owner's browser's device cookie, once they signed in. */
+    let trusted: string;
     beforeAll(async () => {
       database = await createTestDatabase('sqlite');
       app = await buildTestApp(database, variant.env(), { clock });
-      await setUpFirstAdmin(app);
+      adminSession = await setUpFirstAdmin(app);
     });
     afterAll(async () => {
       await app.close();
       await database.dispose();
     });
 
-    const login = (password: string, remoteAddress: string, email = firstAdmin.email) =>
-      app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress, payload: { email, password } });
+    const login = (password: string, remoteAddress: string, email = firstAdmin.email, cookies: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress, payload: { email, password }, cookies });
+    const deviceCookieOf = (response: Awaited<ReturnType<typeof login>>) => response.cookies.find((c) => c.name === 'obs_device');
 
-    it('blocks an account from an address after 5 failures, even with the right password, with Retry-After', async () => {
+    it('slows an account from an address after 5 failures, even with the right password, with a short Retry-After', async () => {
       for (let i = 0; i < 5; i += 1) expect((await login(`wrong password ${i}`, attacker)).statusCode).toBe(401);
-      const blocked = await login(firstAdmin.password, attacker);
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.json().error.code).toBe('rate-limited');
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-      expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+      const slowed = await login(firstAdmin.password, attacker);
+      expect(slowed.statusCode).toBe(429);
+      expect(slowed.json().error.code).toBe('rate-limited');
+      expect(slowed.headers['retry-after']).toBe('1');
     });
 
-    it('does not lock the owner out from their own address', async () => {
-      expect((await login(firstAdmin.password, owner)).statusCode).toBe(200);
+    it('does not slow the owner from their own address, and trusts their browser with a signed device cookie', async () => {
+      const response = await login(firstAdmin.password, owner);
+      expect(response.statusCode).toBe(200);
+      const device = deviceCookieOf(response)!;
+      trusted = device.value;
+      expect(device).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1/auth/' });
+      expect(device.value).toMatch(/^[\w-]+\.[0-9a-z]+\.[\w-]{43}$/);
     });
 
     it('counts sign-ins by outcome in the metrics', async () => {
@@ -51,6 +59,69 @@ for (const variant of redisVariants()) {
     it('throttles unknown emails the same way as known ones', async () => {
       for (let i = 0; i < 5; i += 1) expect((await login('some password', attacker, 'ghost@example.com')).statusCode).toBe(401);
       expect((await login('some password', attacker, 'ghost@example.com')).statusCode).toBe(429);
+    });
+
+    it('lets the owner in at once from a trusted browser at the address the failures came from', async () => {
+      const shared = '192.0.2.50';
+      for (let i = 0; i < 5; i += 1) expect((await login(`guess ${i}`, shared)).statusCode).toBe(401);
+      expect((await login(firstAdmin.password, shared)).statusCode).toBe(429);
+      expect((await login(firstAdmin.password, shared, firstAdmin.email, { obs_device: trusted })).statusCode).toBe(200);
+    });
+
+    it('gives the trusted browser its own budget, and a forged or foreign device cookie none', async () => {
+      expect((await login(firstAdmin.password, owner, firstAdmin.email, { obs_device: trusted })).statusCode).toBe(200);
+      const forged = trusted.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+      const stillSlowed = await login(firstAdmin.password, attacker, firstAdmin.email, { obs_device: forged });
+      expect(stillSlowed.statusCode).toBe(429);
+      // A cookie for another account is no trust for this one.
+      expect((await login('some password', attacker, 'ghost@example.com', { obs_device: trusted })).statusCode).toBe(429);
+    });
+
+    it('counts failed password changes apart from sign-ins', async () => {
+      // A user of their own: the admin's account is slowed by the tests above.
+      const member = await invitedUser(app, adminSession, 'member@example.com');
+      const change = (currentPassword: string) =>
+        asBrowser(app, member, { method: 'POST', url: '/api/v1/auth/password', remoteAddress: '192.0.2.60', payload: { currentPassword, newPassword: 'another long password' } });
+      for (let i = 0; i < 5; i += 1) expect((await change(`not it ${i}`)).statusCode).toBe(403);
+      expect((await change('a long enough password')).statusCode).toBe(429);
+      // Slowed password changes, yet sign-in from the same address, in a browser never trusted, is not slowed.
+      expect((await login('a long enough password', '192.0.2.60', 'member@example.com')).statusCode).toBe(200);
+    });
+  });
+
+  describe(`login throttling against 10,000 failures from 100 addresses, over HTTP (${variant.name})`, () => {
+    const served = listeningOnSqlite((database) => buildTestApp(database, { ...variant.env(), TRUST_PROXY: 'true' }));
+
+    it('lets the real user in at once from the browser they signed in with before', { timeout: 180_000 }, async () => {
+      const baseUrl = served();
+      const owners = new HttpBrowser(baseUrl, { 'x-forwarded-for': owner });
+      const setup = await owners.postJson('/api/v1/auth/setup', firstAdmin);
+      expect(setup.status).toBe(200);
+      expect(owners.cookie('obs_device')).toBeDefined();
+      const { csrfToken } = (await setup.json()) as { csrfToken: string };
+      expect((await owners.postJson('/api/v1/auth/logout', {}, { 'x-csrf-token': csrfToken })).status).toBe(200);
+      expect(owners.cookie('obs_session')).toBeUndefined();
+
+      const statuses = await requestsFromAddresses({
+        baseUrl,
+        total: 10_000,
+        addresses: testAddresses(100),
+        concurrency: 16,
+        request: (browser, i) => browser.postJson('/api/v1/auth/login', { email: firstAdmin.email, password: `guess number ${i}` }),
+      });
+      expect([...statuses.keys()].sort()).toEqual([401, 429]);
+      expect(statuses.get(429)).toBeGreaterThan(9_000);
+
+      const started = performance.now();
+      const back = await owners.postJson('/api/v1/auth/login', { email: firstAdmin.email, password: firstAdmin.password });
+      expect(back.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(2_000);
+
+      // Another browser of the owner's, never signed in before, waits like any stranger, but not for good.
+      const newLaptop = await new HttpBrowser(baseUrl, { 'x-forwarded-for': owner }).postJson('/api/v1/auth/login', { email: firstAdmin.email, password: firstAdmin.password });
+      expect(newLaptop.status).toBe(429);
+      expect(Number(newLaptop.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(newLaptop.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
     });
   });
 }
@@ -69,12 +140,20 @@ describe('login throttling window', () => {
     await database.dispose();
   });
 
-  it('ends the block when its window ends', async () => {
+  it('slows a long run of failures to one attempt per 15 minutes at most, never locking the account', async () => {
     const login = (password: string) =>
       app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: attacker, payload: { email: firstAdmin.email, password } });
-    for (let i = 0; i < 5; i += 1) await login('wrong password!');
-    expect((await login(firstAdmin.password)).statusCode).toBe(429);
-    clock.advance(15 * 60_000);
+    const waits: number[] = [];
+    while (!waits.includes(15 * 60)) {
+      const response = await login('wrong password!');
+      if (response.statusCode === 429) {
+        waits.push(Number(response.headers['retry-after']));
+        clock.advance(Number(response.headers['retry-after']) * 1000);
+      } else expect(response.statusCode).toBe(401);
+    }
+    expect(waits.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
+    expect(waits.slice(5)).toEqual([32, 64, 128, 256, 512, 900]);
+    // The last wait has passed: the right password works.
     expect((await login(firstAdmin.password)).statusCode).toBe(200);
   });
 

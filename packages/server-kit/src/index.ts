@@ -34,5 +34,7 @@ export { SessionManager, csrfTokenFor, csrfTokenMatches, type ActiveSession, typ
 export { assertCsrfToken, assertSameOrigin, csrfHeaderName, isStateChanging, requestOrigin } from './auth/browser-request-guard.js';
 export { clearedSessionCookieOptions, sessionCookieOptions } from './auth/session-cookie.js';
 export { attemptCounterFor, InMemoryAttemptCounter, RedisAttemptCounter, type AttemptCounter, type WindowCount } from './auth/attempt-counter.js';
-export { LoginThrottle, defaultLoginThrottlePolicy, type LoginThrottlePolicy } from './auth/login-throttle.js';
+export { LoginThrottle, defaultLoginThrottlePolicy, type LoginThrottlePolicy, type SignInSource, type ThrottleLimit } from './auth/login-throttle.js';
+export { TrustedDevices, accountKey, defaultTrustedDeviceLifetimeMs, type TrustedDevicesOptions } from './auth/trusted-device.js';
+export { readOrCreateSecretFile, type SecretFileOptions } from './auth/secret-file.js';
 export { createMailer, type MailMessage, type Mailer, type MailerOptions } from './auth/mailer.js';

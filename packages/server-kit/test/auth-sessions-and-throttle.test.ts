@@ -3,6 +3,7 @@ import {
   InMemoryAttemptCounter,
   KyselySessionStore,
   LoginThrottle,
+  defaultLoginThrottlePolicy,
   ManualClock,
   RedisAttemptCounter,
   SessionManager,
@@ -14,6 +15,7 @@ import {
   type AttemptCounter,
   type Database,
   type Redis,
+  type SignInSource,
 } from '../src/index.js';
 import { describeEachDatabase, testRedisEnv } from '../src/testing/index.js';
 
@@ -92,64 +94,116 @@ describeEachDatabase('session manager over a Kysely table', (testDatabase) => {
   });
 });
 
-function throttleSuite(name: string, makeCounter: () => Promise<{ counter: AttemptCounter; close(): Promise<void> }>) {
+interface ThrottleFixture {
+  counter: AttemptCounter;
+  /** Lets this much time pass (a manual clock, or real time for Redis). */
+  pass(ms: number): Promise<void>;
+  /** The first delay: a second on a manual clock, shorter in real time. */
+  firstDelayMs: number;
+  close(): Promise<void>;
+}
+
+function throttleSuite(name: string, makeFixture: () => Promise<ThrottleFixture>) {
   describe(`login throttle (${name})`, () => {
     let throttle: LoginThrottle;
-    let close: () => Promise<void>;
-    const policy = { windowMs: 60_000, maxFailuresPerAccountAndAddress: 3, maxFailuresPerAddress: 5, maxFailuresPerAccount: 6 };
+    let fixture: ThrottleFixture;
     beforeAll(async () => {
-      const made = await makeCounter();
-      throttle = new LoginThrottle(made.counter, policy);
-      close = made.close;
+      fixture = await makeFixture();
+      const d = fixture.firstDelayMs;
+      throttle = new LoginThrottle(fixture.counter, {
+        firstDelayMs: d,
+        accountAndAddress: { windowMs: 600 * d, free: 3, maxDelayMs: 8 * d },
+        address: { windowMs: 600 * d, free: 5, maxDelayMs: 8 * d },
+        account: { windowMs: 600 * d, free: 6, maxDelayMs: 8 * d },
+        device: { windowMs: 600 * d, free: 3, maxDelayMs: 8 * d },
+      });
     });
     afterAll(async () => {
-      await close();
+      await fixture.close();
     });
 
-    const fail = async (account: string, address: string, times: number) => {
-      for (let i = 0; i < times; i += 1) await throttle.recordFailure(account, address);
+    const from = (account: string, address: string, device?: string) => ({ account, address, device });
+    const fail = async (source: SignInSource, times: number) => {
+      for (let i = 0; i < times; i += 1) await throttle.recordFailure(source);
     };
+    const refused = (source: SignInSource) => expect(throttle.assertAllowed(source)).rejects.toMatchObject({ code: 'rate-limited', statusCode: 429 });
+    const allowed = (source: SignInSource) => expect(throttle.assertAllowed(source)).resolves.toBeUndefined();
 
-    it('blocks an account from one address after its allowance, other addresses still pass', async () => {
-      await fail('a@example.com', '10.0.0.1', 3);
-      await expect(throttle.assertAllowed('a@example.com', '10.0.0.1')).rejects.toMatchObject({ code: 'rate-limited', statusCode: 429 });
-      await expect(throttle.assertAllowed('A@Example.com', '10.0.0.1')).rejects.toMatchObject({ code: 'rate-limited' });
-      await expect(throttle.assertAllowed('a@example.com', '10.0.0.2')).resolves.toBeUndefined();
+    it('slows an account from one address after its allowance, other addresses still pass, and lets it try again after the wait', async () => {
+      await fail(from('a@example.com', '10.0.0.1'), 2);
+      await allowed(from('a@example.com', '10.0.0.1'));
+      await fail(from('a@example.com', '10.0.0.1'), 1);
+      await refused(from('a@example.com', '10.0.0.1'));
+      await refused(from('A@Example.com', '10.0.0.1'));
+      await allowed(from('a@example.com', '10.0.0.2'));
+      await fixture.pass(fixture.firstDelayMs + 20);
+      await allowed(from('a@example.com', '10.0.0.1'));
     });
 
-    it('blocks an address spraying many accounts', async () => {
-      for (let i = 0; i < 5; i += 1) await fail(`spray-${i}@example.com`, '10.0.1.1', 1);
-      await expect(throttle.assertAllowed('fresh@example.com', '10.0.1.1')).rejects.toMatchObject({ code: 'rate-limited' });
+    it('slows an address spraying many accounts', async () => {
+      for (let i = 0; i < 5; i += 1) await fail(from(`spray-${i}@example.com`, '10.0.1.1'), 1);
+      await refused(from('fresh@example.com', '10.0.1.1'));
     });
 
-    it('blocks an account guessed from many addresses', async () => {
-      for (let i = 0; i < 6; i += 1) await fail('target@example.com', `10.0.2.${i}`, 1);
-      await expect(throttle.assertAllowed('target@example.com', '10.0.3.1')).rejects.toMatchObject({ code: 'rate-limited' });
+    it('slows untrusted sources of an account guessed from many addresses, never its trusted devices', async () => {
+      for (let i = 0; i < 6; i += 1) await fail(from('target@example.com', `10.0.2.${i}`), 1);
+      await refused(from('target@example.com', '10.0.3.1'));
+      await allowed(from('target@example.com', '10.0.3.1', 'device-of-the-owner'));
+      await allowed(from('target@example.com', '10.0.2.0', 'device-of-the-owner'));
     });
 
-    it('clears the account-and-address allowance after a success', async () => {
-      await fail('b@example.com', '10.0.4.1', 2);
-      await throttle.recordSuccess('b@example.com', '10.0.4.1');
-      await fail('b@example.com', '10.0.4.1', 2);
-      await expect(throttle.assertAllowed('b@example.com', '10.0.4.1')).resolves.toBeUndefined();
+    it('gives each trusted device a budget of its own', async () => {
+      await fail(from('d@example.com', '10.0.6.1', 'stolen-laptop'), 3);
+      await refused(from('d@example.com', '10.0.6.1', 'stolen-laptop'));
+      await allowed(from('d@example.com', '10.0.6.1', 'desk-browser'));
+      await allowed(from('d@example.com', '10.0.6.1'));
     });
 
-    it('says when to retry', async () => {
-      await fail('c@example.com', '10.0.5.1', 3);
-      const error = await throttle.assertAllowed('c@example.com', '10.0.5.1').catch((e: unknown) => e);
-      expect(Number((error as { headers: Record<string, string> }).headers['retry-after'])).toBeGreaterThan(0);
-      expect(Number((error as { headers: Record<string, string> }).headers['retry-after'])).toBeLessThanOrEqual(60);
+    it("clears the source's own count after a success", async () => {
+      await fail(from('b@example.com', '10.0.4.1'), 2);
+      await throttle.recordSuccess(from('b@example.com', '10.0.4.1'));
+      await fail(from('b@example.com', '10.0.4.1'), 2);
+      await allowed(from('b@example.com', '10.0.4.1'));
     });
   });
 }
 
-throttleSuite('in-process', async () => ({ counter: new InMemoryAttemptCounter(new ManualClock('2026-11-21T10:00:00.000Z')), close: async () => {} }));
+throttleSuite('in-process', async () => {
+  const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+  return { counter: new InMemoryAttemptCounter(clock), pass: async (ms) => clock.advance(ms), firstDelayMs: 1_000, close: async () => {} };
+});
+
+describe('login throttle delays', () => {
+  it('double with each failure past the allowance, up to the bound, and say so in Retry-After', async () => {
+    const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+    const throttle = new LoginThrottle(new InMemoryAttemptCounter(clock), {
+      ...defaultLoginThrottlePolicy,
+      accountAndAddress: { windowMs: 3_600_000, free: 5, maxDelayMs: 16_000 },
+    });
+    const source = { account: 'slow@example.com', address: '10.9.9.9' };
+    const waits: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const error = await throttle.assertAllowed(source).catch((e: unknown) => e as { headers: Record<string, string> });
+      if (error) {
+        waits.push(Number(error.headers['retry-after']));
+        clock.advance(Number(error.headers['retry-after']) * 1000);
+      }
+      await throttle.recordFailure(source);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 16]);
+  });
+});
 
 const redisEnv = testRedisEnv();
 if (redisEnv) {
   throttleSuite('Redis', async () => {
     const redis: Redis = await connectRedis(redisEnv.REDIS_URL!, { keyPrefix: redisEnv.REDIS_KEY_PREFIX!, commandTimeoutMs: 2_000 });
-    return { counter: new RedisAttemptCounter(redis, 'throttle-test'), close: async () => void (await redis.quit()) };
+    return {
+      counter: new RedisAttemptCounter(redis, 'throttle-test'),
+      pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      firstDelayMs: 150,
+      close: async () => void (await redis.quit()),
+    };
   });
 
   describe('Redis attempt counter', () => {

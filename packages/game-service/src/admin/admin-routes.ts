@@ -8,6 +8,8 @@ import {
   hashOpaqueToken,
   hashPassword,
   LoginThrottle,
+  TrustedDevices,
+  defaultTrustedDeviceLifetimeMs,
   maxPasswordLength,
   minPasswordLength,
   verifyPassword,
@@ -110,6 +112,14 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
   const sessions = new AdminSessions(app, options.sessionPolicy);
   const data = new AdminData(app, options.version);
   const throttle = new LoginThrottle(attemptCounterFor(app, 'admin-login:'));
+  const devices = new TrustedDevices({
+    cookieName: 'admin_device',
+    path: '/admin/login',
+    secrets: app.serviceSecrets,
+    purpose: 'game admin sign-in',
+    lifetimeMs: defaultTrustedDeviceLifetimeMs,
+    clock: app.clock,
+  });
 
   app.decorateRequest('adminSession', null);
   app.addHook('onSend', async (_request, reply) => {
@@ -156,8 +166,9 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
       const csrf = sessions.formCsrfToken(request, reply);
       return respond(request, reply, { title: 'Sign in', status, notice: { kind: 'error', text }, json: null, body: () => loginBody(csrf, { email, next: form.next }) });
     };
+    const source = { account: email, address: request.ip, device: devices.deviceOf(request, email) };
     try {
-      await throttle.assertAllowed(email, request.ip);
+      await throttle.assertAllowed(source);
     } catch (error) {
       if (error instanceof ApiError) {
         reply.headers(error.headers);
@@ -168,10 +179,11 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
     const admin = await findAdminByEmail(app.database.db, email);
     const valid = admin ? await verifyPassword(admin.passwordHash, password) : await verifyPasswordAgainstNothing(password);
     if (!admin || !valid) {
-      await throttle.recordFailure(email, request.ip);
+      await throttle.recordFailure(source);
       return refuse(401, 'Wrong email or password.');
     }
-    await throttle.recordSuccess(email, request.ip);
+    await throttle.recordSuccess(source);
+    devices.trust(request, reply, email);
     await sessions.signIn(request, reply, admin.id);
     if (wantsJson(request)) return reply.send({ user: { id: admin.id, email: admin.email, name: admin.name } });
     return reply.redirect(safeNext(form.next), 303);
@@ -206,6 +218,7 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
     const id = await insertAdmin(app.database.db, { email: values.email!, name: values.name, passwordHash: await hashPassword(password) }, now);
     if (!id) return refuse(409, 'An administrator with this email already exists.');
     await sessions.signIn(request, reply, id);
+    devices.trust(request, reply, values.email!);
     if (wantsJson(request)) return reply.code(201).send({ user: { id, email: values.email, name: values.name } });
     return reply.redirect('/admin/', 303);
   });

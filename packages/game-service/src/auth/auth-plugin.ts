@@ -24,6 +24,11 @@ declare module 'fastify' {
      * and unrevoked, else 401 `unauthorized`. Sets `request.player`.
      */
     requirePlayer: preHandlerHookHandler;
+    /**
+     * The service's secrets (GAME_TOKEN_SECRET or the generated one first, then the configured
+     * previous ones): other features derive keys of their own from them (admin device cookies).
+     */
+    serviceSecrets: readonly Buffer[];
   }
   interface FastifyRequest {
     player: AuthenticatedPlayer;
@@ -90,6 +95,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       lifetimes: options.lifetimes,
     });
     app.decorate('sessions', sessions);
+    app.decorate('serviceSecrets', [keys.signing, ...keys.previous.filter((key) => key.acceptedUntil === undefined).map((key) => key.secret)]);
     app.decorateRequest('player', null as unknown as AuthenticatedPlayer);
 
     // A callback hook: on every game request, and usually answered from memory (verified-token

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponses } from '@playstack/server-kit';
+import { normalizeEmail } from '../users/user.js';
 import type { SignedIn } from './auth-service.js';
 import {
   InvitationAcceptBody,
@@ -24,6 +25,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Signing in over an existing session replaces it rather than leaving it alive beside the new one.
     if (request.signedIn) await app.authService.logout(request.signedIn.sessionId);
     app.setSessionCookie(reply, signedIn.session);
+    // This browser now knows the password: it keeps a sign-in budget of its own from now on.
+    app.trustedDevices.trust(request, reply, signedIn.user.email);
     return { user: signedIn.user, csrfToken: signedIn.session.csrfToken };
   };
 
@@ -59,7 +62,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SignedInResponse, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request, reply) => signIn(await app.authService.login(request.body, request.ip), request, reply),
+    async (request, reply) =>
+      signIn(await app.authService.login(request.body, { address: request.ip, device: app.trustedDevices.deviceOf(request, normalizeEmail(request.body.email)) }), request, reply),
   );
 
   app.post(

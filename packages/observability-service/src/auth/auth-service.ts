@@ -14,6 +14,7 @@ import {
   type Clock,
   type LoginThrottle,
   type Mailer,
+  type SignInSource,
   type SessionManager,
   type StartedSession,
 } from '@playstack/server-kit';
@@ -28,6 +29,8 @@ export interface AuthServiceOptions {
   clock: Clock;
   sessions: SessionManager;
   loginThrottle: LoginThrottle;
+  /** Failed password changes: counted apart, so they never spend the sign-in budget. */
+  passwordChangeThrottle: LoginThrottle;
   /** Counts reset requests per email, so the endpoint cannot be used to flood a mailbox. */
   resetRequests: AttemptCounter;
   mailer: Mailer;
@@ -77,12 +80,16 @@ export class AuthService {
     return this.#signIn(user);
   }
 
-  /** Signs in with email and password; the same answer for an unknown email and a wrong password. */
-  async login(input: { email: string; password: string }, address: string): Promise<SignedIn> {
+  /**
+   * Signs in with email and password; the same answer for an unknown email and a wrong password.
+   * `device` is the trusted-device id the browser's cookie holds for this email, if any.
+   */
+  async login(input: { email: string; password: string }, from: { address: string; device?: string | undefined }): Promise<SignedIn> {
     const email = normalizeEmail(input.email);
     const { loginThrottle, signIns } = this.#o;
+    const source: SignInSource = { account: email, ...from };
     try {
-      await loginThrottle.assertAllowed(email, address);
+      await loginThrottle.assertAllowed(source);
     } catch (error) {
       signIns.inc({ outcome: 'throttled' });
       throw error;
@@ -91,11 +98,11 @@ export class AuthService {
     const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyPasswordAgainstNothing(input.password);
     if (!user || !passwordOk || user.active !== 1) {
       signIns.inc({ outcome: 'failure' });
-      await loginThrottle.recordFailure(email, address);
+      await loginThrottle.recordFailure(source);
       throw invalidCredentials();
     }
     signIns.inc({ outcome: 'success' });
-    await loginThrottle.recordSuccess(email, address);
+    await loginThrottle.recordSuccess(source);
     // Hashes made under older, weaker parameters are upgraded while the password is at hand.
     if (passwordNeedsRehash(user.password_hash)) {
       await updateUser(this.#o.db, user.id, { password_hash: await hashPassword(input.password) }, this.#o.clock.now());
@@ -121,13 +128,15 @@ export class AuthService {
    * holding one loses it); the session in use stays.
    */
   async changePassword(userId: string, keepIdHash: string, input: { currentPassword: string; newPassword: string }, address: string): Promise<void> {
-    const { db, clock, loginThrottle, sessions } = this.#o;
+    const { db, clock, passwordChangeThrottle, sessions } = this.#o;
     const user = await findUserById(db, userId);
     if (!user) throw new ApiError('unauthorized', 'Sign in first.');
-    // Throttled like sign-in, so a hijacked session cannot be used to guess the password.
-    await loginThrottle.assertAllowed(user.email, address);
+    // Throttled like sign-in, so a hijacked session cannot be used to guess the password, but
+    // counted apart: a mistyped current password never slows the next sign-in.
+    const source: SignInSource = { account: user.email, address };
+    await passwordChangeThrottle.assertAllowed(source);
     if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
-      await loginThrottle.recordFailure(user.email, address);
+      await passwordChangeThrottle.recordFailure(source);
       throw new ApiError('forbidden', 'The current password is incorrect.');
     }
     await updateUser(db, user.id, { password_hash: await hashPassword(input.newPassword) }, clock.now());

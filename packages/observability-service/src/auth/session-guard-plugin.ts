@@ -7,6 +7,8 @@ import {
   attemptCounterFor,
   KyselySessionStore,
   LoginThrottle,
+  TrustedDevices,
+  defaultTrustedDeviceLifetimeMs,
   SessionManager,
   assertCsrfToken,
   assertSameOrigin,
@@ -37,6 +39,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     authService: AuthService;
     sessionManager: SessionManager;
+    /** Device cookies of browsers that signed in before (their own sign-in budget). */
+    trustedDevices: TrustedDevices;
     /** Route hook (`onRequest` or `preHandler`): 401 `unauthorized` unless signed in. */
     requireSession: Guard;
     /** Route hook: 401 signed out, 403 `forbidden` unless the user is an admin. */
@@ -61,6 +65,8 @@ export interface SessionGuardOptions {
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Secrets device cookies are signed with (first) and verified with (all). */
+  deviceSecrets: readonly Buffer[];
 }
 
 /** Routes browsers call without a session (sign-in, setup, reset): origin-checked all the same. */
@@ -89,6 +95,7 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
       clock: app.clock,
       sessions,
       loginThrottle: new LoginThrottle(counter),
+      passwordChangeThrottle: new LoginThrottle(attemptCounterFor(app, 'obs-password-change')),
       resetRequests: counter,
       mailer,
       logger: app.log,
@@ -106,6 +113,17 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
 
     app.decorate('authService', authService);
     app.decorate('sessionManager', sessions);
+    app.decorate(
+      'trustedDevices',
+      new TrustedDevices({
+        cookieName: 'obs_device',
+        path: '/api/v1/auth/',
+        secrets: options.deviceSecrets,
+        purpose: 'observability dashboard sign-in',
+        lifetimeMs: defaultTrustedDeviceLifetimeMs,
+        clock: app.clock,
+      }),
+    );
     app.decorateRequest('signedIn', undefined);
     app.decorate('setSessionCookie', (reply: FastifyReply, session: StartedSession) => {
       reply.setCookie(sessionCookieName, session.sessionId, sessionCookieOptions(reply.request, cookieMaxAgeSeconds));

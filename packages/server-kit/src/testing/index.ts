@@ -7,3 +7,4 @@ export { seededRandom } from './seeded-random.js';
 export { CapturedLogs, logLevels, type LogLine } from './captured-logs.js';
 export { sendWholeBodyThenRead, type WholeBodyAnswer, type WholeBodyRequest } from './whole-body-request.js';
 export { TestRedisServer } from './redis-server.js';
+export { HttpBrowser, listeningOnSqlite, requestsFromAddresses, testAddresses } from './http-browser.js';
