@@ -109,6 +109,7 @@ describeEachDatabase('errors grouped by fingerprint', (database) => {
     const detail = await get(`/api/v1/errors/${expectedId}`);
     expect(detail.recentOccurrences.map((occurrence: { spanId: string }) => occurrence.spanId)).toContain(charged.spanId);
     expect(detail.recentOccurrences).toHaveLength(4);
+    expect(detail.recentOccurrences.map((occurrence: { errorGroupId: string }) => occurrence.errorGroupId)).toEqual([expectedId, expectedId, expectedId, expectedId]);
     expect(detail.environments).toContainEqual({ environment: 'production', count: 3 });
     expect(detail.countInRange).toBe(4);
     expect(detail.tenants).toEqual([

@@ -91,6 +91,11 @@ describeEachDatabase('error groups in a browser', (database) => {
     expect(change?.csrf).toMatch(/.{16,}/);
     await shot('error-group-resolved');
 
+    const groupUrl = page.url();
+    await page.getByRole('table', { name: 'Latest occurrences' }).locator('tbody tr').first().getByRole('link').first().click();
+    await page.waitForURL(/\/occurrences\/\d+/);
+    await page.getByRole('link', { name: 'All occurrences of this error' }).click();
+    await page.waitForURL((current) => current.pathname === new URL(groupUrl).pathname);
     await page.getByRole('link', { name: 'View example trace' }).click();
     await page.waitForURL(/\/traces\/[0-9a-f]{32}/);
 

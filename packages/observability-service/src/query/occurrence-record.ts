@@ -88,6 +88,7 @@ export function occurrenceFromRow(row: OccurrenceRow): Occurrence {
     db: hasDb ? { system: row.db_system, statement: row.db_statement, operation: row.db_operation } : null,
     peer: hasPeer ? { service: row.peer_service, address: row.peer_address } : null,
     error: hasError ? { type: row.error_type, message: row.error_message, stack: row.error_stack } : null,
+    errorGroupId: row.error_group_id,
     attributes: parseAttributes(row.attributes),
     resourceAttributes: parseAttributes(row.resource_attributes),
     events: eventsOf(row),

@@ -251,6 +251,7 @@ export const Occurrence = Type.Object(
     db: Nullable(Type.Object({ system: Nullable(Type.String()), statement: Nullable(Type.String()), operation: Nullable(Type.String()) })),
     peer: Nullable(Type.Object({ service: Nullable(Type.String()), address: Nullable(Type.String()) })),
     error: Nullable(Type.Object({ type: Nullable(Type.String()), message: Nullable(Type.String()), stack: Nullable(Type.String()) })),
+    errorGroupId: Nullable(Type.String({ description: 'The error group (GET /api/v1/errors/:groupId) of an error occurrence with error details; else null.' })),
     attributes: Nullable(AttributeMap),
     resourceAttributes: Nullable(AttributeMap, { description: 'OTLP: the resource attributes other than service, environment, version and instance' }),
     events: Nullable(

@@ -114,6 +114,7 @@ export interface Occurrence {
   db: { system: string | null; statement: string | null; operation: string | null } | null;
   peer: { service: string | null; address: string | null } | null;
   error: { type: string | null; message: string | null; stack: string | null } | null;
+  errorGroupId: string | null;
   attributes: Record<string, AttributeValue> | null;
   /** OTLP: the resource's attributes other than service, environment, version and instance. */
   resourceAttributes: Record<string, AttributeValue> | null;

@@ -77,6 +77,11 @@ export function OccurrenceFields({ occurrence }: { occurrence: Occurrence }) {
           </h2>
           {occurrence.error.message ? <p class="error-message">{occurrence.error.message}</p> : null}
           {occurrence.error.stack ? <pre class="stack">{occurrence.error.stack}</pre> : null}
+          {occurrence.errorGroupId ? (
+            <p>
+              <Link href={hrefWithView(`/errors/${occurrence.errorGroupId}`)}>All occurrences of this error</Link>
+            </p>
+          ) : null}
         </section>
       ) : null}
       <section class="section" aria-label="Attributes">
