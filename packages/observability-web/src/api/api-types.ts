@@ -140,11 +140,34 @@ export interface SpanLink {
   attributes: Record<string, AttributeValue> | null;
 }
 
+/** How far a search with row filters went (null without them). */
+export interface OccurrenceSearch {
+  window: number;
+  limited: boolean;
+  searchedFrom: string | null;
+}
+
 export interface OccurrencesResponse {
   items: Occurrence[];
   total: number;
   limit: number;
   offset: number;
+  search: OccurrenceSearch | null;
+}
+
+export interface OccurrenceDurationsResponse {
+  from: string;
+  to: string;
+  bins: Array<{ fromMs: number; toMs: number; count: number; errorCount: number }>;
+  total: number;
+  search: OccurrenceSearch;
+}
+
+export interface LookupResponse {
+  kind: 'trace' | 'span';
+  traceId: string;
+  spanId: string | null;
+  occurrenceId: string | null;
 }
 
 export interface TraceSpan extends Occurrence {

@@ -29,24 +29,29 @@ export function FilterSelects({ service, environment, apply }: { service: string
         <span class="visually-hidden">Service</span>
         <select aria-label="Service filter" value={service ?? ''} onChange={(event) => apply({ service: event.currentTarget.value || undefined })}>
           <option value="">All services</option>
-          {services.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <NameOptions names={services} />
         </select>
       </label>
       <label class="field-inline">
         <span class="visually-hidden">Environment</span>
         <select aria-label="Environment filter" value={environment ?? ''} onChange={(event) => apply({ environment: event.currentTarget.value || undefined })}>
           <option value="">All environments</option>
-          {environments.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <NameOptions names={environments} />
         </select>
       </label>
     </div>
+  );
+}
+
+/** One `<option>` per name, the name as its value and text. */
+export function NameOptions({ names }: { names: readonly string[] }) {
+  return (
+    <>
+      {names.map((name) => (
+        <option key={name} value={name}>
+          {name}
+        </option>
+      ))}
+    </>
   );
 }

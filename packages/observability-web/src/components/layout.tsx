@@ -5,6 +5,7 @@ import { hrefWithView } from '../state/links.js';
 import { refreshAll } from '../state/refresh.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 import { FilterSelects } from './filter-selects.js';
+import { FindTrace } from './find-trace.js';
 import { Link } from './link.js';
 import { TimeRangePicker } from './time-range-picker.js';
 
@@ -56,6 +57,7 @@ export function Layout({
             </Link>
           ))}
         </nav>
+        <FindTrace />
         <div class="user">
           <span class="user-name" title={user?.email}>
             {user?.name} <span class="badge">{user?.role}</span>

@@ -1,4 +1,7 @@
-import type { OccurrencesResponse } from '../api/api-types.js';
+import { useState } from 'preact/hooks';
+import type { OccurrenceDurationsResponse, OccurrencesResponse } from '../api/api-types.js';
+import { DurationHistogram } from '../charts/duration-histogram.js';
+import { NameOptions } from '../components/filter-selects.js';
 import { useApi } from '../api/use-api.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
@@ -11,45 +14,153 @@ import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
 const pageSize = 50;
+const attributePrefix = 'attr.';
+const statusClasses = ['2xx', '3xx', '4xx', '5xx', '1xx'];
 
-/** The occurrences of the view, newest first, filtered by operation and status, a page at a time. */
+/** A `minDurationMs`/`maxDurationMs` value from the URL: a non-negative number, else none. */
+function durationParam(text: string | null): number | undefined {
+  if (text === null || text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** A duration bound as the URL holds it: whole microseconds at most. */
+const durationText = (value: number) => String(Math.round(value * 1000) / 1000);
+
+/**
+ * The occurrences of the view, newest first, a page at a time, filtered by operation, status, error
+ * type, HTTP status class, duration and attributes; every filter lives in the URL. Above the list,
+ * the distribution of durations: dragging across it sets the duration filter.
+ */
 export function OccurrencesPage() {
   const { search } = useLocation();
   const { apiQuery } = useGlobalFilters();
   const operation = search.get('operation') ?? '';
   const status = search.get('status') ?? '';
+  const errorType = search.get('errorType') ?? '';
+  const httpStatusClass = search.get('httpStatusClass') ?? '';
+  const minDurationMs = durationParam(search.get('minDurationMs'));
+  const maxDurationMs = durationParam(search.get('maxDurationMs'));
+  const attributes = [...search.entries()].filter(([name]) => name.startsWith(attributePrefix));
   const offset = Math.max(0, Number.parseInt(search.get('offset') ?? '0', 10) || 0);
-  const state = useApi<OccurrencesResponse>('/api/v1/occurrences', { ...apiQuery, operation, status, limit: pageSize, offset });
-  const [operationText, setOperationText] = useEditableCopy(operation);
-  /** This page with `change` applied to its query string. */
-  const here = (change: Record<string, string | undefined>) => withParams('/occurrences', search, change);
+  const filterQuery = { ...apiQuery, operation, status, errorType, httpStatusClass, ...Object.fromEntries(attributes) };
+  const state = useApi<OccurrencesResponse>('/api/v1/occurrences', { ...filterQuery, minDurationMs, maxDurationMs, limit: pageSize, offset });
+  const durations = useApi<OccurrenceDurationsResponse>('/api/v1/occurrences/durations', filterQuery);
+  // What is typed is kept until the URL's value changes (a brush, a chip, a shared link).
+  const fields = {
+    operation: useEditableCopy(operation),
+    errorType: useEditableCopy(errorType),
+    min: useEditableCopy(minDurationMs === undefined ? '' : String(minDurationMs)),
+    max: useEditableCopy(maxDurationMs === undefined ? '' : String(maxDurationMs)),
+    attribute: useState(''),
+  };
+  const text = Object.fromEntries(Object.entries(fields).map(([name, [value]]) => [name, value])) as Record<keyof typeof fields, string>;
+  const [attributeError, setAttributeError] = useState<string | undefined>();
+  /** This page with `change` applied to its query string (and back to the first page). */
+  const here = (change: Record<string, string | undefined>) => withParams('/occurrences', search, { ...change, offset: undefined });
+  const edit = (name: keyof typeof fields) => (event: { currentTarget: HTMLInputElement }) => fields[name][1](event.currentTarget.value);
+
+  function apply(event: Event) {
+    event.preventDefault();
+    const change: Record<string, string | undefined> = {
+      operation: text.operation.trim(),
+      errorType: text.errorType.trim(),
+      minDurationMs: text.min.trim(),
+      maxDurationMs: text.max.trim(),
+    };
+    const attribute = text.attribute.trim();
+    if (attribute !== '') {
+      const equals = attribute.indexOf('=');
+      if (equals < 1) {
+        setAttributeError('Write an attribute filter as key=value, e.g. region=eu-west.');
+        return;
+      }
+      change[`${attributePrefix}${attribute.slice(0, equals).trim()}`] = attribute.slice(equals + 1).trim();
+    }
+    setAttributeError(undefined);
+    fields.attribute[1]('');
+    navigate(here(change));
+  }
 
   return (
     <Layout title="Occurrences">
-      <form
-        class="toolbar"
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          navigate(here({ operation: operationText.trim(), offset: undefined }));
-        }}
-      >
+      <form class="toolbar" role="search" aria-label="Occurrence filters" onSubmit={apply}>
         <label class="field-inline">
           Operation
-          <input class="input" name="operation" placeholder="e.g. GET /checkout" value={operationText} onInput={(event) => setOperationText(event.currentTarget.value)} />
+          <input class="input" name="operation" placeholder="e.g. GET /checkout" value={text.operation} onInput={edit('operation')} />
         </label>
         <label class="field-inline">
           Status
-          <select name="status" value={status} onChange={(event) => navigate(here({ status: event.currentTarget.value, offset: undefined }))}>
+          <select name="status" value={status} onChange={(event) => navigate(here({ status: event.currentTarget.value }))}>
             <option value="">Any</option>
             <option value="ok">ok</option>
             <option value="error">error</option>
           </select>
         </label>
+        <label class="field-inline">
+          HTTP class
+          <select name="httpStatusClass" value={httpStatusClass} onChange={(event) => navigate(here({ httpStatusClass: event.currentTarget.value }))}>
+            <option value="">Any</option>
+            <NameOptions names={statusClasses} />
+          </select>
+        </label>
+        <label class="field-inline">
+          Error type
+          <input class="input input-narrow" name="errorType" placeholder="e.g. TimeoutError" value={text.errorType} onInput={edit('errorType')} />
+        </label>
+        <label class="field-inline">
+          Duration (ms)
+          <input class="input input-number" name="minDurationMs" type="number" min="0" step="any" placeholder="min" aria-label="Minimum duration (ms)" value={text.min} onInput={edit('min')} />
+          –
+          <input class="input input-number" name="maxDurationMs" type="number" min="0" step="any" placeholder="max" aria-label="Maximum duration (ms)" value={text.max} onInput={edit('max')} />
+        </label>
+        <label class="field-inline">
+          Attribute
+          <input class="input input-narrow" name="attribute" placeholder="key=value" value={text.attribute} onInput={edit('attribute')} aria-invalid={attributeError !== undefined} />
+        </label>
         <button type="submit" class="button button-small">
           Apply
         </button>
+        {attributes.length > 0 || minDurationMs !== undefined || maxDurationMs !== undefined ? (
+          <span class="attribute-chips" aria-label="Active filters">
+            {attributes.map(([name, value]) => (
+              <span class="chip" key={name}>
+                {name.slice(attributePrefix.length)}={value}
+                <button type="button" aria-label={`Remove ${name.slice(attributePrefix.length)}=${value}`} onClick={() => navigate(here({ [name]: undefined }))}>
+                  ×
+                </button>
+              </span>
+            ))}
+            {minDurationMs !== undefined || maxDurationMs !== undefined ? (
+              <span class="chip">
+                {minDurationMs !== undefined ? formatDurationMs(minDurationMs) : '0'} – {maxDurationMs !== undefined ? formatDurationMs(maxDurationMs) : '∞'}
+                <button type="button" aria-label="Remove the duration filter" onClick={() => navigate(here({ minDurationMs: undefined, maxDurationMs: undefined }))}>
+                  ×
+                </button>
+              </span>
+            ) : null}
+          </span>
+        ) : null}
       </form>
+      {attributeError ? (
+        <p class="notice notice-error" role="alert">
+          {attributeError}
+        </p>
+      ) : null}
+      <DataState state={durations}>
+        {(data) => (
+          <DurationHistogram
+            durations={data}
+            selected={{ minMs: minDurationMs, maxMs: maxDurationMs }}
+            choose={({ minMs, maxMs }) => navigate(here({ minDurationMs: durationText(minMs), maxDurationMs: durationText(maxMs) }))}
+          />
+        )}
+      </DataState>
+      {state.data?.search?.limited ? (
+        <p class="notice" role="status">
+          Searched the newest {formatCount(state.data.search.window)} occurrences of the range (since {formatTimestamp(state.data.search.searchedFrom)} UTC). Narrow the range or choose a service or operation to search further back.
+        </p>
+      ) : null}
       <DataState state={state} empty={(data) => data.total === 0}>
         {(data) => (
           <>
@@ -94,10 +205,10 @@ export function OccurrencesPage() {
               <span>
                 {formatCount(data.total === 0 ? 0 : data.offset + 1)}–{formatCount(data.offset + data.items.length)} of {formatCount(data.total)}
               </span>
-              <button type="button" class="button button-small" disabled={data.offset === 0} onClick={() => navigate(here({ offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}>
+              <button type="button" class="button button-small" disabled={data.offset === 0} onClick={() => navigate(withParams('/occurrences', search, { offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}>
                 Newer
               </button>
-              <button type="button" class="button button-small" disabled={data.offset + data.items.length >= data.total} onClick={() => navigate(here({ offset: String(data.offset + data.limit) }))}>
+              <button type="button" class="button button-small" disabled={data.offset + data.items.length >= data.total} onClick={() => navigate(withParams('/occurrences', search, { offset: String(data.offset + data.limit) }))}>
                 Older
               </button>
             </nav>

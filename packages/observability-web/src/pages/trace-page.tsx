@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import type { TraceLogsResponse, TraceResponse, TraceSpan } from '../api/api-types.js';
 import { useApi, type ApiState } from '../api/use-api.js';
 import { serviceColors } from '../charts/service-colors.js';
@@ -6,24 +6,27 @@ import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
 import { LogTable } from '../components/log-table.js';
-import { hrefWithView } from '../state/links.js';
+import { hrefWithView, withParams } from '../state/links.js';
 import { OccurrenceFields } from '../components/occurrence-fields.js';
 import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
-import { useLocation } from '../state/location.js';
+import { navigate, useLocation } from '../state/location.js';
 import type { RouteParams } from '../state/routes.js';
 
 /** A trace as a waterfall: one row per span, bars placed on the trace's timeline, coloured by service. */
 export function TracePage({ params }: { params: RouteParams }) {
   const state = useApi<TraceResponse>(`/api/v1/traces/${encodeURIComponent(params.traceId!)}`);
   const logs = useApi<TraceLogsResponse>(`/api/v1/traces/${encodeURIComponent(params.traceId!)}/logs`);
-  const highlighted = useLocation().search.get('span');
+  const { search } = useLocation();
+  const selectedSpanId = search.get('span');
+  // The selected span lives in the URL: a reload or a shared link shows the same span.
+  const select = (spanId: string | undefined) => navigate(withParams(`/traces/${encodeURIComponent(params.traceId!)}`, search, { span: spanId }), { replace: true });
   return (
     <Layout title={`Trace ${params.traceId}`}>
       <DataState state={state}>
         {(trace) => (
           <div class="trace-layout">
             <div class="trace-main">
-              <Waterfall key={trace.traceId} trace={trace} initialSpanId={highlighted} />
+              <Waterfall trace={trace} selectedSpanId={selectedSpanId} select={select} />
             </div>
             <TraceLogs state={logs} trace={trace} />
           </div>
@@ -57,10 +60,10 @@ function TraceLogs({ state, trace }: { state: ApiState<TraceLogsResponse>; trace
   );
 }
 
-/** Keyed by trace id: following a link to another trace starts with that trace's selection. */
-function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpanId: string | null }) {
-  const [selectedId, setSelectedId] = useState<string | undefined>(() => trace.spans.find((span) => span.spanId === initialSpanId)?.id);
-  const selected = trace.spans.find((span) => span.id === selectedId);
+/** The waterfall with the span the URL names selected (`?span=<spanId>`). */
+function Waterfall({ trace, selectedSpanId, select }: { trace: TraceResponse; selectedSpanId: string | null; select: (spanId: string | undefined) => void }) {
+  const selected = trace.spans.find((span) => span.spanId === selectedSpanId);
+  const selectedId = selected?.id;
   const total = Math.max(trace.durationMs, 0.001);
   const colors = useMemo(() => serviceColors(trace.services), [trace.services]);
   return (
@@ -89,7 +92,7 @@ function Waterfall({ trace, initialSpanId }: { trace: TraceResponse; initialSpan
           </span>
         </div>
         {trace.spans.map((span) => (
-          <WaterfallRow key={span.id} span={span} color={colors.get(span.service) ?? '#5f6b7a'} total={total} selected={span.id === selectedId} onSelect={() => setSelectedId(span.id === selectedId ? undefined : span.id)} />
+          <WaterfallRow key={span.id} span={span} color={colors.get(span.service) ?? '#5f6b7a'} total={total} selected={span.id === selectedId} onSelect={() => select(span.id === selectedId ? undefined : span.spanId)} />
         ))}
       </div>
       {selected ? (
