@@ -49,7 +49,7 @@ export function FindTrace() {
         class="input find-trace-input"
         name="id"
         aria-label="Trace or span id"
-        placeholder="Find a trace: trace or span id"
+        placeholder="Find trace or span id"
         autocomplete="off"
         spellcheck={false}
         value={text}
