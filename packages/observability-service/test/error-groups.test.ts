@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '@playstack/server-kit';
+import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { errorFingerprint } from '../src/errors/error-fingerprint.js';
-import { asBrowser, invitedUser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
+import { asBrowser, firstAdmin, invitedUser, setUpFirstAdmin, signIn, type BrowserSession } from './support/browser-session.js';
 import { envelope, minimalOccurrence, newSpanId, newTraceId } from './support/envelopes.js';
 import { databaseMigratedUpTo, insertRow } from './support/legacy-database.js';
 import { jsonSpan, jsonTraceRequest } from './support/otlp-requests.js';
@@ -241,5 +241,33 @@ describeEachDatabase('upgrading a database stored before errors were grouped', (
       const detail = await asBrowser(app, session, { method: 'GET', url: `/api/v1/errors/${list.json().items[1].groupId}` });
       expect(detail.json().recentOccurrences).toHaveLength(2);
     });
+  });
+});
+
+describeEachDatabase('error groups under retention', (database) => {
+  const start = Date.parse('2026-11-10T12:00:00.000Z');
+  const clock = new ManualClock(start);
+  let app: App;
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('forgets the groups last seen, and the hours ended, before the retention cutoff', async () => {
+    app = await buildTestApp(database(), { SERVICE_API_KEY: key, RETENTION_DAYS: '1', RETENTION_PRUNE_INTERVAL_SECONDS: '3600' }, { clock });
+    await setUpFirstAdmin(app);
+    const ingest = async (agoMs: number, type: string) => {
+      const occurrence = minimalOccurrence(iso(clock.now() - agoMs), { status: 'error', error: { type, message: 'failed' } });
+      const response = await app.inject({ method: 'POST', url: '/api/v1/ingest', headers: { authorization: `Bearer ${key}` }, payload: envelope([occurrence], { service: 'kept', environment: 'production' }) });
+      expect(response.statusCode, response.body).toBe(202);
+    };
+    await ingest(3 * 3_600_000, 'OldError');
+    await ingest(3 * 3_600_000, 'StillSeenError');
+    clock.set(start + 22 * 3_600_000);
+    await ingest(0, 'StillSeenError');
+    clock.set(start + 24 * 3_600_000);
+    await app.retention.pruner.pruneOnce();
+    const session = await signIn(app, firstAdmin.email, firstAdmin.password);
+    const list = await asBrowser(app, session, { method: 'GET', url: `/api/v1/errors?from=${iso(start - 86_400_000)}` });
+    expect(list.json().items.map((group: { type: string; count: number; countInRange: number }) => [group.type, group.count, group.countInRange])).toEqual([['StillSeenError', 2, 1]]);
   });
 });
