@@ -112,7 +112,11 @@ async function searchWindowOf(query: ReadQuery, options: IndexedFilters & Search
 function windowConditions(window: SearchWindow): Conditions {
   const oldest = window.oldest;
   if (!oldest) return [];
-  return [(eb) => eb.or([eb('started_at', '>', oldest.startedAt), eb.and([eb('started_at', '=', oldest.startedAt), eb('id', '>=', oldest.id)])])];
+  return [
+    // The plain bound lets the start-time index narrow the scan to the window; the pair cuts exactly.
+    (eb) => eb('started_at', '>=', oldest.startedAt),
+    (eb) => eb.or([eb('started_at', '>', oldest.startedAt), eb.and([eb('started_at', '=', oldest.startedAt), eb('id', '>=', oldest.id)])]),
+  ];
 }
 
 function searchEcho(window: SearchWindow): OccurrenceSearch {
