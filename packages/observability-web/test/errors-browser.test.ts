@@ -73,6 +73,20 @@ describeEachDatabase('error groups in a browser', (database) => {
     await shot('errors-list');
   });
 
+  it('shows a service’s unresolved error groups on its Errors tab', async () => {
+    await page.goto(url('/services/payments'));
+    await page.getByRole('link', { name: 'Errors', exact: true }).nth(1).click();
+    await page.waitForURL(/\/services\/payments\/errors/);
+    const table = page.getByRole('table', { name: 'Error groups' });
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await table.getByRole('row', { name: /CardDeclined/ }).waitFor();
+    await shot('service-errors-tab');
+    await page.getByRole('link', { name: 'All error groups of payments' }).click();
+    await page.waitForURL(/\/errors\?.*service=payments/);
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await page.goto(url('/errors'));
+  });
+
   it('opens an error group and resolves it with the CSRF token; the list then hides it until asked for resolved ones', async () => {
     await page.getByRole('link', { name: 'CardDeclined' }).click();
     await page.waitForURL(/\/errors\/[0-9a-f]{16}/);

@@ -1,4 +1,4 @@
-import type { ErrorGroupsResponse } from '../api/api-types.js';
+import type { ErrorGroupListItem, ErrorGroupsResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { DataState } from '../components/data-state.js';
 import { ErrorStatusBadge, errorTitleOf } from '../components/error-status-badge.js';
@@ -48,54 +48,7 @@ export function ErrorsPage() {
       >
         {(data) => (
           <>
-            <div class="table-wrap">
-              <table class="table table-clickable error-groups" aria-label="Error groups">
-                <thead>
-                  <tr>
-                    <th>Error</th>
-                    <th>Status</th>
-                    <th class="num">Events</th>
-                    <th>Trend</th>
-                    <th class="num">Tenants</th>
-                    <th>First seen</th>
-                    <th>Last seen</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((group) => {
-                    const href = hrefWithView(`/errors/${group.groupId}`);
-                    return (
-                      <tr key={group.groupId} onClick={(event) => (event.target as Element).closest('a') === null && navigate(href)}>
-                        <td class="error-cell">
-                          <Link href={href} class="error-title">
-                            {errorTitleOf(group)}
-                          </Link>
-                          {group.type ? <span class="error-summary">{group.message}</span> : null}
-                          <span class="error-origin">
-                            <span class="badge">{group.service}</span>
-                            {group.topFrame ? <code>{group.topFrame}</code> : null}
-                          </span>
-                        </td>
-                        <td>
-                          <ErrorStatusBadge status={group.status} />
-                        </td>
-                        <td class="num strong">{formatCount(group.countInRange)}</td>
-                        <td>
-                          <Sparkline values={group.trend} label={`Events of ${errorTitleOf(group)} over the range`} />
-                        </td>
-                        <td class="num">{formatCount(group.tenantsAffected)}</td>
-                        <td class="nowrap" title={group.firstSeen}>
-                          {formatAgo(group.firstSeen)}
-                        </td>
-                        <td class="nowrap" title={group.lastSeen}>
-                          {formatAgo(group.lastSeen)}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <ErrorGroupsTable groups={data.items} />
             <nav class="pager" aria-label="Pages">
               <button type="button" class="button button-small" disabled={cursor === undefined} onClick={() => navigate(here({}))}>
                 First page
@@ -124,5 +77,59 @@ function ChoiceSelect({ label, name, value, choices, choose }: { label: string; 
         ))}
       </select>
     </label>
+  );
+}
+
+/** Error groups as a table: title, message and origin, status, events in the range, trend, tenants, first and last seen; a row opens its group. */
+export function ErrorGroupsTable({ groups }: { groups: readonly ErrorGroupListItem[] }) {
+  return (
+    <div class="table-wrap">
+      <table class="table table-clickable error-groups" aria-label="Error groups">
+        <thead>
+          <tr>
+            <th>Error</th>
+            <th>Status</th>
+            <th class="num">Events</th>
+            <th>Trend</th>
+            <th class="num">Tenants</th>
+            <th>First seen</th>
+            <th>Last seen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((group) => {
+            const href = hrefWithView(`/errors/${group.groupId}`);
+            return (
+              <tr key={group.groupId} onClick={(event) => (event.target as Element).closest('a') === null && navigate(href)}>
+                <td class="error-cell">
+                  <Link href={href} class="error-title">
+                    {errorTitleOf(group)}
+                  </Link>
+                  {group.type ? <span class="error-summary">{group.message}</span> : null}
+                  <span class="error-origin">
+                    <span class="badge">{group.service}</span>
+                    {group.topFrame ? <code>{group.topFrame}</code> : null}
+                  </span>
+                </td>
+                <td>
+                  <ErrorStatusBadge status={group.status} />
+                </td>
+                <td class="num strong">{formatCount(group.countInRange)}</td>
+                <td>
+                  <Sparkline values={group.trend} label={`Events of ${errorTitleOf(group)} over the range`} />
+                </td>
+                <td class="num">{formatCount(group.tenantsAffected)}</td>
+                <td class="nowrap" title={group.firstSeen}>
+                  {formatAgo(group.firstSeen)}
+                </td>
+                <td class="nowrap" title={group.lastSeen}>
+                  {formatAgo(group.lastSeen)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { apiPut } from '../api/api-client.js';
-import type { OperationRow, OperationsResponse, ServiceSettings, SummaryResponse, TrendResponse } from '../api/api-types.js';
+import type { ErrorGroupsResponse, OperationRow, OperationsResponse, ServiceSettings, SummaryResponse, TrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { TrendCharts } from '../charts/trend-charts.js';
 import { DataState } from '../components/data-state.js';
@@ -18,9 +18,10 @@ import { refreshAll } from '../state/refresh.js';
 import type { RouteParams } from '../state/routes.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 import { DatabaseTable } from './database-page.js';
+import { ErrorGroupsTable } from './errors-page.js';
 import { DependencyView } from './dependencies-page.js';
 
-const tabs = ['overview', 'database', 'dependencies'] as const;
+const tabs = ['overview', 'errors', 'database', 'dependencies'] as const;
 type Tab = (typeof tabs)[number];
 
 /** How many operations each overview table lists, the busiest first. */
@@ -49,11 +50,13 @@ export function ServicePage({ params }: { params: RouteParams }) {
         active={tab}
         tabs={[
           { key: 'overview', label: 'Overview', href: hrefWithView(base, { service: undefined }) },
+          { key: 'errors', label: 'Errors', href: hrefWithView(`${base}/errors`, { service: undefined }) },
           { key: 'database', label: 'Database', href: hrefWithView(`${base}/database`, { service: undefined }) },
           { key: 'dependencies', label: 'Dependencies', href: hrefWithView(`${base}/dependencies`, { service: undefined }) },
         ]}
       />
       {tab === 'overview' ? <ServiceOverview name={name} query={query} /> : null}
+      {tab === 'errors' ? <ServiceErrors name={name} query={query} /> : null}
       {tab === 'database' ? <DatabaseTable query={query} /> : null}
       {tab === 'dependencies' ? <DependencyView query={query} /> : null}
     </Layout>
@@ -209,5 +212,23 @@ function OperationLine({ name, row, showEnvironment }: { name: string; row: Oper
       <td class="num">{formatDurationMs(row.p99Ms)}</td>
       {row.entry ? <td class={row.apdex !== null && row.apdex < apdexLowBelow ? 'num bad' : 'num'}>{formatApdex(row.apdex)}</td> : null}
     </tr>
+  );
+}
+
+/** How many error groups the service page lists; the Errors page has them all. */
+const serviceErrorGroupsShown = 10;
+
+/** The service's unresolved error groups, latest first, with a way to all of them. */
+function ServiceErrors({ name, query }: { name: string; query: Record<string, string> }) {
+  const state = useApi<ErrorGroupsResponse>('/api/v1/errors', { ...query, status: 'unresolved', limit: serviceErrorGroupsShown });
+  return (
+    <>
+      <DataState state={state} empty={(data) => data.items.length === 0} emptyMessage="No unresolved errors in this range.">
+        {(data) => <ErrorGroupsTable groups={data.items} />}
+      </DataState>
+      <p class="section-links section-links-below">
+        <Link href={hrefWithView('/errors', { service: name, status: 'all' })}>All error groups of {name}</Link>
+      </p>
+    </>
   );
 }
