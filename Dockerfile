@@ -2,12 +2,13 @@
 #   docker build --target game-service -t playstack/game-service .
 #   docker build --target observability-service -t playstack/observability-service .
 # compose.yaml builds and runs both with PostgreSQL and Redis. docs/operations.md says more.
-ARG NODE_VERSION=22
+ARG NODE_VERSION=24
 
 # Build: install everything, compile the services and the dashboard, then drop what only the
 # build and the tests need.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
-# better-sqlite3 compiles from source when no prebuilt binary can be downloaded for this Node.js.
+# better-sqlite3 12 (for Node.js 20 only) compiles from source at install; the 13 that Node.js 22
+# and 24 use comes prebuilt.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*

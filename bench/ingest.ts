@@ -22,11 +22,10 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SqliteDatabase from 'better-sqlite3';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import Fastify from 'fastify';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
-import { migrateToLatest, openDatabase } from '@playstack/server-kit';
+import { migrateToLatest, openDatabase, SqliteDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../packages/observability-service/src/migrations/index.js';
 import { mapOccurrence } from '../packages/observability-service/src/ingest/occurrence-mapper.js';
 import type { ProtocolOccurrence } from '../packages/observability-service/src/ingest/protocol-types.js';

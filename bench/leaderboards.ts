@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from '@playstack/server-kit';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
 import {

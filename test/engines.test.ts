@@ -16,28 +16,43 @@ interface PackageJson {
 }
 const rootPackage = readJson<PackageJson>('package.json');
 const range = rootPackage.engines!.node!;
-/** The oldest version of each supported major, and the newest the range allows of the last. */
-const claimed = ['20.19.0', '22.13.0', '22.99.0'];
+/** The oldest version of each supported major. */
+const claimed = ['20.19.0', '22.13.0', '24.0.0'];
 
-it('names the supported majors, 20.19+ and 22, in every workspace package', () => {
+it('names the supported majors, 20.19+, 22 and 24 (and later), in every workspace package', () => {
   expect(claimed.every((version) => semver.satisfies(version, range))).toBe(true);
-  expect(['20.18.0', '21.7.0', '23.11.0', '24.0.0'].some((version) => semver.satisfies(version, range))).toBe(false);
+  expect(['20.18.0', '21.7.0', '22.12.0', '23.11.0'].some((version) => semver.satisfies(version, range))).toBe(false);
   for (const workspace of rootPackage.workspaces!) expect(readJson<PackageJson>(`${workspace}/package.json`).engines?.node, workspace).toBe(range);
 });
 
+type LockedPackage = { version?: string; optional?: boolean; engines?: { node?: string } | string[] };
+const lock = readJson<{ packages: Record<string, LockedPackage> }>('package-lock.json');
+const nodeRangeOf = (info: LockedPackage) => (Array.isArray(info.engines) ? undefined : info.engines?.node);
+
 it('is true of every package the lockfile installs', () => {
-  const lock = readJson<{ packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> }>('package-lock.json');
   const refusing: string[] = [];
   for (const [path, info] of Object.entries(lock.packages)) {
-    const nodeRange = Array.isArray(info.engines) ? undefined : info.engines?.node;
-    if (!path || !nodeRange) continue;
-    for (const version of claimed.slice(0, 2)) {
+    const nodeRange = nodeRangeOf(info);
+    // npm leaves an optional package out, without a word, on a Node.js its engines exclude.
+    if (!path || !nodeRange || info.optional) continue;
+    for (const version of claimed) {
       if (!semver.satisfies(version, nodeRange)) refusing.push(`${path.replace(/^.*node_modules\//, '')}@${info.version}: ${nodeRange} (not ${version})`);
     }
   }
   expect(refusing).toEqual([]);
 });
 
+it('installs better-sqlite3 13 where it runs (Node.js 22 and later) and 12 everywhere, for Node.js 20', () => {
+  // packages/server-kit/src/db/sqlite-driver.ts loads 13 on Node-API 10 (Node.js 22.14+), else 12.
+  const modern = lock.packages['node_modules/better-sqlite3-13']!;
+  expect(modern).toMatchObject({ optional: true, version: expect.stringMatching(/^13\./) });
+  expect(['22.13.0', '24.0.0'].every((version) => semver.satisfies(version, nodeRangeOf(modern)!))).toBe(true);
+  expect(semver.satisfies('20.19.0', nodeRangeOf(modern)!)).toBe(false);
+  const legacy = lock.packages['node_modules/better-sqlite3']!;
+  expect(legacy.optional).toBeUndefined();
+  expect(semver.satisfies('20.19.0', nodeRangeOf(legacy)!)).toBe(true);
+});
+
 it('the README says which versions are supported', () => {
-  expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('**Node.js 20.19 or later, or 22**');
+  expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('**Node.js 20.19 or later, 22.13 or later, or 24 and later**');
 });

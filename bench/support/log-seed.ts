@@ -1,6 +1,6 @@
 // Shared by the logs benchmark: a SQLite log store of any size, seeded in SQL (no HTTP, no
 // JavaScript per row), with words of known frequencies to search for.
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from '@playstack/server-kit';
 import { firstIdAt } from '../../packages/observability-service/src/logs/log-ids.js';
 
 /** Words every body draws from (uniformly, 15 per body): each is in about 15 / vocabularySize of the records. */

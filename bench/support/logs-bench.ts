@@ -1,8 +1,7 @@
 // The logs part of bench/ingest: OTLP/HTTP protobuf log requests into the service, beside a raw
 // insert loop of the same rows into the same tables; and searches over a seeded store.
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { migrateToLatest, openDatabase } from '@playstack/server-kit';
+import { migrateToLatest, openDatabase, SqliteDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../../packages/observability-service/src/migrations/index.js';
 import { encodeOtlp } from '../../packages/observability-service/src/otlp/otlp-encoding.js';
 import { otlpType } from '../../packages/observability-service/src/otlp/otlp-protos.js';

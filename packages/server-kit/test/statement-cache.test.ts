@@ -1,6 +1,7 @@
-import Sqlite from 'better-sqlite3';
+import type Sqlite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { SqliteDatabase } from '../src/db/sqlite-driver.js';
 import { withStatementCache } from '../src/db/statement-cache.js';
 
 function counted(file: Sqlite.Database) {
@@ -15,7 +16,7 @@ function counted(file: Sqlite.Database) {
 
 describe('the SQLite statement cache', () => {
   it('prepares a repeated query once and answers it correctly every time', async () => {
-    const file = new Sqlite(':memory:');
+    const file = new SqliteDatabase(':memory:');
     const counter = counted(file);
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
     await db.schema.createTable('item').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('name', 'text').execute();
@@ -29,7 +30,7 @@ describe('the SQLite statement cache', () => {
   });
 
   it('keeps at most the configured number of statements, evicting the least recently used', async () => {
-    const file = new Sqlite(':memory:');
+    const file = new SqliteDatabase(':memory:');
     const counter = counted(file);
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(file, 2) }) });
     const run = (n: number) => sql`select ${sql.lit(n)} as n`.execute(db);
@@ -47,7 +48,7 @@ describe('the SQLite statement cache', () => {
   });
 
   it('follows schema changes: a cached statement sees a column added later', async () => {
-    const file = new Sqlite(':memory:');
+    const file = new SqliteDatabase(':memory:');
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
     await db.schema.createTable('t').addColumn('a', 'integer').execute();
     await db.insertInto('t').values({ a: 1 }).execute();
@@ -58,7 +59,7 @@ describe('the SQLite statement cache', () => {
   });
 
   it('lets a stream finish before the same statement runs again', async () => {
-    const file = new Sqlite(':memory:');
+    const file = new SqliteDatabase(':memory:');
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
     await db.schema.createTable('n').addColumn('v', 'integer').execute();
     await db.insertInto('n').values(Array.from({ length: 20 }, (_, v) => ({ v }))).execute();
