@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
-import { ApiError, type Clock } from '@playstack/server-kit';
+import { ApiError, inSpan, type Clock } from '@playstack/server-kit';
 import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
@@ -140,7 +140,7 @@ export class RunSubmissions {
       if (await findRunOutcome(this.#db, key)) throw conflict(key.runId);
       throw error;
     }
-    const derivation = type.derive(payload, { options });
+    const derivation = inSpan(`derive ${type.id}`, { 'game.id': game.id, 'game.adapter.id': adapterId, 'game.adapter.type': type.id, 'game.adapter.version': type.version }, () => type.derive(payload, { options }));
     const now = this.#clock.now();
     const status = !derivation.ok ? 'rejected' : derivation.hintMismatches.length > 0 ? 'flagged' : 'accepted';
     const written = await this.#writer.write<WriteOutcome>(async (trx) => {

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
+import { tracedDialect } from '../telemetry/sql-spans.js';
+import { activeTracing } from '../telemetry/tracing.js';
 import { SqliteDatabase } from './sqlite-driver.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -39,6 +41,12 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/** The dialect, its queries traced when tracing is on (`startTracing`); as it is otherwise. */
+function traced(dialect: KyselyDialect, system: 'sqlite' | 'postgresql', namespace: string): KyselyDialect {
+  const tracing = activeTracing();
+  return tracing ? tracedDialect(dialect, tracing, system, namespace) : dialect;
+}
+
 /** Opens the database the options describe. SQLite files use WAL and a busy timeout. */
 export async function openDatabase<DB = any>(options: DatabaseOptions): Promise<Database<DB>> {
   if (options.url) return openPostgres<DB>(options);
@@ -52,7 +60,7 @@ function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
   file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const db = new Kysely<DB>({ dialect: traced(new SqliteDialect({ database: withStatementCache(file) }), 'sqlite', options.fileName) });
   return {
     db,
     dialect: 'sqlite',
@@ -77,7 +85,7 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
   // discards a client that is no longer queryable when it is released.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: traced(new PostgresDialect({ pool }), 'postgresql', options.schema) });
   if (options.schema !== 'public') {
     await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);
   }

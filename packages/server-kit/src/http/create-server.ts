@@ -14,6 +14,8 @@ import { discardUnreadBody } from './unread-body.js';
 import { createValidatorCompiler } from './validation.js';
 import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '../logging/logger.js';
 import type { LineSink } from '../logging/pretty-lines.js';
+import { traceRequests, type RequestSpanOptions } from '../telemetry/request-spans.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import { RequestLogController, resolveRequestLogMode, type RequestLogMode } from '../logging/request-log.js';
 
 export interface ServerOptions {
@@ -32,6 +34,8 @@ export interface ServerOptions {
     /** A request slower than this is logged (at warn) in every mode but `off`. */
     slowRequestMs?: number | undefined;
   };
+  /** Set when tracing is on: a server span per request, and span ids in log lines. */
+  tracing?: { tracing: Tracing; requests?: RequestSpanOptions | undefined } | undefined;
   /** Extra Fastify options. */
   fastify?: Partial<FastifyServerOptions>;
 }
@@ -56,7 +60,7 @@ export function createServer(options: ServerOptions): App {
   // A test's stream is no terminal: JSON unless asked otherwise.
   const format = options.log?.format ?? (options.logStream ? 'json' : resolveLogFormat(undefined));
   const app = Fastify({
-    loggerInstance: createLogger({ level: options.logLevel, name: options.log?.name, format, destination: options.logStream }),
+    loggerInstance: createLogger({ level: options.logLevel, name: options.log?.name, format, destination: options.logStream, traceIds: options.tracing !== undefined }),
     logController: new RequestLogController(resolveRequestLogMode(options.log?.requests, format), options.log?.slowRequestMs ?? defaultSlowRequestMs),
     genReqId: requestIdFor,
     requestIdHeader: false,
@@ -68,6 +72,8 @@ export function createServer(options: ServerOptions): App {
     ...options.fastify,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First hook of all: every later hook and the handler run in the request's span.
+  if (options.tracing) traceRequests(app, options.tracing.tracing, options.tracing.requests);
   app.setValidatorCompiler(createValidatorCompiler());
   app.removeContentTypeParser('text/plain');
   let closing = false;

@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { activeSpanIds } from '../telemetry/tracing.js';
 import { prettyLines, type LineSink } from './pretty-lines.js';
 import { stdoutSink } from './stdout-sink.js';
 
@@ -14,6 +15,8 @@ export interface LoggerSettings {
   format?: LogFormat | undefined;
   /** Where lines go; standard output by default (`stdoutSink`; tests pass their own). */
   destination?: LineSink | undefined;
+  /** Each line carries the active span's `trace_id` and `span_id` (set when tracing is on). */
+  traceIds?: boolean | undefined;
 }
 
 /** The format `LOG_FORMAT` asks for, or the one that suits stdout when it is unset. */
@@ -40,7 +43,7 @@ export function loggerOptions(level: LogLevel, name?: string): LoggerOptions {
 
 /** The logger a service writes through: pino, its lines pretty or JSON as the settings say. */
 export function createLogger(settings: LoggerSettings): Logger {
-  const options = loggerOptions(settings.level, settings.name);
+  const options: LoggerOptions = { ...loggerOptions(settings.level, settings.name), ...(settings.traceIds ? { mixin: activeSpanIds } : {}) };
   const destination = settings.destination ?? stdoutSink();
   if (resolveLogFormat(settings.format) === 'json') return pino(options, destination);
   const colors = settings.destination === undefined && process.stdout.isTTY === true && process.stdout.hasColors() && !process.env.NO_COLOR;

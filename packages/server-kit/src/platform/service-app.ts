@@ -10,6 +10,8 @@ import { connectRedis, type Redis } from '../redis/redis.js';
 import { RedisHealth } from '../redis/redis-health.js';
 import { systemClock, type Clock } from '../system/clock.js';
 import { Readiness } from '../system/readiness.js';
+import type { RequestSpanOptions } from '../telemetry/request-spans.js';
+import { startTracing, type Tracing } from '../telemetry/tracing.js';
 import { systemRoutes } from '../system/system-routes.js';
 import { ErrorResponse, type VersionInfo } from '../system/system-schemas.js';
 
@@ -58,6 +60,8 @@ export interface ServiceAppOptions {
    * opened are not left open behind it.
    */
   features?: (app: App) => Promise<void>;
+  /** Which requests create no telemetry at all when tracing is on (the observability ingest). */
+  untracedRequests?: RequestSpanOptions['untraced'];
 }
 
 const readinessTimeoutMs = 2_000;
@@ -73,12 +77,25 @@ export function serviceName(packageName: string): string {
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<App> {
   const { config } = options;
+  // Started from the standard OTEL_* variables, or not at all (then nothing below is traced).
+  const tracing = await startTracing({ serviceName: serviceName(options.version.name), serviceVersion: options.version.version });
+  try {
+    return await assembleServiceApp(options, tracing);
+  } catch (error) {
+    await tracing?.shutdown();
+    throw error;
+  }
+}
+
+async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing | undefined): Promise<App> {
+  const { config } = options;
   const app = createServer({
     logLevel: config.LOG_LEVEL,
     log: { name: serviceName(options.version.name), format: config.LOG_FORMAT, requests: config.LOG_REQUESTS, slowRequestMs: config.LOG_SLOW_REQUEST_MS },
     trustProxy: config.TRUST_PROXY,
     bodyLimitBytes: options.bodyLimitBytes,
     logStream: options.logStream,
+    tracing: tracing && { tracing, requests: { untraced: options.untracedRequests } },
   });
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -111,6 +128,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
     app.redisHealth?.close();
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     await database.close();
+    await tracing?.shutdown();
   });
 
   app.addSchema(ErrorResponse);

@@ -1,4 +1,6 @@
 import { Redis } from 'ioredis';
+import { traceRedis } from '../telemetry/redis-spans.js';
+import { activeTracing } from '../telemetry/tracing.js';
 
 export type { Redis } from 'ioredis';
 
@@ -35,6 +37,8 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
     connectTimeout: connectTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * reconnectStepMs, maxReconnectDelayMs),
   });
+  const tracing = activeTracing();
+  if (tracing) traceRedis(redis, tracing);
   // Connection errors surface through commands and RedisHealth; without a listener ioredis logs them.
   redis.on('error', () => undefined);
   try {

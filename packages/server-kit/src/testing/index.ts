@@ -8,3 +8,4 @@ export { CapturedLogs, logLevels, type LogLine } from './captured-logs.js';
 export { sendWholeBodyThenRead, type WholeBodyAnswer, type WholeBodyRequest } from './whole-body-request.js';
 export { TestRedisServer } from './redis-server.js';
 export { HttpBrowser, listeningOnSqlite, requestsFromAddresses, testAddresses } from './http-browser.js';
+export { OtlpJsonReceiver, type ReceivedSpan } from './otlp-receiver.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '@playstack/server-kit';
+import { ApiError, tracedFetch } from '@playstack/server-kit';
 import type { PlatformIdentity, PlatformProvider } from './platform-provider.js';
 
 type GoogleSettings = { provider: 'google-play-games'; clientId: string; clientSecretEnv: string; applicationId: string };
@@ -44,7 +44,7 @@ async function call(step: string, url: string, init: RequestInit, timeoutMs: num
   let response: Response;
   let text: string | undefined;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    response = await tracedFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     text = await boundedText(response);
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';

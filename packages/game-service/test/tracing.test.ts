@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '@playstack/server-kit';
+import { CapturedLogs, createTestDatabase, describeEachDatabase, freePort, OtlpJsonReceiver, testRedisEnv, type ReceivedSpan, type TestDatabase } from '@playstack/server-kit/testing';
+import { bearer, type Session } from './support/identity-fixtures.js';
+import { buildTestApp } from './support/test-app.js';
+
+const spanKind = { internal: 1, server: 2, client: 3 } as const;
+const otelVariables = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_BSP_SCHEDULE_DELAY', 'OTEL_EXPORTER_OTLP_TIMEOUT'] as const;
+
+/** Points the OpenTelemetry SDK at `endpoint` through the standard variables, as an operator would. */
+function exportTo(endpoint: string, extra: Record<string, string> = {}): void {
+  Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', ...extra });
+}
+
+function stopExporting(): void {
+  for (const name of otelVariables) delete process.env[name];
+}
+
+async function listen(app: App): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** A W3C traceparent as a game client would send it: a trace of its own, sampled. */
+function clientContext(): { traceId: string; spanId: string; traceparent: string } {
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
+}
+
+async function signIn(base: string, name: string, traceparent?: string): Promise<Session> {
+  const response = await fetch(`${base}/v1/games/demo/auth/exchange`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(traceparent ? { traceparent } : {}) },
+    body: JSON.stringify({ authorizationCode: `dev:${name}` }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Session;
+}
+
+describeEachDatabase('game service tracing', (database) => {
+  const receiver = new OtlpJsonReceiver();
+  const logs = new CapturedLogs();
+  const redisEnv = testRedisEnv();
+  let app: App;
+  let base: string;
+
+  beforeAll(async () => {
+    exportTo(await receiver.start());
+    app = await buildTestApp(database(), { LOG_LEVEL: 'info', ...redisEnv }, { logStream: logs });
+    base = await listen(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    stopExporting();
+    await receiver.close();
+  });
+
+  it('exports a server span per request, parented on the caller\'s traceparent, with the SQL, derivation and Redis spans under it', async () => {
+    const client = clientContext();
+    const player = await signIn(base, 'traced-alice');
+    const response = await fetch(`${base}/v1/games/demo/runs/score`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: client.traceparent, ...bearer(player.accessToken) },
+      body: JSON.stringify({ runId: `run-${randomBytes(6).toString('hex')}`, payload: { score: 1200, durationMs: 60_000 } }),
+    });
+    expect(response.status).toBe(200);
+
+    const inTrace = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === client.traceId);
+    await receiver.waitFor((spans) => inTrace(spans).some((span) => span.kind === spanKind.server));
+    const server = inTrace(receiver.spans).find((span) => span.kind === spanKind.server)!;
+    expect(server.name).toBe('POST /v1/games/:gameId/runs/:adapterId');
+    expect(server.parentSpanId).toBe(client.spanId);
+    expect(server.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/v1/games/:gameId/runs/:adapterId',
+      'url.path': '/v1/games/demo/runs/score',
+      'url.scheme': 'http',
+      'http.response.status_code': 200,
+    });
+    expect(server.resource['service.name']).toBe('game-service');
+
+    await receiver.waitFor((spans) => inTrace(spans).some((span) => span.attributes['db.system'] && span.attributes['db.operation.name'] === 'INSERT'));
+    const sql = inTrace(receiver.spans).filter((span) => span.attributes['db.system.name'] === (database().dialect === 'sqlite' ? 'sqlite' : 'postgresql'));
+    expect(sql.length).toBeGreaterThan(0);
+    const ids = new Set(inTrace(receiver.spans).map((span) => span.spanId));
+    for (const span of sql) {
+      expect(span.kind).toBe(spanKind.client);
+      expect(typeof span.attributes['db.query.text']).toBe('string');
+      expect(ids.has(span.parentSpanId!)).toBe(true);
+    }
+    expect(sql.some((span) => span.parentSpanId === server.spanId)).toBe(true);
+
+    const derive = inTrace(receiver.spans).find((span) => span.name === 'derive bounded-score');
+    expect(derive).toMatchObject({ kind: spanKind.internal, parentSpanId: server.spanId, attributes: { 'game.adapter.id': 'score' } });
+
+    if (redisEnv) {
+      expect(inTrace(receiver.spans).some((span) => span.attributes['db.system'] === 'redis' && span.parentSpanId === server.spanId)).toBe(true);
+    }
+    // The request's log lines carry its trace and span ids.
+    expect(logs.lines.some((line) => line.trace_id === client.traceId && line.span_id === server.spanId)).toBe(true);
+  });
+
+  it('starts a trace of its own without a traceparent, and records a client\'s error as an exception event', async () => {
+    const response = await fetch(`${base}/v1/games/no-such-game/leaderboards/high-score`);
+    expect(response.status).toBe(404);
+    await receiver.waitFor((spans) => spans.some((span) => span.attributes['url.path'] === '/v1/games/no-such-game/leaderboards/high-score'));
+    const server = receiver.spans.find((span) => span.attributes['url.path'] === '/v1/games/no-such-game/leaderboards/high-score')!;
+    expect(server.parentSpanId).toBeUndefined();
+    expect(server.name).toBe('GET /v1/games/:gameId/leaderboards/:boardId');
+    expect(server.attributes['http.response.status_code']).toBe(404);
+    // A 4xx is the client's mistake: an event, not a failed span.
+    expect(server.statusCode).toBe(0);
+    expect(server.events.some((event) => event.name === 'exception' && typeof event.attributes['exception.message'] === 'string')).toBe(true);
+  });
+
+  it('creates no spans for work outside a request', async () => {
+    const before = receiver.spans.length;
+    await app.database.ping();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.spans.slice(before).filter((span) => span.parentSpanId === undefined && span.kind !== spanKind.server)).toEqual([]);
+  });
+});
+
+describe('game service tracing without a reachable receiver', () => {
+  let database: TestDatabase;
+  let app: App | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    stopExporting();
+  });
+  afterAll(async () => {
+    await database.dispose();
+  });
+
+  /** Serves requests while every export fails; answers the slowest request's time and how long closing took. */
+  async function serveWhileExportsFail(endpoint: string): Promise<{ slowestMs: number; closeMs: number }> {
+    exportTo(endpoint, { OTEL_EXPORTER_OTLP_TIMEOUT: '10000' });
+    app = await buildTestApp(database, { LOG_LEVEL: 'silent' });
+    const base = await listen(app);
+    let slowestMs = 0;
+    // More spans than one batch, several export attempts, every one failing.
+    for (let round = 0; round < 20; round++) {
+      const startedAt = performance.now();
+      await signIn(base, `offline-${round}`);
+      const board = await fetch(`${base}/v1/games/demo/leaderboards/high-score`);
+      expect(board.status).toBeLessThan(500);
+      slowestMs = Math.max(slowestMs, performance.now() - startedAt);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const closingAt = performance.now();
+    await app.close();
+    app = undefined;
+    return { slowestMs, closeMs: performance.now() - closingAt };
+  }
+
+  it('answers every request, promptly, when nothing listens at the endpoint', async () => {
+    const { slowestMs, closeMs } = await serveWhileExportsFail(`http://127.0.0.1:${await freePort()}`);
+    expect(slowestMs).toBeLessThan(1_000);
+    expect(closeMs).toBeLessThan(4_000);
+  });
+
+  it('answers every request, promptly, when the receiver takes connections and never answers', async () => {
+    const stuck = new OtlpJsonReceiver();
+    stuck.hang();
+    try {
+      const { slowestMs, closeMs } = await serveWhileExportsFail(await stuck.start());
+      expect(slowestMs).toBeLessThan(1_000);
+      // The last export waits at most the SDK's shutdown bound, not the exporter's 10 s timeout.
+      expect(closeMs).toBeLessThan(4_000);
+    } finally {
+      await stuck.close();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import { trace, SpanKind } from '@opentelemetry/api';
+import type { Redis } from 'ioredis';
+import { recordFailure, type Tracing } from './tracing.js';
+
+interface SentCommand {
+  name: string;
+  args: unknown[];
+  promise: Promise<unknown>;
+}
+
+/**
+ * Each command this connection sends (pipelined and MULTI ones included) is a CLIENT span named
+ * after the command (`ZADD`), with `db.system` `redis`, the command and its key in
+ * `db.query.text` (never the values), when a span is active (a request's).
+ */
+export function traceRedis(redis: Redis, tracing: Tracing): void {
+  const sendCommand = redis.sendCommand.bind(redis) as (command: SentCommand, ...rest: unknown[]) => unknown;
+  const { host, port } = redis.options;
+  (redis as unknown as { sendCommand: typeof sendCommand }).sendCommand = (command, ...rest) => {
+    if (!trace.getActiveSpan()) return sendCommand(command, ...rest);
+    const operation = command.name.toUpperCase();
+    const key = typeof command.args[0] === 'string' || Buffer.isBuffer(command.args[0]) ? String(command.args[0]) : undefined;
+    const span = tracing.tracer.startSpan(operation, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'db.system': 'redis',
+        'db.system.name': 'redis',
+        'db.operation.name': operation,
+        'db.query.text': key === undefined ? operation : `${operation} ${key}`,
+        ...(host ? { 'server.address': host } : {}),
+        ...(port ? { 'server.port': port } : {}),
+      },
+    });
+    command.promise.then(
+      () => span.end(),
+      (error: unknown) => {
+        recordFailure(span, error);
+        span.end();
+      },
+    );
+    return sendCommand(command, ...rest);
+  };
+}

@@ -1,0 +1,82 @@
+import { context, propagation, trace, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { recordFailure, type Tracing } from './tracing.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's server span, while tracing is on and the request is traced. */
+    otelSpan?: Span | undefined;
+  }
+}
+
+export interface RequestSpanOptions {
+  /**
+   * Requests that must create no telemetry at all (the observability service's own ingest):
+   * no server span, and every span their work would start is suppressed.
+   */
+  untraced?: ((request: FastifyRequest) => boolean) | undefined;
+}
+
+/**
+ * A SERVER span per request, named `METHOD /route/template` with the HTTP semantic conventions'
+ * attributes, parented on an incoming W3C `traceparent`. The request's hooks and handler run in
+ * its context (the raw request and response are bound to it, so the body parser's callbacks are
+ * too), so the spans its work starts (SQL, Redis, outgoing calls) are its children. Errors handed
+ * to Fastify are `exception` events; a 5xx answer sets the span's status to ERROR.
+ */
+export function traceRequests(app: FastifyInstance, tracing: Tracing, options: RequestSpanOptions = {}): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (options.untraced?.(request)) {
+      context.with(suppressTracing(context.active()), done);
+      return;
+    }
+    const parent = propagation.extract(context.active(), request.headers);
+    const route = request.routeOptions.url;
+    const queryAt = request.url.indexOf('?');
+    const span = tracing.tracer.startSpan(
+      route ? `${request.method} ${route}` : request.method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': request.method,
+          ...(route ? { 'http.route': route } : {}),
+          // The query string may carry what a log must not (codes, tokens): the path only.
+          'url.path': queryAt === -1 ? request.url : request.url.slice(0, queryAt),
+          'url.scheme': request.protocol,
+          'server.address': request.hostname,
+          ...(request.port ? { 'server.port': request.port } : {}),
+          'client.address': request.ip,
+          'network.protocol.version': request.raw.httpVersion,
+          ...(request.headers['user-agent'] ? { 'user_agent.original': request.headers['user-agent'] } : {}),
+        },
+      },
+      parent,
+    );
+    request.otelSpan = span;
+    const active = trace.setSpan(parent, span);
+    context.bind(active, request.raw);
+    context.bind(active, reply.raw);
+    reply.raw.once('close', () => {
+      const status = reply.raw.statusCode;
+      span.setAttribute('http.response.status_code', status);
+      if (!reply.raw.writableFinished) span.setAttribute('error.type', 'aborted');
+      if (status >= 500) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute('error.type', String(status));
+      }
+      span.end();
+    });
+    context.with(active, done);
+  });
+  app.addHook('onError', (request, _reply, error, done) => {
+    const span = request.otelSpan;
+    if (span) {
+      // A client's mistake (a 4xx error) is an event on the span; only a server fault fails it.
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      if (status >= 500) recordFailure(span, error);
+      else span.recordException(error);
+    }
+    done();
+  });
+}

@@ -1,0 +1,140 @@
+import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+/** What tracing needs to know about the service it runs in. */
+export interface TracingIdentity {
+  /** `service.name` unless `OTEL_SERVICE_NAME` (or `service.name` in `OTEL_RESOURCE_ATTRIBUTES`) says otherwise. */
+  serviceName: string;
+  serviceVersion: string;
+}
+
+/** The running OpenTelemetry SDK of a service: its tracer, and how to stop it. */
+export interface Tracing {
+  readonly tracer: Tracer;
+  /** Exports what is buffered (within `shutdownTimeoutMs`) and unregisters the SDK. */
+  shutdown(): Promise<void>;
+}
+
+/** The longest a service's stop waits for its last spans to be exported. */
+const shutdownTimeoutMs = 2_000;
+
+let active: Tracing | undefined;
+
+/** The tracing started in this process, if any: features use it to skip span work entirely when off. */
+export function activeTracing(): Tracing | undefined {
+  return active;
+}
+
+const truthy = (value: string | undefined) => value !== undefined && ['true', '1'].includes(value.trim().toLowerCase());
+
+/**
+ * Whether the standard variables ask for traces to be exported: an OTLP endpoint is set
+ * (`OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), and neither
+ * `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none` switches it off.
+ */
+export function tracingRequested(env: Readonly<Record<string, string | undefined>>): boolean {
+  if (truthy(env.OTEL_SDK_DISABLED)) return false;
+  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+/** The OTLP exporter `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` names (http/protobuf by default). */
+async function exporterFor(env: Readonly<Record<string, string | undefined>>): Promise<SpanExporter> {
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+  if (protocol === 'grpc') return new (await import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter();
+  if (protocol !== 'http/protobuf') throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL "${protocol}" is not one of http/protobuf, http/json, grpc`);
+  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+}
+
+/**
+ * Starts the OpenTelemetry SDK when the `OTEL_*` variables ask for it (see `tracingRequested`);
+ * otherwise returns undefined and nothing is loaded, registered or exported. The exporter,
+ * endpoint, headers, timeout, sampler (`OTEL_TRACES_SAMPLER`, `_ARG`; parent-based always-on by
+ * default) and batching (`OTEL_BSP_*`) are the SDK's own readings of the standard variables.
+ * Spans are exported in the background: an unreachable collector costs dropped spans, never
+ * a slower request.
+ */
+export async function startTracing(identity: TracingIdentity, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Tracing | undefined> {
+  if (!tracingRequested(env)) return undefined;
+  if (active) throw new Error('tracing is already started in this process');
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': identity.serviceName, 'service.version': identity.serviceVersion }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(await exporterFor(env))] });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  const tracing: Tracing = {
+    tracer: provider.getTracer(identity.serviceName, identity.serviceVersion),
+    async shutdown() {
+      if (active !== tracing) return;
+      active = undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, shutdownTimeoutMs);
+      });
+      await Promise.race([provider.shutdown().catch(() => undefined), timeout]);
+      clearTimeout(timer);
+      trace.disable();
+      propagation.disable();
+      context.disable();
+    },
+  };
+  active = tracing;
+  return tracing;
+}
+
+/** Marks a span failed by `error`: an `exception` event, `error.type`, status ERROR. */
+export function recordFailure(span: Span, error: unknown): void {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  span.recordException(failure);
+  span.setAttribute('error.type', failure.name);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+}
+
+/**
+ * Runs `work` in an internal span (or a span of `kind`) when tracing is on and a span is active
+ * (a request's); when off it just runs `work`. A throw or rejection is recorded on the span.
+ */
+export function inSpan<T>(name: string, attributes: Attributes, work: () => T, kind: SpanKind = SpanKind.INTERNAL): T {
+  const tracing = active;
+  if (!tracing || !trace.getActiveSpan()) return work();
+  return tracing.tracer.startActiveSpan(name, { kind, attributes }, (span) => {
+    let result: T;
+    try {
+      result = work();
+    } catch (error) {
+      recordFailure(span, error);
+      span.end();
+      throw error;
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (value) => {
+          span.end();
+          return value;
+        },
+        (error: unknown) => {
+          recordFailure(span, error);
+          span.end();
+          throw error;
+        },
+      ) as T;
+    }
+    span.end();
+    return result;
+  });
+}
+
+/** `trace_id` and `span_id` of the active span, for a log line (empty when none is active). */
+export function activeSpanIds(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
