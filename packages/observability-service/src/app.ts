@@ -69,6 +69,9 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
         session: { type: 'apiKey', in: 'cookie', name: 'obs_session', description: 'The dashboard session cookie set by sign-in' },
       },
     },
+    // Traced (when OTEL_* says so) but never its ingest: telemetry about ingesting telemetry would
+    // come back through the same ingest, one more batch per batch, sent here or to a Collector.
+    untracedRequests: (request) => request.routeOptions.schema?.tags?.includes('ingest') === true,
     features: (app) => registerFeatures(app, config),
   });
 }
