@@ -80,6 +80,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   // Features, each a plugin from its own folder.
   await app.register(ingestionKeysPlugin, {
     legacyKey: config.SERVICE_API_KEY,
+    bootstrapKeyFile: config.INGESTION_KEY_FILE,
     lastUsedFlushIntervalMs: config.INGEST_KEY_LAST_USED_FLUSH_SECONDS * 1000,
   });
   await app.register(sessionGuardPlugin, {

@@ -15,6 +15,9 @@ export const observabilityConfigSchema = configSchema({
   ),
   OTLP_GRPC_TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM certificate chain file: OTLP/gRPC serves TLS (set with OTLP_GRPC_TLS_KEY_FILE)' })),
   OTLP_GRPC_TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM private key file of OTLP_GRPC_TLS_CERT_FILE' })),
+  INGESTION_KEY_FILE: Type.Optional(
+    Type.String({ minLength: 1, description: 'file holding an ingestion key (obsk_...) registered at start, listed as INGESTION_KEY_FILE and revocable in the dashboard: a key for a sender before any user exists (npm start makes one for the bundled game service)' }),
+  ),
   SERVICE_API_KEY: Type.Optional(Type.String({ minLength: 16, description: 'legacy ingestion key (16+ chars); unset disables it' })),
   OBSERVABILITY_WEB_DIR: Type.Optional(Type.String({ minLength: 1, description: 'directory of the built dashboard served at / (default: the observability-web package\'s dist)' })),
   RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 14, description: 'days of data kept until an admin sets retention in the dashboard' }),

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import type { App } from '@playstack/server-kit';
+import { registerBootstrapKey } from './bootstrap-key.js';
 import { IngestionKeyVerifier } from './ingestion-key-verifier.js';
 
 declare module 'fastify' {
@@ -14,6 +15,8 @@ export interface IngestionKeysOptions {
   /** `SERVICE_API_KEY`; undefined disables the legacy key. */
   legacyKey: string | undefined;
   lastUsedFlushIntervalMs: number;
+  /** `INGESTION_KEY_FILE`: a key registered at start (see `registerBootstrapKey`). */
+  bootstrapKeyFile?: string | undefined;
 }
 
 /**
@@ -47,6 +50,9 @@ export const ingestionKeysPlugin = fp<IngestionKeysOptions>(
       maxCacheEntries: maxCachedKeys,
       lastUsedFlushIntervalMs: options.lastUsedFlushIntervalMs,
     });
+    if (options.bootstrapKeyFile && (await registerBootstrapKey(app.database.db, options.bootstrapKeyFile, app.clock.now()))) {
+      app.log.info({ path: options.bootstrapKeyFile }, 'registered the ingestion key in INGESTION_KEY_FILE');
+    }
     await verifier.start();
     app.decorate('ingestionKeys', verifier);
     // onClose hooks run last-registered first, so this flush happens before the platform closes
