@@ -17,6 +17,7 @@ import { defaultBackoff, type BackoffOptions } from './retry-policy.js';
 import { RunFlusher, type FlushReport } from './run-flusher.js';
 import { createRunId } from './run-id.js';
 import { RunQueue, type QueuedRun } from './run-queue.js';
+import { traceparentFor, type TraceContextOption } from './trace-context.js';
 import { SessionManager, type AuthorizationCodeSource, type SignInResult } from './session-manager.js';
 import type { ClientStorage } from './storage/client-storage.js';
 import { createMemoryStorage } from './storage/memory-storage.js';
@@ -47,6 +48,18 @@ export interface GameClientOptions {
   /** Refresh the access token this long before it expires. Default 60 s. */
   refreshMarginMs?: number;
   backoff?: Partial<BackoffOptions>;
+  /**
+   * W3C `traceparent` on each call, so the service's spans of it form one trace the device
+   * started: true (the default) starts a new trace per call; false sends none; a function
+   * answers the `traceparent` of the game's own context for the call (undefined: none).
+   */
+  traceContext?: TraceContextOption;
+  /**
+   * Share of the traces this library starts marked sampled (0 to 1, default 1). A service that
+   * samples parent-based (the OpenTelemetry default) follows the device's choice: set this to
+   * the service's ratio to keep the same share of client calls.
+   */
+  traceSampleRate?: number;
   /** Default: `navigator.onLine` where it exists, otherwise always online. */
   isOnline?: () => boolean;
 }
@@ -102,6 +115,7 @@ export class GameClient {
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       requestTimeoutMs: options.requestTimeoutMs ?? defaultRequestTimeoutMs,
       now,
+      traceparent: (call) => traceparentFor(options.traceContext ?? true, options.traceSampleRate ?? 1, Math.random, call),
     };
     this.#maxQueuedRuns = options.maxQueuedRuns ?? defaultMaxQueuedRuns;
     this.#maxRunBytes = options.maxRunBytes ?? defaultMaxRunBytes;

@@ -9,6 +9,8 @@ export interface TransportOptions {
   fetch: FetchFunction;
   requestTimeoutMs: number;
   now: () => number;
+  /** The `traceparent` for a call, if any (see trace-context.ts). */
+  traceparent?: ((call: { method: string; path: string }) => string | undefined) | undefined;
 }
 
 export interface JsonRequest {
@@ -44,6 +46,8 @@ export async function sendJson(options: TransportOptions, request: JsonRequest):
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (request.accessToken !== undefined) headers.authorization = `Bearer ${request.accessToken}`;
+  const traceparent = options.traceparent?.({ method: request.method, path: request.path });
+  if (traceparent !== undefined) headers.traceparent = traceparent;
 
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.requestTimeoutMs);

@@ -9,6 +9,7 @@ export type { ClientStorage, StorageChange } from './storage/client-storage.js';
 export { createMemoryStorage } from './storage/memory-storage.js';
 export { createWebStorage, type WebStorageLike } from './storage/web-storage.js';
 export { GameServiceError, NetworkError, RunNotQueuedError, SignedOutError } from './errors.js';
+export type { TraceContextOption } from './trace-context.js';
 export { runIdPattern } from './run-id.js';
 export type { BackoffOptions } from './retry-policy.js';
 export type * from './api-types.js';

@@ -34,6 +34,7 @@ describe('cross-origin browser games', () => {
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe(gameOrigin);
     expect(String(response.headers['access-control-allow-headers'])).toContain('authorization');
+    expect(String(response.headers['access-control-allow-headers'])).toContain('traceparent');
     expect(String(response.headers['access-control-allow-methods'])).toContain('POST');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });

@@ -15,7 +15,8 @@ export async function allowCrossOriginGames(scope: FastifyInstance, origins: rea
   await scope.register(cors, {
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+    // traceparent and tracestate: the W3C trace context the client library sends on each call.
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'traceparent', 'tracestate'],
     exposedHeaders,
     credentials: false,
     maxAge: preflightMaxAgeSeconds,
