@@ -36,6 +36,12 @@ describeEachDatabase('admin pages', (database) => {
       expect(response.headers.location).toBe(`/admin/login?next=${encodeURIComponent(path)}`);
     });
 
+    it('does not carry an address too long for a Location header back to the sign-in page', async () => {
+      const response = await admin().get(`/admin/games?filter=${'x'.repeat(100_000)}`);
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/admin/login');
+    });
+
     it.each(protectedPages)('GET %s as JSON answers 401 unauthorized', async (path) => {
       const response = await admin().get(path, 'application/json');
       expect(response.statusCode).toBe(401);

@@ -7,6 +7,7 @@ export { ConfigError, configSchema, Flag, loadConfig, Port } from './config/load
 export { commonConfigProperties } from './config/common-config.js';
 export { createServer, type App, type ServerOptions } from './http/create-server.js';
 export { requestIdFor } from './http/request-id.js';
+export { findOddValue, type OddValue } from './http/odd-values.js';
 export { createLogger, loggerOptions, resolveLogFormat, type LogFormat, type LoggerSettings, type LogLevel } from './logging/logger.js';
 export { formatLine, type LineSink } from './logging/pretty-lines.js';
 export { RequestLogController, type RequestLogMode } from './logging/request-log.js';

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiError,
   attemptCounterFor,
+  findOddValue,
   hashOpaqueToken,
   hashPassword,
   LoginThrottle,
@@ -56,6 +57,8 @@ declare module 'fastify' {
 }
 
 const maxFieldLength = 1_000_000;
+/** The longest address a sign-in carries back to (the login page's `next`). */
+const maxNextLength = 2048;
 const runsPageSize = 50;
 const periods: readonly Period[] = ['all', 'daily', 'weekly', 'monthly'];
 
@@ -93,6 +96,9 @@ async function storeSubmittedManifest(app: App, body: { manifest?: unknown; conf
     } catch (error) {
       return { outcome: 'invalid', problems: [{ path: '', reason: `not valid JSON: ${(error as Error).message}` }] };
     }
+    // Parsed here, so not seen by the check every request body gets.
+    const odd = findOddValue(document);
+    if (odd) return { outcome: 'invalid', problems: [{ path: odd.path.slice(1).replaceAll('/', '.'), reason: odd.message }] };
   }
   return app.games.storeManifest(document ?? null, { author, confirm: confirmed(body.confirm) });
 }
@@ -130,7 +136,10 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
     request.adminSession = await sessions.resolve(request);
     if (!request.routeOptions.config.adminPublic && !request.adminSession) {
       if (request.method === 'GET' && !wantsJson(request)) {
-        return reply.redirect(`/admin/login?next=${encodeURIComponent(request.url)}`, 303);
+        // Back to the page after sign-in, unless its address is too long to carry along (a
+        // Location header that size is more than clients accept, and /login refuses it anyway).
+        const next = request.url.length <= maxNextLength ? `?next=${encodeURIComponent(request.url)}` : '';
+        return reply.redirect(`/admin/login${next}`, 303);
       }
       throw new ApiError('unauthorized', 'Sign in at /admin/login first.');
     }
@@ -151,7 +160,7 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
   );
 
   // Sign-in and registration.
-  app.get('/login', { config: { adminPublic: true }, schema: { hide: true, querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2048 })) }) } }, async (request, reply) => {
+  app.get('/login', { config: { adminPublic: true }, schema: { hide: true, querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: maxNextLength })) }) } }, async (request, reply) => {
     if (request.adminSession) return reply.redirect(safeNext(request.query.next), 303);
     const csrf = sessions.formCsrfToken(request, reply);
     return respond(request, reply, { title: 'Sign in', json: { signedIn: false, csrfToken: csrf }, body: () => loginBody(csrf, { next: request.query.next }) });

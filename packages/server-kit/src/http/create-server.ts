@@ -12,6 +12,7 @@ import { answerClientError, answerFrameworkError, installErrorHandling } from '.
 import { requestIdFor } from './request-id.js';
 import { discardUnreadBody } from './unread-body.js';
 import { createValidatorCompiler } from './validation.js';
+import { oddRequestValue } from './odd-values.js';
 import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '../logging/logger.js';
 import type { LineSink } from '../logging/pretty-lines.js';
 import { traceRequests, type RequestSpanOptions } from '../telemetry/request-spans.js';
@@ -86,6 +87,11 @@ export function createServer(options: ServerOptions): App {
     // Browsers must take every answer for the type it declares (JSON is never run as a script).
     reply.header('x-content-type-options', 'nosniff');
     done();
+  });
+  // After validation, before any handler (in every plugin, whatever validator it compiles with):
+  // values no store keeps as sent are a 400 naming the field, not a database error.
+  app.addHook('preHandler', (request, _reply, done) => {
+    done(oddRequestValue(request));
   });
   // Requests still in flight at shutdown finish normally; their keep-alive connections are then
   // closed, or the server would wait on them until the shutdown timeout.

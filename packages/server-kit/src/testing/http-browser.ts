@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
  * sends them back, the way a browser does for one site.
  */
 export class HttpBrowser {
-  readonly baseUrl: string;
+  baseUrl: string;
   readonly #cookies = new Map<string, string>();
   /** Headers sent with every request (an X-Forwarded-For standing for this browser's address). */
   readonly headers: Record<string, string>;
