@@ -71,9 +71,12 @@ for (const variant of redisVariants()) {
     it('gives the trusted browser its own budget, and a forged or foreign device cookie none', async () => {
       expect((await login(firstAdmin.password, owner, firstAdmin.email, { obs_device: trusted })).statusCode).toBe(200);
       const forged = trusted.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-      const stillSlowed = await login(firstAdmin.password, attacker, firstAdmin.email, { obs_device: forged });
-      expect(stillSlowed.statusCode).toBe(429);
+      // Failures with a forged cookie count as a stranger's (whatever they answer: 401, or 429
+      // while an earlier wait lasts); the last of them leaves a wait of a few seconds.
+      for (let i = 0; i < 3; i += 1) expect([401, 429]).toContain((await login('guess', attacker, firstAdmin.email, { obs_device: forged })).statusCode);
+      expect((await login(firstAdmin.password, attacker, firstAdmin.email, { obs_device: forged })).statusCode).toBe(429);
       // A cookie for another account is no trust for this one.
+      for (let i = 0; i < 3; i += 1) expect([401, 429]).toContain((await login('guess', attacker, 'ghost@example.com', { obs_device: trusted })).statusCode);
       expect((await login('some password', attacker, 'ghost@example.com', { obs_device: trusted })).statusCode).toBe(429);
     });
 

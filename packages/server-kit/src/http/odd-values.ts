@@ -29,7 +29,8 @@ export function findOddValue(value: unknown, path = '', depth = 0): OddValue | u
       return undefined;
     case 'object': {
       if (value === null) return undefined;
-      if (depth >= maxDepth) return { path, message: `must not be nested more than ${maxDepth} levels deep` };
+      // Said of the outermost member holding it: the full path would be as deep as the nesting.
+      if (depth >= maxDepth) return { path: path.split('/').slice(0, 2).join('/'), message: `is nested more than ${maxDepth} levels deep` };
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i += 1) {
           const odd = findOddValue(value[i], `${path}/${i}`, depth + 1);
