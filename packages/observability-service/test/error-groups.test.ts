@@ -104,6 +104,12 @@ describeEachDatabase('errors grouped by fingerprint', (database) => {
       exampleTrace: { traceId: otlp.traceId, spanId: otlp.spanId },
     });
     expect(latest.trend.reduce((sum: number, n: number) => sum + n, 0)).toBe(4);
+    expect(latest.trend).toHaveLength(list.trend.buckets);
+    const week = await get(`/api/v1/errors?service=checkout&from=${iso(Date.now() - 7 * 86_400_000)}`);
+    expect(week.trend.intervalMs).toBe(6 * 3_600_000);
+    expect(week.items[0].trend).toHaveLength(week.trend.buckets);
+    expect(week.items[0].trend.reduce((sum: number, n: number) => sum + n, 0)).toBe(4);
+    expect(week.items[0].trend.filter((n: number) => n > 0).length).toBeGreaterThanOrEqual(1);
     expect(older).toMatchObject({ topFrame: 'refund (billing/refund.ts)', count: 1, tenantsAffected: 0, message: 'card ? of user ? declined (request ?)' });
 
     const detail = await get(`/api/v1/errors/${expectedId}`);
