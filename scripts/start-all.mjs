@@ -20,8 +20,9 @@
 // - Exit status: 0 when every service stopped cleanly; otherwise the first failure's code
 //   (128 + signal number for a service killed by a signal this launcher did not pass on).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
+import { join } from 'node:path';
 import { buildIfStale } from './build.mjs';
 
 const known = ['game-service', 'observability-service'];
@@ -70,6 +71,47 @@ if (requested.length === 0 && env.GAME_DEV_AUTH === undefined) {
   say('warn', 'GAME_DEV_AUTH=1 for the local demo (dev:<name> sign-in); never set it in production');
 }
 
+/** Per service, what the demo adds to the environment (the bundled game service's tracing). */
+const serviceEnv = { 'game-service': {}, 'observability-service': {} };
+/** The demo players' environment, when they run. */
+let demoTrafficEnv;
+if (requested.length === 0) await wireTheDemo();
+
+/**
+ * `npm start` is the local demo of both services together: the game service's traces go to the
+ * observability service (with an ingestion key made on the first start, kept in DATA_DIR), and
+ * demo players play, unless DEMO_TRAFFIC=0. An OTEL_EXPORTER_OTLP_ENDPOINT of the operator's
+ * wins: the game service then sends where it says, and no key is made.
+ */
+async function wireTheDemo() {
+  const observabilityUrl = `http://127.0.0.1:${env.OBSERVABILITY_PORT ?? '8081'}`;
+  let exportEnv = {};
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT === undefined && env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT === undefined) {
+    const keyFile = join(env.DATA_DIR ?? './data', 'game-service-ingestion.key');
+    const key = await ingestionKeyIn(keyFile);
+    serviceEnv['observability-service'] = { INGESTION_KEY_FILE: env.INGESTION_KEY_FILE ?? keyFile };
+    exportEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: observabilityUrl, OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer%20${key}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' };
+    serviceEnv['game-service'] = exportEnv;
+    say('info', `game-service sends its traces to observability-service at ${observabilityUrl} with ingestion key ${key.slice(0, 13)}... (${keyFile})`);
+  }
+  if (env.DEMO_TRAFFIC === '0') return;
+  demoTrafficEnv = { ...env, ...exportEnv, OTEL_SERVICE_NAME: 'demo-game', GAME_URL: `http://127.0.0.1:${env.GAME_PORT ?? '8080'}` };
+  say('info', 'demo players play the demo games every few seconds (DEMO_TRAFFIC=0 turns them off)');
+}
+
+/** The key in `keyFile`, minted into it (mode 0600) on the first start. */
+async function ingestionKeyIn(keyFile) {
+  if (existsSync(keyFile)) {
+    chmodSync(keyFile, 0o600);
+    return readFileSync(keyFile, 'utf8').trim();
+  }
+  const { mintIngestionKey } = await import('../packages/observability-service/dist/keys/ingestion-key-format.js');
+  const { key } = mintIngestionKey();
+  mkdirSync(join(keyFile, '..'), { recursive: true });
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
 const services = (requested.length > 0 ? requested : known).map((name) => {
   const packageJson = JSON.parse(readFileSync(new URL(`../packages/${name}/package.json`, import.meta.url), 'utf8'));
   return { name, entry: `packages/${name}/dist/main.js`, nodeFlags: packageJson.nodeFlags ?? [] };
@@ -82,7 +124,7 @@ let exitCode = 0;
 let running = services.length;
 const children = services.map(({ name, entry, nodeFlags }) => {
   // The IPC channel is how a service notices this launcher is gone (it closes when we die).
-  const child = spawn(process.execPath, [...nodeFlags, entry], { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true });
+  const child = spawn(process.execPath, [...nodeFlags, entry], { env: { ...env, ...serviceEnv[name] }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true });
   child.on('exit', (code, signal) => {
     const failed = signal ? !passedOn.has(signal) : code !== 0;
     if (failed) {
@@ -102,6 +144,13 @@ const children = services.map(({ name, entry, nodeFlags }) => {
   return child;
 });
 
+// The demo players: not a service (their end ends nothing); they go when this launcher goes (the
+// IPC channel closes) or when the services are asked to stop.
+const demoTraffic = demoTrafficEnv && spawn(process.execPath, ['examples/demo-game/traffic.mjs'], { env: demoTrafficEnv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], detached: true });
+demoTraffic?.on('exit', (code, signal) => {
+  if (passedOn.size === 0) say('warn', `the demo players stopped (${signal ?? code}); the services go on`);
+});
+
 let lastPassedOn = { signal: '', at: 0 };
 
 /** Asks every running service to stop: once per request, so a second Ctrl-C still means "now". */
@@ -112,6 +161,7 @@ function passOn(signal, reason) {
   stopReason ??= reason;
   passedOn.add(signal);
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  if (demoTraffic && demoTraffic.exitCode === null && demoTraffic.signalCode === null) demoTraffic.kill('SIGTERM');
 }
 
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => passOn(signal, signal));

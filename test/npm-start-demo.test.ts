@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { freePort } from '@playstack/server-kit/testing';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+interface StoredSpan {
+  service: string;
+  operation: string;
+  kind: string;
+  spanId: string;
+  parentSpanId: string | null;
+  db: { system: string | null; statement: string | null } | null;
+}
+
+/** Polls until `read` answers something, or fails after `withinMs`. */
+async function eventually<T>(what: string, read: () => Promise<T | undefined>, withinMs: number): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+it(
+  '`npm start` is alive: the game service reports to the observability service and demo players play; the first user sees game-service server spans, SQL under them, and traces that start in the client library',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-demo-'));
+    const ports = { game: await freePort(), observability: await freePort() };
+    const env: NodeJS.ProcessEnv = { ...process.env, GAME_PORT: String(ports.game), OBSERVABILITY_PORT: String(ports.observability), OTLP_GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    for (const name of Object.keys(env)) if (name.startsWith('OTEL_') || name === 'DEMO_TRAFFIC' || name === 'GAME_DEV_AUTH') delete env[name];
+    const child = spawn('npm', ['start', '--silent'], { cwd: root, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const observability = `http://127.0.0.1:${ports.observability}`;
+    try {
+      await eventually('observability-service ready', async () => ((await fetch(`${observability}/readyz`)).ok ? true : undefined), 150_000);
+      const setup = await fetch(`${observability}/api/v1/auth/setup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'first@example.com', password: 'correct horse battery staple', name: 'First User' }),
+      });
+      expect(setup.status).toBeLessThan(300);
+      const cookie = /obs_session=[^;]+/.exec(setup.headers.get('set-cookie') ?? '')![0];
+      const read = async <T>(path: string): Promise<T> => {
+        const response = await fetch(`${observability}${path}`, { headers: { cookie } });
+        if (!response.ok) throw new Error(`${path}: ${response.status}`);
+        return (await response.json()) as T;
+      };
+
+      // Within a minute of the first user: game-service is listed, with a run submission that a
+      // demo player's round started, and the SQL of it under the game service's server span.
+      const found = await eventually(
+        'a demo round, the game service\'s server span in it and SQL under that',
+        async () => {
+          const { services } = await read<{ services: Array<{ service: string }> }>('/api/v1/services');
+          if (!services.some((row) => row.service === 'game-service')) return undefined;
+          const { items } = await read<{ items: Array<{ traceId: string; operation: string; kind: string }> }>('/api/v1/occurrences?service=game-service&limit=200');
+          for (const traceId of new Set(items.filter((item) => item.kind === 'server' && item.operation.startsWith('POST /v1/games/:gameId/runs')).map((item) => item.traceId))) {
+            const { spans } = await read<{ spans: StoredSpan[] }>(`/api/v1/traces/${traceId}`);
+            const server = spans.find((span) => span.service === 'game-service' && span.kind === 'server');
+            const round = spans.find((span) => span.service === 'demo-game');
+            const sql = spans.filter((span) => span.db !== null && span.parentSpanId === server?.spanId);
+            if (server && round && sql.length > 0) return { services, spans, server, round, sql };
+          }
+          return undefined;
+        },
+        60_000,
+      );
+      expect(found.sql[0]!.db!.system).toBe('sqlite');
+      expect(found.round.operation).toMatch(/^play (demo|tiles)$/);
+      // The server span descends from the demo round: one trace from the client into the service.
+      const byId = new Map(found.spans.map((span) => [span.spanId, span]));
+      let ancestor = found.server.parentSpanId ? byId.get(found.server.parentSpanId) : undefined;
+      while (ancestor && ancestor.service !== 'demo-game') ancestor = ancestor.parentSpanId ? byId.get(ancestor.parentSpanId) : undefined;
+      expect(ancestor?.spanId).toBe(found.round.spanId);
+
+      // The key the launcher made: owner-only, in DATA_DIR, never printed whole.
+      const keyFile = join(dataDir, 'game-service-ingestion.key');
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      const key = readFileSync(keyFile, 'utf8').trim();
+      expect(key).toMatch(/^obsk_/);
+      expect(output).toContain(key.slice(0, 13));
+      expect(output).not.toContain(key);
+    } catch (error) {
+      throw new Error(`${String(error)}\noutput of npm start:\n${output}`);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await new Promise((resolve) => child.once('close', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+  240_000,
+);
