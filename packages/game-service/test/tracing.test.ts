@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@playstack/server-kit';
 import { CapturedLogs, createTestDatabase, describeEachDatabase, freePort, OtlpJsonReceiver, testRedisEnv, type ReceivedSpan, type TestDatabase } from '@playstack/server-kit/testing';
-import { bearer, type Session } from './support/identity-fixtures.js';
+import { FakeGoogle } from './support/fake-google.js';
+import { bearer, galaxyGame, manifestWith, storeManifest, type Session } from './support/identity-fixtures.js';
 import { buildTestApp } from './support/test-app.js';
 
 const spanKind = { internal: 1, server: 2, client: 3 } as const;
@@ -178,5 +179,49 @@ describe('game service tracing without a reachable receiver', () => {
     } finally {
       await stuck.close();
     }
+  });
+});
+
+describe('game service tracing of its calls to Google Play Games', () => {
+  const receiver = new OtlpJsonReceiver();
+  let database: TestDatabase;
+  let google: FakeGoogle;
+  let app: App;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    google = await FakeGoogle.start();
+    google.addPlayer({ code: 'code-traced', playerId: 'g-traced-1', displayName: 'Traced', applicationId: '123456789012' });
+    exportTo(await receiver.start());
+    app = await buildTestApp(database, { ...google.env, LOG_LEVEL: 'silent' }, { secrets: { GALAXY_GOOGLE_CLIENT_SECRET: 'galaxy-secret' } });
+    await storeManifest(app, manifestWith(galaxyGame));
+  });
+  afterAll(async () => {
+    await app.close();
+    stopExporting();
+    await google.stop();
+    await receiver.close();
+    await database.dispose();
+  });
+
+  it('makes each call a CLIENT span under the sign-in request\'s server span', async () => {
+    const client = clientContext();
+    const base = await listen(app);
+    const response = await fetch(`${base}/v1/games/galaxy/auth/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: client.traceparent },
+      body: JSON.stringify({ authorizationCode: 'code-traced' }),
+    });
+    expect(response.status).toBe(200);
+    const calls = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === client.traceId && span.kind === spanKind.client && span.attributes['url.full'] !== undefined);
+    await receiver.waitFor((spans) => calls(spans).length >= 2 && spans.some((span) => span.traceId === client.traceId && span.kind === spanKind.server));
+    const server = receiver.spans.find((span) => span.traceId === client.traceId && span.kind === spanKind.server)!;
+    expect(server.name).toBe('POST /v1/games/:gameId/auth/exchange');
+    for (const call of calls(receiver.spans)) {
+      expect(call.parentSpanId).toBe(server.spanId);
+      expect(call.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'http.response.status_code': 200 });
+      expect(String(call.attributes['url.full'])).not.toContain('?');
+    }
+    expect(calls(receiver.spans).map((call) => call.name).sort()).toEqual(expect.arrayContaining(['GET', 'POST']));
   });
 });
