@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import type { OccurrenceDurationsResponse } from '../api/api-types.js';
-import { formatCount, formatDurationMs } from '../format.js';
+import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
 
 const width = 1000;
 const height = 130;
@@ -65,7 +65,11 @@ export function DurationHistogram({
   return (
     <figure class="chart duration-histogram">
       <figcaption class="chart-title">
-        Duration distribution <span class="muted">({formatCount(durations.total)} occurrences; drag across the bars to filter by duration)</span>
+        Duration distribution{' '}
+        <span class="muted">
+          ({formatCount(durations.total)} occurrences
+          {durations.search.limited ? `, the newest ${formatCount(durations.search.window)} of the range, since ${formatTimestamp(durations.search.searchedFrom)} UTC` : ''}; drag across the bars to filter by duration)
+        </span>
       </figcaption>
       {bins.length === 0 ? (
         <p class="muted">No occurrence matches.</p>
