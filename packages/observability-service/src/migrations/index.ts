@@ -11,6 +11,7 @@ import { statementShapes } from './2026-11-27-01-statement-shapes.js';
 import { entrySpansApdex } from './2026-11-27-02-entry-spans-apdex.js';
 import { spanIdIndex } from './2026-11-29-01-span-id-index.js';
 import { errorGroups } from './2026-11-30-01-error-groups.js';
+import { serviceStartedAtIndex } from './2026-12-01-01-service-started-at-index.js';
 
 /**
  * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
@@ -29,4 +30,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-27-02-entry-spans-apdex': entrySpansApdex,
   '2026-11-29-01-span-id-index': spanIdIndex,
   '2026-11-30-01-error-groups': errorGroups,
+  '2026-12-01-01-service-started-at-index': serviceStartedAtIndex,
 };
