@@ -7,6 +7,8 @@
 // SQLite database between runs (generation takes minutes at full size); BENCH_ITERATIONS sets
 // the requests per endpoint (default 60); BENCH_ONLY=<text> only the cases whose name contains it.
 // DATABASE_URL=postgres://... runs it on PostgreSQL.
+// OCCURRENCE_SEARCH_WINDOW is passed to the service (the rows an occurrence search with row
+// filters checks at most).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,7 +208,13 @@ async function measure(send: () => Promise<{ statusCode: number; body: string }>
 
 const clock = new ManualClock(end);
 const app = await buildApp(
-  loadObservabilityConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ROLLUP_TIER_INTERVAL_SECONDS: '3600', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) }),
+  loadObservabilityConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    ROLLUP_TIER_INTERVAL_SECONDS: '3600',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(process.env.OCCURRENCE_SEARCH_WINDOW ? { OCCURRENCE_SEARCH_WINDOW: process.env.OCCURRENCE_SEARCH_WINDOW } : {}),
+  }),
   { clock },
 );
 try {
@@ -227,7 +235,7 @@ try {
   const iso = (ms: number) => new Date(ms).toISOString();
   const traceId = hexOf(Math.ceil(occurrencesTotal / spansPerTrace) - 1000, 32);
   const firstErrorsPage = await asBrowser(app, session, { method: 'GET', url: '/api/v1/errors' });
-  const errorsCursor: string = firstErrorsPage.json().nextCursor;
+  const errorsCursor: string | null = firstErrorsPage.json().nextCursor;
   const cases: Array<[string, string]> = [
     ['services (24 h)', '/api/v1/services'],
     ['summary (24 h)', '/api/v1/summary'],
@@ -242,7 +250,8 @@ try {
     ['occurrence page (24 h, 50)', '/api/v1/occurrences'],
     ['errors list (24 h)', '/api/v1/errors'],
     ['errors list (7 d, by count)', `/api/v1/errors?from=${iso(start)}&sort=count`],
-    ['errors list (24 h, page 2)', `/api/v1/errors?cursor=${errorsCursor}`],
+    // A data set whose groups fit on one page has no page 2 (nextCursor null).
+    ...(errorsCursor ? ([['errors list (24 h, page 2)', `/api/v1/errors?cursor=${errorsCursor}`]] as Array<[string, string]>) : []),
     // Row filters, each checked in the search window (the newest OCCURRENCE_SEARCH_WINDOW rows).
     ['occ. attr filter (24 h)', '/api/v1/occurrences?attr.region=eu-west'],
     ['occ. attr, rare (24 h)', '/api/v1/occurrences?attr.customer.id=customer-42'],
@@ -279,14 +288,21 @@ try {
   // Searches with row filters have their own target (< 200 ms for attribute filters).
   const searches = [...results.entries()].filter(([name]) => name.startsWith('occ. ') || name.startsWith('duration chart'));
   const dashboard = [...results.entries()].filter(([name]) => !searches.some(([search]) => search === name)).map(([, r]) => r);
-  const slowest = Math.max(...dashboard.map((r) => r.p95));
+  const load = `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
   if (day && week) console.log(`\n7-day trend / 24-hour trend (p95): ${(week.p95 / day.p95).toFixed(2)}, CPU p95: ${(week.cpuP95 / day.cpuP95).toFixed(2)} (target <= 2)`);
-  const slowestCpu = Math.max(...dashboard.map((r) => r.cpuP95));
-  console.log(`slowest p95: ${slowest.toFixed(2)} ms wall, ${slowestCpu.toFixed(2)} ms CPU (target < 50 ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  if (dashboard.length > 0) {
+    const slowest = Math.max(...dashboard.map((r) => r.p95));
+    const slowestCpu = Math.max(...dashboard.map((r) => r.cpuP95));
+    console.log(`slowest p95: ${slowest.toFixed(2)} ms wall, ${slowestCpu.toFixed(2)} ms CPU (target < 50 ms); ${load}`);
+  }
   const attributeSearches = searches.filter(([name]) => name.includes('attr'));
-  if (attributeSearches.length > 0) console.log(
-    `attribute filters, slowest p95: ${Math.max(...attributeSearches.map(([, r]) => r.p95)).toFixed(2)} ms wall, ${Math.max(...attributeSearches.map(([, r]) => r.cpuP95)).toFixed(2)} ms CPU (target < 200 ms); other row filters: ${Math.max(...searches.filter(([name]) => !name.includes('attr')).map(([, r]) => r.p95)).toFixed(2)} ms wall`,
-  );
+  const otherSearches = searches.filter(([name]) => !name.includes('attr'));
+  if (attributeSearches.length > 0) {
+    console.log(
+      `attribute filters, slowest p95: ${Math.max(...attributeSearches.map(([, r]) => r.p95)).toFixed(2)} ms wall, ${Math.max(...attributeSearches.map(([, r]) => r.cpuP95)).toFixed(2)} ms CPU (target < 200 ms); ${load}`,
+    );
+  }
+  if (otherSearches.length > 0) console.log(`other row filters, slowest p95: ${Math.max(...otherSearches.map(([, r]) => r.p95)).toFixed(2)} ms wall, ${Math.max(...otherSearches.map(([, r]) => r.cpuP95)).toFixed(2)} ms CPU`);
   await ceilingApp.close();
 } finally {
   await app.close();

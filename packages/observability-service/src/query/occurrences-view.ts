@@ -183,8 +183,13 @@ export async function occurrencesView(query: ReadQuery, options: OccurrenceListO
   }
   const window = await searchWindowOf(query, options);
   const conditions = [...indexed, ...windowConditions(window), ...rowConditions(query, options)];
-  const [rows, total] = await Promise.all([page(conditions), countRaw(query, conditions)]);
-  return { items: rows.map(occurrenceFromRow), total, limit, offset: options.offset, search: searchEcho(window) };
+  // One pass over the window checks the rows once: the ids of every match (at most the window)
+  // give the total and the page, whose rows are then read by id.
+  const matches = await query.db.selectFrom('occurrences').select('id').where(all(conditions)).orderBy('started_at', 'desc').orderBy('id', 'desc').execute();
+  const pageIds = matches.slice(options.offset, options.offset + limit).map((row) => Number(row.id));
+  const rows =
+    pageIds.length === 0 ? [] : await query.db.selectFrom('occurrences').selectAll().where('id', 'in', pageIds).orderBy('started_at', 'desc').orderBy('id', 'desc').execute();
+  return { items: rows.map(occurrenceFromRow), total: matches.length, limit, offset: options.offset, search: searchEcho(window) };
 }
 
 /** Distribution bins per decade of milliseconds (each bin about 26% wide). */
