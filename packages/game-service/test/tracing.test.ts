@@ -117,6 +117,23 @@ describeEachDatabase('game service tracing', (database) => {
     expect(server.events.some((event) => event.name === 'exception' && typeof event.attributes['exception.message'] === 'string')).toBe(true);
   });
 
+  it('exports nothing of a request whose caller did not sample it, SQL and derivation included', async () => {
+    const client = clientContext();
+    const unsampled = client.traceparent.replace(/-01$/, '-00');
+    const player = await signIn(base, 'unsampled-bob', unsampled);
+    const response = await fetch(`${base}/v1/games/demo/runs/score`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: unsampled, ...bearer(player.accessToken) },
+      body: JSON.stringify({ runId: `run-${randomBytes(6).toString('hex')}`, payload: { score: 900, durationMs: 60_000 } }),
+    });
+    expect(response.status).toBe(200);
+    // A later sampled request's spans arriving shows the exports went on meanwhile.
+    const marker = clientContext();
+    await fetch(`${base}/v1/games/no-such-game/leaderboards/high-score`, { headers: { traceparent: marker.traceparent } });
+    await receiver.waitFor((spans) => spans.some((span) => span.traceId === marker.traceId));
+    expect(receiver.spans.filter((span) => span.traceId === client.traceId)).toEqual([]);
+  });
+
   it('creates no spans for work outside a request', async () => {
     const before = receiver.spans.length;
     await app.database.ping();

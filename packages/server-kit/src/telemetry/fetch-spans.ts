@@ -1,5 +1,5 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { activeTracing, recordFailure } from './tracing.js';
+import { activeTracing, recordFailure, recordingSpanActive } from './tracing.js';
 
 /**
  * `fetch`, as a CLIENT span (`POST`, with `url.full` minus its query, `server.address`,
@@ -9,7 +9,7 @@ import { activeTracing, recordFailure } from './tracing.js';
  */
 export async function tracedFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const tracing = activeTracing();
-  if (!tracing || !trace.getActiveSpan()) return fetch(url, init);
+  if (!tracing || !recordingSpanActive()) return fetch(url, init);
   const target = new URL(url);
   const method = (init.method ?? 'GET').toUpperCase();
   const span = tracing.tracer.startSpan(method, {

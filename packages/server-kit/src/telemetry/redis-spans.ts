@@ -1,6 +1,6 @@
-import { trace, SpanKind } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
-import { recordFailure, type Tracing } from './tracing.js';
+import { recordFailure, recordingSpanActive, type Tracing } from './tracing.js';
 
 interface SentCommand {
   name: string;
@@ -11,13 +11,13 @@ interface SentCommand {
 /**
  * Each command this connection sends (pipelined and MULTI ones included) is a CLIENT span named
  * after the command (`ZADD`), with `db.system` `redis`, the command and its key in
- * `db.query.text` (never the values), when a span is active (a request's).
+ * `db.query.text` (never the values), when a recording span is active (a sampled request's).
  */
 export function traceRedis(redis: Redis, tracing: Tracing): void {
   const sendCommand = redis.sendCommand.bind(redis) as (command: SentCommand, ...rest: unknown[]) => unknown;
   const { host, port } = redis.options;
   (redis as unknown as { sendCommand: typeof sendCommand }).sendCommand = (command, ...rest) => {
-    if (!trace.getActiveSpan()) return sendCommand(command, ...rest);
+    if (!recordingSpanActive()) return sendCommand(command, ...rest);
     const operation = command.name.toUpperCase();
     const key = typeof command.args[0] === 'string' || Buffer.isBuffer(command.args[0]) ? String(command.args[0]) : undefined;
     const span = tracing.tracer.startSpan(operation, {

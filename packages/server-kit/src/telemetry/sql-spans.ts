@@ -1,6 +1,6 @@
-import { trace, SpanKind, type Attributes } from '@opentelemetry/api';
+import { SpanKind, type Attributes } from '@opentelemetry/api';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
-import { recordFailure, type Tracing } from './tracing.js';
+import { recordFailure, recordingSpanActive, type Tracing } from './tracing.js';
 
 /** `db.system.name` of the semantic conventions (and the older `db.system`). */
 export type DbSystem = 'sqlite' | 'postgresql';
@@ -17,7 +17,7 @@ function operationOf(sqlText: string): { operation: string | undefined; table: s
 /**
  * A Kysely dialect whose queries are CLIENT spans (`SELECT game_runs`) with the statement
  * (`db.query.text`, bound values never included), `db.system`/`db.system.name`, the operation and
- * table, when a span is active (a request's): work outside any request starts no root spans.
+ * table, when a recording span is active (a sampled request's): work outside any request starts no root spans.
  */
 export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSystem, namespace: string): Dialect {
   const createDriver = dialect.createDriver.bind(dialect);
@@ -34,7 +34,7 @@ export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSyst
           connection[traced] = true;
           const executeQuery = connection.executeQuery.bind(connection);
           connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-            if (!trace.getActiveSpan()) return executeQuery<R>(query);
+            if (!recordingSpanActive()) return executeQuery<R>(query);
             const { operation, table } = operationOf(query.sql);
             const attributes: Attributes = {
               'db.system': system,

@@ -89,6 +89,14 @@ export async function startTracing(identity: TracingIdentity, env: Readonly<Reco
   return tracing;
 }
 
+/**
+ * Whether the active span records (a sampled request's): work under an unsampled one, or outside
+ * any request, starts no spans, so it costs no more than with tracing off.
+ */
+export function recordingSpanActive(): boolean {
+  return trace.getActiveSpan()?.isRecording() === true;
+}
+
 /** Marks a span failed by `error`: an `exception` event, `error.type`, status ERROR. */
 export function recordFailure(span: Span, error: unknown): void {
   const failure = error instanceof Error ? error : new Error(String(error));
@@ -98,12 +106,12 @@ export function recordFailure(span: Span, error: unknown): void {
 }
 
 /**
- * Runs `work` in an internal span (or a span of `kind`) when tracing is on and a span is active
- * (a request's); when off it just runs `work`. A throw or rejection is recorded on the span.
+ * Runs `work` in an internal span (or a span of `kind`) when tracing is on and a recording span
+ * is active (a sampled request's); otherwise it just runs `work`. A throw or rejection is recorded on the span.
  */
 export function inSpan<T>(name: string, attributes: Attributes, work: () => T, kind: SpanKind = SpanKind.INTERNAL): T {
   const tracing = active;
-  if (!tracing || !trace.getActiveSpan()) return work();
+  if (!tracing || !recordingSpanActive()) return work();
   return tracing.tracer.startActiveSpan(name, { kind, attributes }, (span) => {
     let result: T;
     try {
