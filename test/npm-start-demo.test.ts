@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,19 +28,47 @@ async function eventually<T>(what: string, read: () => Promise<T | undefined>, w
   }
 }
 
+
+interface Started {
+  dataDir: string;
+  ports: { game: number; observability: number };
+  pid: number;
+  output(): string;
+}
+
+/**
+ * `npm start` on free ports and a fresh DATA_DIR, without the caller's OTEL_* variables; runs
+ * `body`, then stops it (SIGTERM to its group) and removes the directory. A failure carries the output.
+ */
+async function withNpmStart(extraEnv: Record<string, string>, body: (started: Started) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-demo-'));
+  const ports = { game: await freePort(), observability: await freePort() };
+  const env: NodeJS.ProcessEnv = { ...process.env, GAME_PORT: String(ports.game), OBSERVABILITY_PORT: String(ports.observability), OTLP_GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  for (const name of Object.keys(env)) if (name.startsWith('OTEL_') || name === 'DEMO_TRAFFIC' || name === 'GAME_DEV_AUTH') delete env[name];
+  const child = spawn('npm', ['start', '--silent'], { cwd: root, detached: true, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    await body({ dataDir, ports, pid: child.pid!, output: () => output });
+  } catch (error) {
+    throw new Error(`${String(error)}\noutput of npm start:\n${output}`);
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await new Promise((resolve) => child.once('close', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 it(
   '`npm start` is alive: the game service reports to the observability service and demo players play; the first user sees game-service server spans, SQL under them, and traces that start in the client library',
   async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-demo-'));
-    const ports = { game: await freePort(), observability: await freePort() };
-    const env: NodeJS.ProcessEnv = { ...process.env, GAME_PORT: String(ports.game), OBSERVABILITY_PORT: String(ports.observability), OTLP_GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    for (const name of Object.keys(env)) if (name.startsWith('OTEL_') || name === 'DEMO_TRAFFIC' || name === 'GAME_DEV_AUTH') delete env[name];
-    const child = spawn('npm', ['start', '--silent'], { cwd: root, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const observability = `http://127.0.0.1:${ports.observability}`;
-    try {
+    await withNpmStart({}, async ({ dataDir, ports, output }) => {
+      const observability = `http://127.0.0.1:${ports.observability}`;
       await eventually('observability-service ready', async () => ((await fetch(`${observability}/readyz`)).ok ? true : undefined), 150_000);
       const setup = await fetch(`${observability}/api/v1/auth/setup`, {
         method: 'POST',
@@ -87,19 +115,37 @@ it(
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       const key = readFileSync(keyFile, 'utf8').trim();
       expect(key).toMatch(/^obsk_/);
-      expect(output).toContain(key.slice(0, 13));
-      expect(output).not.toContain(key);
-    } catch (error) {
-      throw new Error(`${String(error)}\noutput of npm start:\n${output}`);
-    } finally {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
+      expect(output()).toContain(key.slice(0, 13));
+      expect(output()).not.toContain(key);
+    });
+  },
+  240_000,
+);
+
+it(
+  '`DEMO_TRAFFIC=0 npm start`: no demo players, the game service still reports to the observability service',
+  async () => {
+    await withNpmStart({ DEMO_TRAFFIC: '0' }, async ({ dataDir, ports, pid, output }) => {
+      for (const port of [ports.game, ports.observability]) {
+        await eventually(`port ${port} ready`, async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok ? true : undefined), 150_000);
       }
-      await new Promise((resolve) => child.once('close', resolve));
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      // What the launcher started: the two services, and no demo players.
+      const rows = execFileSync('ps', ['-ww', '-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+        .filter((match): match is RegExpExecArray => match !== null);
+      const family = new Set([pid]);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const [, pid, parent] of rows) if (family.has(Number(parent)) && !family.has(Number(pid))) grew = Boolean(family.add(Number(pid)));
+      }
+      const started = rows.filter(([, pid]) => family.has(Number(pid))).map(([, , , args]) => args!);
+      expect(started.some((args) => args.includes('game-service/dist/main.js'))).toBe(true);
+      expect(started.filter((args) => args.includes('traffic.mjs'))).toEqual([]);
+      expect(output()).not.toContain('demo players');
+      expect(output()).toContain('game-service sends its traces to observability-service');
+      expect(statSync(join(dataDir, 'game-service-ingestion.key')).mode & 0o777).toBe(0o600);
+    });
   },
   240_000,
 );
