@@ -36,23 +36,25 @@ export function traceRequests(app: FastifyInstance, tracing: Tracing, options: R
     const queryAt = request.url.indexOf('?');
     const span = tracing.tracer.startSpan(
       route ? `${request.method} ${route}` : request.method,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          'http.request.method': request.method,
-          ...(route ? { 'http.route': route } : {}),
-          // The query string may carry what a log must not (codes, tokens): the path only.
-          'url.path': queryAt === -1 ? request.url : request.url.slice(0, queryAt),
-          'url.scheme': request.protocol,
-          'server.address': request.hostname,
-          ...(request.port ? { 'server.port': request.port } : {}),
-          'client.address': request.ip,
-          'network.protocol.version': request.raw.httpVersion,
-          ...(request.headers['user-agent'] ? { 'user_agent.original': request.headers['user-agent'] } : {}),
-        },
-      },
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, ...(route ? { 'http.route': route } : {}) } },
       parent,
     );
+    // Not sampled: nothing to record, so nothing more to pay (no context, no listeners); the
+    // request's work then starts no spans either (they need a recording parent).
+    if (!span.isRecording()) {
+      done();
+      return;
+    }
+    span.setAttributes({
+      // The query string may carry what a log must not (codes, tokens): the path only.
+      'url.path': queryAt === -1 ? request.url : request.url.slice(0, queryAt),
+      'url.scheme': request.protocol,
+      'server.address': request.hostname,
+      ...(request.port ? { 'server.port': request.port } : {}),
+      'client.address': request.ip,
+      'network.protocol.version': request.raw.httpVersion,
+      ...(request.headers['user-agent'] ? { 'user_agent.original': request.headers['user-agent'] } : {}),
+    });
     request.otelSpan = span;
     const active = trace.setSpan(parent, span);
     context.bind(active, request.raw);
