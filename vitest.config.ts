@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources (the "source" export condition),
@@ -14,6 +15,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker per core less one: a single worker on a 2-core machine, where
+    // most suites wait on child processes, sockets and timers rather than compute. Two at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // After the usual summary: what this run left out (a missing TEST_DATABASE_URL, say) and why.
     reporters: ['default', './test/support/left-out-reporter.ts'],
   },
