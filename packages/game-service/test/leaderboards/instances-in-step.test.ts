@@ -80,15 +80,29 @@ if (process.env.TEST_DATABASE_URL) {
 
     it('answers from SQL while its listening connection is down, says so, and catches up with what it missed', async () => {
       const channel = (b.changes as PostgresChangeFeed).channel;
-      // Both instances' listening sessions end, as with a network cut or a PostgreSQL restart.
-      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${channel}`.execute(a.database.db);
+      // Both instances' listening sessions end, as with a network cut or a PostgreSQL restart, and
+      // stay cut (each reconnection ended at once) while A writes.
+      const cut = () => sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${channel}`.execute(a.database.db);
+      await cut();
       await vi.waitFor(async () => expect((await b.inject({ method: 'GET', url: '/readyz' })).json().degraded.map((d: { check: string }) => d.check)).toContain('leaderboards'), {
         timeout: inStepBoundMs,
         interval: 5,
       });
-      // Changes made while B might not hear them: B still answers what SQL says.
-      for (const [i, player] of players.entries()) expect((await run(a, player, `while-cut-${i}`, 20_000 + i)).statusCode).toBe(200);
-      expect(await differencesFromSql(b, game, players)).toEqual([]);
+      let cutting = true;
+      const keptCut = (async () => {
+        while (cutting) {
+          await cut();
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      try {
+        // Changes made while B cannot hear them: B still answers what SQL says.
+        for (const [i, player] of players.entries()) expect((await run(a, player, `while-cut-${i}`, 20_000 + i)).statusCode).toBe(200);
+        expect(await differencesFromSql(b, game, players)).toEqual([]);
+      } finally {
+        cutting = false;
+        await keptCut;
+      }
       await vi.waitFor(async () => expect((await b.inject({ method: 'GET', url: '/readyz' })).json().degraded).toEqual([]), { timeout: 5_000, interval: 20 });
       // Caught up: B's own engine, not SQL, answers again, and it holds A's changes.
       expect((await b.leaderboards.ranks.checkConsistency()).filter((c) => c.firstDifferenceAt !== undefined)).toEqual([]);

@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, type TableMetadata } from 'kysely';
 import type { Dialect } from './database.js';
 
 /** A frozen migration: date-named, never edited once released. */
@@ -28,7 +28,7 @@ export async function migrateToLatest(
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
-    db,
+    db: migrationTableSchema ? introspectingOnly(db, migrationTableSchema) : db,
     provider,
     migrationTableName: `${tablePrefix}_migration`,
     migrationLockTableName: `${tablePrefix}_migration_lock`,
@@ -39,4 +39,33 @@ export async function migrateToLatest(
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/**
+ * `db` with an introspector that sees `schema` alone. Kysely's own looks for its migration tables
+ * across every schema of the database, and that query fails ("schema ... does not exist") when
+ * another schema is dropped while it runs: tenants sharing a database, parallel test suites.
+ */
+function introspectingOnly(db: Kysely<any>, schema: string): Kysely<any> {
+  const getTables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db);
+    return rows.map((row) => ({ name: row.name, schema, isView: false, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    getTables,
+    async getMetadata() {
+      return { tables: await getTables() };
+    },
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
