@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeEachDatabase, launchChromium } from '@playstack/server-kit/testing';
-import { buildDashboard, clearScreenshots, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
+import { buildDashboard, clearScreenshots, screenshot, signedInAsFirstAdmin, startService, type watchPage, type RunningService } from './support/dashboard-harness.js';
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
@@ -39,16 +39,7 @@ describeEachDatabase('error groups in a browser', (database) => {
       });
       expect(response.status, envelope.service).toBe(202);
     }
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    watched = watchPage(page, service.baseUrl);
-    await page.goto(url('/setup'));
-    await page.getByLabel('Name').fill(admin.name);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Create administrator' }).click();
-    await page.waitForURL(/\/settings\/keys$/);
+    ({ context, page, watched } = await signedInAsFirstAdmin(browser, service.baseUrl, admin));
   });
   afterEach(async ({ task }) => {
     if (task.result?.state === 'fail') await shot(`failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);

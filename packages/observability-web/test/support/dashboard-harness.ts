@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import type { App } from '@playstack/server-kit';
 import type { TestDatabase } from '@playstack/server-kit/testing';
@@ -76,4 +76,26 @@ export function watchPage(page: Page, baseUrl: string): { problems: string[]; ap
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   return { problems, apiGets, stateChanging };
+}
+
+/**
+ * A fresh browser context on the dashboard, watched (watchPage), whose first visit sets up the
+ * first administrator and lands on the ingestion keys page.
+ */
+export async function signedInAsFirstAdmin(
+  browser: Browser,
+  baseUrl: string,
+  admin: { name: string; email: string; password: string },
+): Promise<{ context: BrowserContext; page: Page; watched: ReturnType<typeof watchPage> }> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const watched = watchPage(page, baseUrl);
+  await page.goto(new URL('/setup', baseUrl).href);
+  await page.getByLabel('Name').fill(admin.name);
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Create administrator' }).click();
+  await page.waitForURL(/\/settings\/keys$/);
+  return { context, page, watched };
 }
