@@ -43,14 +43,8 @@ export async function serviceRolesOf(query: FiguresQuery): Promise<Map<string, S
   );
 }
 
-/** Figures of the counted spans of one group (and time bucket). */
-export interface CountedFigures {
-  keys: Record<string, string>;
-  bucketStartMs: number;
-  count: number;
-  errorCount: number;
-  durationSumMs: number;
-  durationMaxMs: number;
+/** Figures of the counted spans of one group (and time bucket): the rollup sums, histogram merged. */
+export interface CountedFigures extends Pick<RollupAggregate, 'keys' | 'bucketStartMs' | 'count' | 'errorCount' | 'durationSumMs' | 'durationMaxMs'> {
   histogram: MergedHistogram;
   /** Apdex counts, each service's spans at its own threshold. */
   apdex: ApdexCounts;
