@@ -6,18 +6,28 @@ import { ApiError, createServer, type App } from '../src/index.js';
 import { CapturedLogs, sendWholeBodyThenRead } from '../src/testing/index.js';
 
 const maxBodyBytes = 1024;
+/** The same route at the root and in a plugin with schemas of its own. */
+const itemsPaths = ['/items', '/scoped/items'];
 
 async function buildErrorTestApp(): Promise<App> {
   const app = createServer({ logLevel: 'silent', trustProxy: false, bodyLimitBytes: maxBodyBytes });
-  app.post(
-    '/items',
-    {
-      schema: {
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 8 }), count: Type.Integer() }, { additionalProperties: false }),
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
-      },
+  const itemsRoute = {
+    schema: {
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 8 }), count: Type.Integer() }, { additionalProperties: false }),
+      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
     },
-    async (request) => ({ received: request.body, limit: request.query.limit ?? null }),
+  };
+  const echoItem = async (request: { body: unknown; query: { limit?: number } }) => ({ received: request.body, limit: request.query.limit ?? null });
+  app.post('/items', itemsRoute, echoItem);
+  // A plugin that adds a shared schema gets a validator built for its own context: it must be as
+  // strict as the root's (Fastify would otherwise build it with its default Ajv, which drops
+  // unknown members and coerces body types).
+  await app.register(
+    async (scoped) => {
+      scoped.addSchema(Type.Object({ id: Type.String() }, { $id: 'ScopedThing' }));
+      scoped.post('/items', itemsRoute, echoItem);
+    },
+    { prefix: '/scoped' },
   );
   app.get('/explode', async () => {
     throw new Error('secret database password leaked in this message');
@@ -76,30 +86,30 @@ describe('the error envelope', () => {
     expectEnvelope(response, 413, 'payload-too-large');
   });
 
-  it('names the offending field of a schema violation', async () => {
-    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'toolongname', count: 1 } });
+  it.each(itemsPaths)('names the offending field of a schema violation (%s)', async (items) => {
+    const response = await app.inject({ method: 'POST', url: items, payload: { name: 'toolongname', count: 1 } });
     expect(expectEnvelope(response, 400, 'invalid-request').message).toContain('body.name');
   });
 
-  it('names a missing required member', async () => {
-    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a' } });
+  it.each(itemsPaths)('names a missing required member (%s)', async (items) => {
+    const response = await app.inject({ method: 'POST', url: items, payload: { name: 'a' } });
     expect(expectEnvelope(response, 400, 'invalid-request').message).toBe('body.count is required');
   });
 
-  it('refuses unknown members where additional properties are not allowed', async () => {
-    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a', count: 1, admin: true } });
+  it.each(itemsPaths)('refuses unknown members where additional properties are not allowed (%s)', async (items) => {
+    const response = await app.inject({ method: 'POST', url: items, payload: { name: 'a', count: 1, admin: true } });
     expect(expectEnvelope(response, 400, 'invalid-request').message).toContain('"admin"');
   });
 
-  it('does not coerce body types: a string where an integer is required is refused', async () => {
-    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'a', count: '5' } });
+  it.each(itemsPaths)('does not coerce body types: a string where an integer is required is refused (%s)', async (items) => {
+    const response = await app.inject({ method: 'POST', url: items, payload: { name: 'a', count: '5' } });
     expect(expectEnvelope(response, 400, 'invalid-request').message).toContain('body.count');
   });
 
-  it('coerces query strings and checks their bounds', async () => {
-    const ok = await app.inject({ method: 'POST', url: '/items?limit=5', payload: { name: 'a', count: 1 } });
+  it.each(itemsPaths)('coerces query strings and checks their bounds (%s)', async (items) => {
+    const ok = await app.inject({ method: 'POST', url: `${items}?limit=5`, payload: { name: 'a', count: 1 } });
     expect(ok.json()).toEqual({ received: { name: 'a', count: 1 }, limit: 5 });
-    const bad = await app.inject({ method: 'POST', url: '/items?limit=101', payload: { name: 'a', count: 1 } });
+    const bad = await app.inject({ method: 'POST', url: `${items}?limit=101`, payload: { name: 'a', count: 1 } });
     expect(expectEnvelope(bad, 400, 'invalid-request').message).toContain('querystring.limit');
   });
 

@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { answerClientError, answerFrameworkError, installErrorHandling } from '../errors/error-handler.js';
 import { requestIdFor } from './request-id.js';
 import { discardUnreadBody } from './unread-body.js';
-import { createValidatorCompiler } from './validation.js';
+import { strictSchemaController } from './validation.js';
 import { oddRequestValue } from './odd-values.js';
 import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '../logging/logger.js';
 import type { LineSink } from '../logging/pretty-lines.js';
@@ -70,12 +70,12 @@ export function createServer(options: ServerOptions): App {
     return503OnClosing: false,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    schemaController: strictSchemaController,
     ...options.fastify,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // First hook of all: every later hook and the handler run in the request's span.
   if (options.tracing) traceRequests(app, options.tracing.tracing, options.tracing.requests);
-  app.setValidatorCompiler(createValidatorCompiler());
   app.removeContentTypeParser('text/plain');
   let closing = false;
   app.addHook('preClose', async () => {
