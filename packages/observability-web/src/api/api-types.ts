@@ -1,397 +1,61 @@
 /**
- * Shapes of the service's answers, as the dashboard reads them. They mirror the service's
- * TypeBox schemas (packages/observability-service/src/*\/*-schemas.ts); the browser tests run
- * against the real service, so a drift shows up there.
+ * Names for the service's answers the dashboard reads, all derived from the types generated from
+ * the observability service's OpenAPI document (`generated/observability-api.ts`), so they follow
+ * the service's schemas; a test fails when the generated file and the document disagree.
  */
+import type { components, paths } from './generated/observability-api.js';
 
-export type Role = 'admin' | 'member';
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
+/** The body of a path's answer with a status (never when the document has no such answer). */
+type Answer<Path extends keyof paths, Method extends keyof paths[Path], Status extends 200 | 201> = paths[Path][Method] extends {
+  responses: { [status in Status]: infer Body };
 }
+  ? Body
+  : never;
+type Ok<Path extends keyof paths, Method extends keyof paths[Path]> = Answer<Path, Method, 200>;
+type Created<Path extends keyof paths, Method extends keyof paths[Path]> = Answer<Path, Method, 201>;
 
-export interface SessionResponse {
-  user: SessionUser;
-  csrfToken: string;
-}
+export type SessionResponse = Ok<'/api/v1/auth/session', 'get'>;
+export type SessionUser = SessionResponse['user'];
+export type Role = SessionUser['role'];
 
-interface RangeEcho {
-  from: string;
-  to: string;
-}
+export type ServicesResponse = Ok<'/api/v1/services', 'get'>;
+export type ServiceRow = ServicesResponse['services'][number];
+export type ServiceSettings = Ok<'/api/v1/services/{service}/settings', 'get'>;
+export type SummaryResponse = Ok<'/api/v1/summary', 'get'>;
+export type TrendResponse = Ok<'/api/v1/trend', 'get'>;
+export type OperationsResponse = Ok<'/api/v1/operations', 'get'>;
+export type OperationRow = OperationsResponse['operations'][number];
 
-interface LatencyFigures {
-  p50Ms: number | null;
-  p95Ms: number | null;
-  p99Ms: number | null;
-}
+export type Occurrence = components['schemas']['Occurrence'];
+export type AttributeValue = NonNullable<Occurrence['attributes']>[string];
+export type OccurrencesResponse = Ok<'/api/v1/occurrences', 'get'>;
+export type OccurrenceDurationsResponse = Ok<'/api/v1/occurrences/durations', 'get'>;
+export type LookupResponse = Ok<'/api/v1/lookup/{id}', 'get'>;
+export type TraceResponse = Ok<'/api/v1/traces/{traceId}', 'get'>;
+export type TraceSpan = TraceResponse['spans'][number];
 
-interface CountFigures {
-  count: number;
-  errorCount: number;
-  errorRate: number;
-}
+export type DatabaseResponse = Ok<'/api/v1/database', 'get'>;
+export type DependenciesResponse = Ok<'/api/v1/dependencies', 'get'>;
+export type DependencyEdge = DependenciesResponse['edges'][number];
+export type UsageResponse = Ok<'/api/v1/usage', 'get'>;
+export type UsageTrendResponse = Ok<'/api/v1/usage/trend', 'get'>;
+export type HealthResponse = Ok<'/api/v1/health', 'get'>;
 
-/** What a service's figures count: entry spans, internal root spans (no entry spans), or nothing. */
-export type CountedSpans = 'entry' | 'root' | 'none';
+export type KeysResponse = Ok<'/api/v1/admin/keys', 'get'>;
+export type CreatedKey = Created<'/api/v1/admin/keys', 'post'>;
+export type UsersResponse = Ok<'/api/v1/admin/users', 'get'>;
+export type InvitationsResponse = Ok<'/api/v1/admin/invitations', 'get'>;
+export type CreatedInvitation = Created<'/api/v1/admin/invitations', 'post'>;
+export type RetentionResponse = Ok<'/api/v1/admin/retention', 'get'>;
 
-export interface ServiceRow extends CountFigures, LatencyFigures {
-  service: string;
-  environments: string[];
-  countedSpans: CountedSpans;
-  apdex: number | null;
-  apdexThresholdMs: number;
-  lastSeenAt: string;
-}
+export type LogRecord = components['schemas']['LogRecord'];
+export type SeverityName = LogRecord['severity'];
+export type LogsResponse = Ok<'/api/v1/logs', 'get'>;
+export type LogTrendResponse = Ok<'/api/v1/logs/trend', 'get'>;
+export type TraceLogsResponse = Ok<'/api/v1/traces/{traceId}/logs', 'get'>;
 
-export interface ServiceSettings {
-  service: string;
-  apdexThresholdMs: number;
-  apdexThresholdIsDefault: boolean;
-  updatedAt: string | null;
-}
-
-export interface ServicesResponse extends RangeEcho {
-  services: ServiceRow[];
-}
-
-export interface SummaryResponse extends RangeEcho, CountFigures, LatencyFigures {
-  averageMs: number | null;
-  maxMs: number | null;
-  perMinute: number;
-  apdex: number | null;
-  services: number;
-}
-
-export interface TrendBucket extends CountFigures, LatencyFigures {
-  start: string;
-  apdex: number | null;
-}
-
-export interface TrendResponse extends RangeEcho {
-  interval: string;
-  buckets: TrendBucket[];
-}
-
-/** One row of `GET /api/v1/operations`: a service's operation in one environment, of one kind. */
-export interface OperationRow extends CountFigures, LatencyFigures {
-  service: string;
-  environment: string;
-  operation: string;
-  kind: string;
-  /** Counted in the service's figures (entry spans, or root spans of a service without entries). */
-  entry: boolean;
-  apdex: number | null;
-}
-
-export interface OperationsResponse extends RangeEcho {
-  /** Most occurrences first, ties by operation name. */
-  operations: OperationRow[];
-}
-
-export type AttributeValue = string | number | boolean;
-
-export interface Occurrence {
-  id: string;
-  clientId: string | null;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | null;
-  service: string;
-  environment: string;
-  serviceVersion: string | null;
-  instance: string | null;
-  operation: string;
-  kind: string;
-  startedAt: string;
-  durationMs: number;
-  status: string;
-  tenantId: string | null;
-  http: { method: string | null; route: string | null; statusCode: number | null } | null;
-  db: { system: string | null; statement: string | null; operation: string | null } | null;
-  peer: { service: string | null; address: string | null } | null;
-  error: { type: string | null; message: string | null; stack: string | null } | null;
-  errorGroupId: string | null;
-  attributes: Record<string, AttributeValue> | null;
-  /** OTLP: the resource's attributes other than service, environment, version and instance. */
-  resourceAttributes: Record<string, AttributeValue> | null;
-  /** OTLP span events (exception events included), in the order sent. */
-  events: SpanEvent[] | null;
-  /** OTLP span links to spans of this or other traces. */
-  links: SpanLink[] | null;
-  receivedAt: string;
-}
-
-export interface SpanEvent {
-  name: string;
-  time: string;
-  /** From the span's start. */
-  offsetMs: number;
-  attributes: Record<string, AttributeValue> | null;
-}
-
-export interface SpanLink {
-  traceId: string;
-  spanId: string;
-  traceState: string | null;
-  attributes: Record<string, AttributeValue> | null;
-}
-
-/** How far a search with row filters went (null without them). */
-export interface OccurrenceSearch {
-  window: number;
-  limited: boolean;
-  searchedFrom: string | null;
-}
-
-export interface OccurrencesResponse {
-  items: Occurrence[];
-  total: number;
-  limit: number;
-  offset: number;
-  search: OccurrenceSearch | null;
-}
-
-export interface OccurrenceDurationsResponse {
-  from: string;
-  to: string;
-  bins: Array<{ fromMs: number; toMs: number; count: number; errorCount: number }>;
-  total: number;
-  search: OccurrenceSearch;
-}
-
-export interface LookupResponse {
-  kind: 'trace' | 'span';
-  traceId: string;
-  spanId: string | null;
-  occurrenceId: string | null;
-}
-
-export interface TraceSpan extends Occurrence {
-  depth: number;
-  offsetMs: number;
-  parentMissing: boolean;
-}
-
-export interface TraceResponse {
-  traceId: string;
-  startedAt: string;
-  durationMs: number;
-  services: string[];
-  spanCount: number;
-  truncated: boolean;
-  spans: TraceSpan[];
-}
-
-export interface DatabaseStatement {
-  system: string;
-  statement: string;
-  operation: string | null;
-  count: number;
-  errorCount: number;
-  totalMs: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-}
-
-export interface DatabaseResponse extends RangeEcho {
-  statements: DatabaseStatement[];
-}
-
-export interface DependencyEdge {
-  source: string;
-  target: string;
-  targetKind: string;
-  count: number;
-  errorCount: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-}
-
-export interface DependenciesResponse extends RangeEcho {
-  edges: DependencyEdge[];
-}
-
-interface UsageFigures {
-  occurrences: number;
-  errors: number;
-  totalDurationMs: number;
-  logs: number;
-}
-
-export interface UsageTenant extends UsageFigures {
-  tenantId: string;
-  services: string[];
-}
-
-export interface UsageResponse extends RangeEcho {
-  tenants: UsageTenant[];
-}
-
-export interface UsageTrendBucket extends UsageFigures {
-  start: string;
-}
-
-export interface UsageTrendResponse extends RangeEcho {
-  interval: string;
-  buckets: UsageTrendBucket[];
-}
-
-export interface IngestionKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-export interface KeysResponse {
-  items: IngestionKey[];
-}
-
-export interface CreatedKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  key: string;
-}
-
-export interface ManagedUser extends SessionUser {
-  active: boolean;
-  createdAt: string;
-}
-
-export interface UsersResponse {
-  items: ManagedUser[];
-}
-
-export interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  status: 'pending' | 'accepted' | 'revoked' | 'expired';
-  expiresAt: string;
-  createdAt: string;
-}
-
-export interface InvitationsResponse {
-  items: Invitation[];
-}
-
-export interface CreatedInvitation {
-  id: string;
-  email: string;
-  role: Role;
-  expiresAt: string;
-  token: string;
-}
-
-export interface RetentionResponse {
-  days: number;
-}
-
-export interface HealthResponse {
-  checkedAt: string;
-  ingestion: { lastReceivedAt: string | null; itemsPerMinute: number; acceptedLast24h: number; refusedLast24h: number } | null;
-  storage: {
-    sizeBytes: number;
-    rows: { occurrences: number; operationRollups: number; tenantRollups: number; statementRollups: number; dependencyRollups: number };
-  } | null;
-  retention: { days: number; oldestOccurrenceAt: string | null } | null;
-  database: { dialect: 'sqlite' | 'postgres'; status: 'ok' | 'unreachable'; latencyMs: number | null; message: string | null };
-}
-
-export type SeverityName = 'unspecified' | 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
-
-export interface LogRecord {
-  id: string;
-  time: string;
-  timeUnixNano: string;
-  observedAt: string;
-  severityNumber: number;
-  severity: SeverityName;
-  severityText: string | null;
-  body: unknown;
-  eventName: string | null;
-  service: string;
-  environment: string;
-  serviceVersion: string | null;
-  instance: string | null;
-  scope: { name: string | null; version: string | null } | null;
-  traceId: string | null;
-  spanId: string | null;
-  traceFlags: number;
-  tenantId: string | null;
-  attributes: Record<string, AttributeValue> | null;
-  resourceAttributes: Record<string, AttributeValue> | null;
-  receivedAt: string;
-}
-
-export interface LogsResponse {
-  items: LogRecord[];
-  limit: number;
-  nextCursor: string | null;
-}
-
-export interface LogTrendBucket {
-  start: string;
-  total: number;
-  counts: Record<SeverityName, number>;
-}
-
-export interface LogTrendResponse extends RangeEcho {
-  interval: string;
-  buckets: LogTrendBucket[];
-}
-
-export interface TraceLogsResponse {
-  traceId: string;
-  items: LogRecord[];
-  truncated: boolean;
-}
-
+export type ErrorGroupListItem = components['schemas']['ErrorGroupListItem'];
 /** An error group's status: `regressed` is a resolved group seen again. */
-export type ErrorGroupStatus = 'open' | 'regressed' | 'resolved' | 'ignored';
-
-interface ErrorGroupFields {
-  groupId: string;
-  service: string;
-  type: string;
-  message: string;
-  topFrame: string;
-  exampleMessage: string | null;
-  status: ErrorGroupStatus;
-  statusChangedAt: string | null;
-  firstSeen: string;
-  lastSeen: string;
-  count: number;
-  countInRange: number;
-  tenantsAffected: number;
-  exampleTrace: { traceId: string; spanId: string };
-}
-
-export interface ErrorGroupListItem extends ErrorGroupFields {
-  trend: number[];
-}
-
-export interface ErrorGroupsResponse {
-  range: RangeEcho;
-  trend: { start: string; intervalMs: number; buckets: number };
-  items: ErrorGroupListItem[];
-  limit: number;
-  nextCursor: string | null;
-}
-
-export interface ErrorGroupDetail extends ErrorGroupFields {
-  range: RangeEcho;
-  trend: Array<{ start: string; count: number }>;
-  trendIntervalMs: number;
-  environments: Array<{ environment: string; count: number }>;
-  tenants: Array<{ tenantId: string; count: number; lastSeen: string }>;
-  recentOccurrences: Occurrence[];
-}
+export type ErrorGroupStatus = ErrorGroupListItem['status'];
+export type ErrorGroupsResponse = Ok<'/api/v1/errors', 'get'>;
+export type ErrorGroupDetail = Ok<'/api/v1/errors/{groupId}', 'get'>;

@@ -1,7 +1,12 @@
-// Turns the game service's OpenAPI document into TypeScript types for the client, so the
-// client's request and response types are derived from the schemas the service validates with
-// rather than copied by hand. Covers the JSON Schema subset TypeBox emits; anything else
-// becomes `unknown`, which the type checker then forces the client to handle.
+// Turns a service's OpenAPI document into TypeScript types for one of its clients (the game
+// client library, the observability dashboard), so a client's request and response types are
+// derived from the schemas the service validates with rather than copied by hand. Covers the
+// JSON Schema subset TypeBox emits; anything else becomes `unknown`, which the type checker then
+// forces the client to handle.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 type JsonSchema = {
   $ref?: string;
@@ -31,18 +36,51 @@ export interface OpenApiDocument {
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
-export const generatedHeader =
-  '// Generated from packages/game-service/openapi.json by `npm run generate:api-types -w @playstack/game-client`.\n' +
-  '// Do not edit: a test fails when this file and the OpenAPI document disagree.\n';
+/** Which document a client's types come from, and which of its endpoints the client calls. */
+export interface ApiTypesTarget {
+  /** The committed OpenAPI document, relative to the repository root. */
+  openApiFile: string;
+  /** The generated file, relative to the repository root. */
+  typesFile: string;
+  /** The npm command that rewrites `typesFile`, named in its header. */
+  command: string;
+  /** Only paths starting with this prefix are typed (the client's endpoints). */
+  pathPrefix: string;
+}
 
-/** The client talks only to the versioned game endpoints. */
-const clientPathPrefix = '/v1/';
 const httpMethods = ['get', 'post', 'put', 'patch', 'delete'];
+const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 
-export function generateApiTypes(document: OpenApiDocument): string {
-  const lines: string[] = [generatedHeader, 'export interface paths {'];
+/** What `target.typesFile` should hold, generated from the committed OpenAPI document. */
+export function expectedApiTypes(target: ApiTypesTarget): string {
+  const document = JSON.parse(readFileSync(join(repositoryRoot, target.openApiFile), 'utf8')) as OpenApiDocument;
+  return generateApiTypes(document, target);
+}
+
+/** What `target.typesFile` holds now; the drift tests compare it with `expectedApiTypes`. */
+export function committedApiTypes(target: ApiTypesTarget): string {
+  return readFileSync(join(repositoryRoot, target.typesFile), 'utf8');
+}
+
+/** Rewrites `target.typesFile` from the committed OpenAPI document. */
+export function writeApiTypes(target: ApiTypesTarget): void {
+  writeFileSync(join(repositoryRoot, target.typesFile), expectedApiTypes(target));
+  console.log(`wrote ${target.typesFile}`);
+}
+
+/** The generated file's two header lines: where it came from and that a test guards it. */
+export function generatedHeader(target: ApiTypesTarget): string {
+  return (
+    `// Generated from ${target.openApiFile} by \`${target.command}\`.\n` +
+    '// Do not edit: a test fails when this file and the OpenAPI document disagree.\n'
+  );
+}
+
+/** The source of `target.typesFile` for `document`: a `paths` and a `components` interface. */
+export function generateApiTypes(document: OpenApiDocument, target: ApiTypesTarget): string {
+  const lines: string[] = [generatedHeader(target), 'export interface paths {'];
   const paths = Object.entries(document.paths ?? {})
-    .filter(([path]) => path.startsWith(clientPathPrefix))
+    .filter(([path]) => path.startsWith(target.pathPrefix))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [path, item] of paths) {
     lines.push(`  ${JSON.stringify(path)}: {`);
