@@ -8,8 +8,10 @@ import { refreshSuccessorsMigration } from './2026-11-25-02-refresh-successors.j
 import { manifestChangesMigration } from './2026-11-25-03-manifest-changes.js';
 
 /**
- * The game service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
- * a released migration is frozen: fix forward with a new one.
+ * The game service's migrations, applied in name order. A new one is named
+ * `<YYYYMMDDHHMMSS>-<what>` (UTC, when written) and appended; the dated `YYYY-MM-DD-NN-what`
+ * names are frozen, like every released migration: fix forward with a new one.
+ * `test/migration-order.test.ts` enforces the rule (docs/development.md, Conventions).
  */
 export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-21-01-identity': identityMigration,

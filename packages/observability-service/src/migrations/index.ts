@@ -14,8 +14,10 @@ import { errorGroups } from './2026-11-30-01-error-groups.js';
 import { serviceStartedAtIndex } from './2026-12-01-01-service-started-at-index.js';
 
 /**
- * The observability service's migrations, applied in name order. Names are `YYYY-MM-DD-NN-what`;
- * a released migration is frozen: fix forward with a new one.
+ * The observability service's migrations, applied in name order. A new one is named
+ * `<YYYYMMDDHHMMSS>-<what>` (UTC, when written) and appended; the dated `YYYY-MM-DD-NN-what`
+ * names are frozen, like every released migration: fix forward with a new one.
+ * `test/migration-order.test.ts` enforces the rule (docs/development.md, Conventions).
  */
 export const observabilityMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-21-01-users-sessions-keys': usersSessionsKeys,

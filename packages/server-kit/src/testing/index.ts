@@ -10,3 +10,4 @@ export { TestRedisServer } from './redis-server.js';
 export { HttpBrowser, listeningOnSqlite, requestsFromAddresses, testAddresses } from './http-browser.js';
 export { OtlpJsonReceiver, type ReceivedSpan } from './otlp-receiver.js';
 export { fuzzOperations, fuzzRunsPerOperation, operationsOf, type FuzzIdentity, type FuzzOperation, type FuzzReport, type FuzzRequest, type FuzzSchema } from './fuzz.js';
+export { describeMigrationOrder, migrationNamePattern, migrationOrderProblems } from './migration-order.js';
