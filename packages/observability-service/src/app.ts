@@ -87,6 +87,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
     absoluteLifetimeMs: config.SESSION_MAX_AGE_HOURS * 3_600_000,
     passwordResetTtlMs: config.PASSWORD_RESET_TTL_MINUTES * 60_000,
+    invitationTtlMs: config.INVITATION_TTL_HOURS * 3_600_000,
     publicUrl: config.PUBLIC_URL,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
@@ -101,10 +102,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     pruneIntervalMs: config.RETENTION_PRUNE_INTERVAL_SECONDS * 1000,
     pruneBatchRows: config.RETENTION_PRUNE_BATCH_ROWS,
   });
-  await app.register(adminRoutes, {
-    prefix: '/api/v1/admin',
-    invitationTtlMs: config.INVITATION_TTL_HOURS * 3_600_000,
-  });
+  await app.register(adminRoutes, { prefix: '/api/v1/admin' });
   await app.register(ingestionPlugin, {
     keys: app.ingestionKeys,
     limits: { maxBodyBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES, maxDecompressedBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES },

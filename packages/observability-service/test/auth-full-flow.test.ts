@@ -209,13 +209,13 @@ describeEachDatabase('setup, invitation, sign-in, password change and reset', (d
   });
 
   it('sweeps expired sessions and reset tokens', async () => {
-    const count = async (table: 'user_sessions' | 'password_reset_tokens') =>
+    const count = async (table: 'account_sessions' | 'account_password_resets') =>
       Number((await app.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    expect(await count('user_sessions')).toBeGreaterThan(0);
-    expect(await count('password_reset_tokens')).toBeGreaterThan(0);
+    expect(await count('account_sessions')).toBeGreaterThan(0);
+    expect(await count('account_password_resets')).toBeGreaterThan(0);
     clock.advance(8 * 24 * 3_600_000);
     await app.authService.sweepExpired();
-    expect(await count('user_sessions')).toBe(0);
-    expect(await count('password_reset_tokens')).toBe(0);
+    expect(await count('account_sessions')).toBe(0);
+    expect(await count('account_password_resets')).toBe(0);
   });
 });

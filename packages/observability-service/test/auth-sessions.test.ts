@@ -94,9 +94,9 @@ describeEachDatabase('dashboard sign-in and sessions', (database) => {
 
   it('upgrades a password hash made with weaker parameters at sign-in', async () => {
     const weak = await argon2.hash(firstAdmin.password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
-    await app.database.db.updateTable('users').set({ password_hash: weak }).where('email', '=', firstAdmin.email).execute();
+    await app.database.db.updateTable('accounts').set({ password_hash: weak }).where('email', '=', firstAdmin.email).execute();
     await signIn(app, firstAdmin.email, firstAdmin.password);
-    const stored = await app.database.db.selectFrom('users').select('password_hash').where('email', '=', firstAdmin.email).executeTakeFirstOrThrow();
+    const stored = await app.database.db.selectFrom('accounts').select('password_hash').where('email', '=', firstAdmin.email).executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,/);
   });
 

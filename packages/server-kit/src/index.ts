@@ -43,3 +43,19 @@ export { LoginThrottle, defaultLoginThrottlePolicy, type LoginThrottlePolicy, ty
 export { TrustedDevices, accountKey, defaultTrustedDeviceLifetimeMs, type TrustedDevicesOptions } from './auth/trusted-device.js';
 export { readOrCreateSecretFile, type SecretFileOptions } from './auth/secret-file.js';
 export { createMailer, type MailMessage, type Mailer, type MailerOptions } from './auth/mailer.js';
+export { accountsTablesMigration } from './accounts/accounts-migration.js';
+export { accountSessionsTable, type AccountRow, type AccountsTables, type Role } from './accounts/account-tables.js';
+export { countAccounts, type AccountsDb } from './accounts/accounts-store.js';
+export {
+  AccountsService,
+  normalizeEmail,
+  type AccountsServiceOptions,
+  type InvitationStatus,
+  type InvitationSummary,
+  type ManagedAccount,
+  type PasswordResetOptions,
+  type PublicAccount,
+  type ResumedSession,
+  type SignedIn,
+  type SignInOutcome,
+} from './accounts/accounts-service.js';

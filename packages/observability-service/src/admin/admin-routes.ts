@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, errorResponses } from '@playstack/server-kit';
 import { createIngestionKey, ingestionKeySummaries, revokeIngestionKeyById } from '../keys/ingestion-keys.js';
-import { createInvitation, invitationSummaries, revokeInvitationById } from '../users/invitations.js';
-import { changeUser, managedUsers } from '../users/user-admin.js';
 import {
   CreatedIngestionKey,
   CreatedInvitation,
@@ -19,24 +17,20 @@ import {
 } from './admin-schemas.js';
 import { setRetentionDays } from './retention-store.js';
 
-export interface AdminRoutesOptions {
-  invitationTtlMs: number;
-}
-
 const tags = ['admin'];
 const security = [{ session: [] }];
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** `/api/v1/admin`: users, invitations, ingestion keys and retention; admins only. */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
+export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.requireAdmin);
   const db = app.database.db;
 
   app.get(
     '/users',
     { schema: { tags, security, summary: 'List users', response: { 200: UserList, ...errorResponses(401, 403) } } },
-    async () => ({ items: (await managedUsers(db)).map((u) => ({ ...u, createdAt: iso(u.createdAt) })) }),
+    async () => ({ items: (await app.authService.accounts()).map((u) => ({ ...u, createdAt: iso(u.createdAt) })) }),
   );
 
   app.patch(
@@ -52,7 +46,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       },
     },
     async (request) => {
-      const user = await changeUser(db, app.sessionManager, request.params.id, request.body, app.clock.now());
+      const user = await app.authService.changeAccount(request.params.id, request.body);
       return { ...user, createdAt: iso(user.createdAt) };
     },
   );
@@ -61,7 +55,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     '/invitations',
     { schema: { tags, security, summary: 'List invitations', response: { 200: InvitationList, ...errorResponses(401, 403) } } },
     async () => ({
-      items: (await invitationSummaries(db, app.clock.now())).map((i) => ({ ...i, createdAt: iso(i.createdAt), expiresAt: iso(i.expiresAt) })),
+      items: (await app.authService.invitations()).map(({ id, email, role, status, createdAt, expiresAt }) => ({ id, email, role, status, createdAt: iso(createdAt), expiresAt: iso(expiresAt) })),
     }),
   );
 
@@ -77,12 +71,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const invitation = await createInvitation(db, {
-        ...request.body,
-        invitedBy: request.signedIn!.user.id,
-        now: app.clock.now(),
-        ttlMs: options.invitationTtlMs,
-      });
+      const invitation = await app.authService.createInvitation({ ...request.body, invitedBy: request.signedIn!.user.id });
       const { id, email, role, expiresAt, token } = invitation;
       return reply.code(201).send({ id, email, role, expiresAt: iso(expiresAt), token });
     },
@@ -94,7 +83,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       schema: { tags, security, summary: 'Revoke a pending invitation', params: IdParams, response: { 200: Revoked, ...errorResponses(401, 403, 404) } },
     },
     async (request) => {
-      await revokeInvitationById(db, request.params.id, app.clock.now());
+      await app.authService.revokeInvitation(request.params.id);
       return { revoked: true as const };
     },
   );

@@ -23,13 +23,3 @@ export async function putSetting(db: Kysely<any>, name: string, value: string, n
     .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: now }))
     .execute();
 }
-
-/** Stores a setting only if it has never been set; true when this call set it (a one-time claim). */
-export async function claimSetting(db: Kysely<any>, name: string, value: string, now: number): Promise<boolean> {
-  const result = await (db as Kysely<SettingsTables>)
-    .insertInto('settings')
-    .values({ name, value, updated_at: now })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponses } from '@playstack/server-kit';
-import { normalizeEmail } from '../users/user.js';
-import type { SignedIn } from './auth-service.js';
+import { errorResponses, normalizeEmail, type SignedIn } from '@playstack/server-kit';
 import {
   InvitationAcceptBody,
   LoginBody,
@@ -23,11 +21,11 @@ const session = [{ session: [] }];
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const signIn = async (signedIn: SignedIn, request: FastifyRequest, reply: FastifyReply) => {
     // Signing in over an existing session replaces it rather than leaving it alive beside the new one.
-    if (request.signedIn) await app.authService.logout(request.signedIn.sessionId);
+    if (request.signedIn) await app.authService.signOut(request.signedIn.sessionId);
     app.setSessionCookie(reply, signedIn.session);
     // This browser now knows the password: it keeps a sign-in budget of its own from now on.
-    app.trustedDevices.trust(request, reply, signedIn.user.email);
-    return { user: signedIn.user, csrfToken: signedIn.session.csrfToken };
+    app.trustedDevices.trust(request, reply, signedIn.account.email);
+    return { user: signedIn.account, csrfToken: signedIn.session.csrfToken };
   };
 
   app.get(
@@ -63,7 +61,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      signIn(await app.authService.login(request.body, { address: request.ip, device: app.trustedDevices.deviceOf(request, normalizeEmail(request.body.email)) }), request, reply),
+      signIn(await app.authService.signIn(request.body, { address: request.ip, device: app.trustedDevices.deviceOf(request, normalizeEmail(request.body.email)) }), request, reply),
   );
 
   app.post(
@@ -73,7 +71,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Sign out: ends the session on the server', security: session, response: { 200: LogoutResponse, ...errorResponses(401, 403) } },
     },
     async (request, reply) => {
-      await app.authService.logout(request.signedIn!.sessionId);
+      await app.authService.signOut(request.signedIn!.sessionId);
       app.clearSessionCookie(reply);
       return { signedOut: true as const };
     },

@@ -3,13 +3,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import {
+  AccountsService,
   ApiError,
   attemptCounterFor,
-  KyselySessionStore,
   LoginThrottle,
   TrustedDevices,
   defaultTrustedDeviceLifetimeMs,
-  SessionManager,
   assertCsrfToken,
   assertSameOrigin,
   clearedSessionCookieOptions,
@@ -17,17 +16,16 @@ import {
   isStateChanging,
   sessionCookieOptions,
   type App,
+  type PublicAccount,
   type StartedSession,
 } from '@playstack/server-kit';
-import type { PublicUser } from '../users/user.js';
-import { AuthService } from './auth-service.js';
 
 /** The session cookie's name (decisions.md). */
 export const sessionCookieName = 'obs_session';
 
 /** The signed-in user of a request and their session. */
 export interface RequestSession {
-  user: PublicUser;
+  user: PublicAccount;
   sessionId: string;
   idHash: string;
   csrfToken: string;
@@ -37,8 +35,8 @@ type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    authService: AuthService;
-    sessionManager: SessionManager;
+    /** The dashboard's accounts: setup, sign-in, sessions, passwords, invitations, roles. */
+    authService: AccountsService;
     /** Device cookies of browsers that signed in before (their own sign-in budget). */
     trustedDevices: TrustedDevices;
     /** Route hook (`onRequest` or `preHandler`): 401 `unauthorized` unless signed in. */
@@ -62,6 +60,7 @@ export interface SessionGuardOptions {
   idleTimeoutMs: number;
   absoluteLifetimeMs: number;
   passwordResetTtlMs: number;
+  invitationTtlMs: number;
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -83,36 +82,38 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
   async (fastify, options) => {
     const app = fastify as unknown as App;
     await app.register(cookie);
-    const sessions = new SessionManager(new KyselySessionStore(app.database.db, 'user_sessions'), app.clock, {
-      idleTimeoutMs: options.idleTimeoutMs,
-      absoluteLifetimeMs: options.absoluteLifetimeMs,
-      touchIntervalMs: Math.min(sessionTouchIntervalMs, options.idleTimeoutMs / 2),
-    });
     const counter = attemptCounterFor(app, 'obs-auth');
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
-    const authService = new AuthService({
+    const signIns = new Counter({
+      name: 'observability_auth_sign_ins_total',
+      help: 'Dashboard sign-in attempts by outcome: success, failure (wrong email or password), throttled',
+      labelNames: ['outcome'],
+      registers: [app.metrics],
+    });
+    const authService = new AccountsService({
       db: app.database.db,
       clock: app.clock,
-      sessions,
+      sessionPolicy: {
+        idleTimeoutMs: options.idleTimeoutMs,
+        absoluteLifetimeMs: options.absoluteLifetimeMs,
+        touchIntervalMs: Math.min(sessionTouchIntervalMs, options.idleTimeoutMs / 2),
+      },
       loginThrottle: new LoginThrottle(counter),
       passwordChangeThrottle: new LoginThrottle(attemptCounterFor(app, 'obs-password-change')),
-      resetRequests: counter,
-      mailer,
-      logger: app.log,
-      passwordResetTtlMs: options.passwordResetTtlMs,
-      publicUrl: options.publicUrl,
-      signIns: new Counter({
-        name: 'observability_auth_sign_ins_total',
-        help: 'Dashboard sign-in attempts by outcome: success, failure (wrong email or password), throttled',
-        labelNames: ['outcome'],
-        registers: [app.metrics],
-      }),
+      passwordReset: {
+        ttlMs: options.passwordResetTtlMs,
+        requests: counter,
+        mailer,
+        message: (to, token, expiresAt) => resetMail(to, token, expiresAt, options.publicUrl),
+        onMailFailure: (error) => app.log.error({ err: error }, 'could not send the password reset mail'),
+      },
+      invitationTtlMs: options.invitationTtlMs,
+      onSignIn: (outcome) => signIns.inc({ outcome }),
     });
     const allowedOrigins = options.publicUrl ? [new URL(options.publicUrl).origin.toLowerCase()] : [];
     const cookieMaxAgeSeconds = Math.floor(options.absoluteLifetimeMs / 1000);
 
     app.decorate('authService', authService);
-    app.decorate('sessionManager', sessions);
     app.decorate(
       'trustedDevices',
       new TrustedDevices({
@@ -140,7 +141,7 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
       resolved.add(request);
       const sessionId = request.cookies[sessionCookieName];
       const resumed = sessionId ? await authService.resume(sessionId) : undefined;
-      if (sessionId && resumed) request.signedIn = { ...resumed, sessionId };
+      if (sessionId && resumed) request.signedIn = { user: resumed.account, idHash: resumed.idHash, csrfToken: resumed.csrfToken, sessionId };
       return request.signedIn;
     };
 
@@ -172,3 +173,16 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
   },
   { name: 'session-guard' },
 );
+
+/** The mail carrying a reset token: the link when the dashboard's public URL is known, and the token itself. */
+function resetMail(to: string, token: string, expiresAt: number, publicUrl: string | undefined) {
+  const link = publicUrl ? `\n\n${publicUrl.replace(/\/+$/, '')}/reset-password#token=${token}` : '';
+  return {
+    to,
+    subject: 'Reset your observability dashboard password',
+    text:
+      `Someone (hopefully you) asked to reset the password of ${to}.${link}\n\n` +
+      `Reset token: ${token}\n\nIt works once, until ${new Date(expiresAt).toISOString()}. ` +
+      'If you did not ask for this, ignore this message: your password stays as it is.',
+  };
+}

@@ -1,4 +1,4 @@
-import type { ServiceMigration } from '@playstack/server-kit';
+import { accountsTablesMigration, type ServiceMigration } from '@playstack/server-kit';
 import { usersSessionsKeys } from './2026-11-21-01-users-sessions-keys.js';
 import { occurrencesAndRollups } from './2026-11-21-02-occurrences-and-rollups.js';
 import { ingestionMinutes } from './2026-11-21-03-ingestion-minutes.js';
@@ -12,6 +12,7 @@ import { entrySpansApdex } from './2026-11-27-02-entry-spans-apdex.js';
 import { spanIdIndex } from './2026-11-29-01-span-id-index.js';
 import { errorGroups } from './2026-11-30-01-error-groups.js';
 import { serviceStartedAtIndex } from './2026-12-01-01-service-started-at-index.js';
+import { accountsFromUsers } from './20261127070900-accounts-from-users.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -33,4 +34,6 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-11-29-01-span-id-index': spanIdIndex,
   '2026-11-30-01-error-groups': errorGroups,
   '2026-12-01-01-service-started-at-index': serviceStartedAtIndex,
+  '20261127070800-accounts': accountsTablesMigration,
+  '20261127070900-accounts-from-users': accountsFromUsers,
 };
