@@ -118,12 +118,12 @@ describeEachDatabase('admin pages', (database) => {
     });
 
     it('stores passwords and invitation tokens only as hashes', async () => {
-      const users = await app.database.db.selectFrom('admin_users').selectAll().execute();
+      const users = await app.database.db.selectFrom('accounts').selectAll().execute();
       for (const user of users) {
         expect(user.password_hash).toMatch(/^\$argon2id\$/);
         expect(JSON.stringify(user)).not.toContain(password);
       }
-      const invitations = await app.database.db.selectFrom('admin_invitations').select('token_hash').execute();
+      const invitations = await app.database.db.selectFrom('account_invitations').select('token_hash').execute();
       for (const invitation of invitations) expect(invitation.token_hash).toMatch(/^[A-Za-z0-9_-]{43}$|^[0-9a-f]{64}$/);
     });
 

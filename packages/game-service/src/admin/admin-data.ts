@@ -1,4 +1,4 @@
-import { hashOpaqueToken, newOpaqueToken, type App, type VersionInfo } from '@playstack/server-kit';
+import type { AccountsService, App, InvitationSummary, VersionInfo } from '@playstack/server-kit';
 import type { CurrentManifest } from '../manifest/game-catalog.js';
 import type { BoardDefinition, GameDefinition, Period } from '../manifest/manifest-schema.js';
 import type { ManifestVersionSummary } from '../manifest/manifest-store.js';
@@ -7,7 +7,6 @@ import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import { adapterTypes } from '../runs/adapters/registry.js';
 import { countRunsByGame } from '../runs/run-counts.js';
 import { emptyRunCounts, listRuns, type RunRecord, type RunStatus } from '../runs/run-store.js';
-import { insertInvitation, listInvitations, type InvitationSummary } from './admin-accounts-store.js';
 import { isoTime } from './admin-layout.js';
 
 const readinessTimeoutMs = 2_000;
@@ -27,8 +26,11 @@ export interface AdminOverview {
   runsToday: number;
   flaggedRuns: number;
   health: HealthAtGlance;
-  invitations: InvitationSummary[];
+  invitations: AdminInvitation[];
 }
+
+/** An invitation as the overview lists it. */
+export type AdminInvitation = Pick<InvitationSummary, 'id' | 'email' | 'createdAt' | 'expiresAt' | 'acceptedAt'>;
 
 export interface GameSummary {
   id: string;
@@ -87,10 +89,12 @@ function startOfUtcDay(ms: number): number {
 /** What the admin pages show, gathered from the features' own exported functions. */
 export class AdminData {
   readonly #app: App;
+  readonly #accounts: AccountsService;
   readonly #version: VersionInfo;
 
-  constructor(app: App, version: VersionInfo) {
+  constructor(app: App, accounts: AccountsService, version: VersionInfo) {
     this.#app = app;
+    this.#accounts = accounts;
     this.#version = version;
   }
 
@@ -105,7 +109,7 @@ export class AdminData {
       countPlayersByGame(db),
       countRunsByGame(db, startOfUtcDay(this.#app.clock.now())),
       this.healthAtGlance(),
-      listInvitations(db, invitationsShown),
+      this.#accounts.invitations(invitationsShown),
     ]);
     let runsToday = 0;
     let flaggedRuns = 0;
@@ -119,7 +123,7 @@ export class AdminData {
       runsToday,
       flaggedRuns,
       health,
-      invitations,
+      invitations: invitations.map(({ id, email, createdAt, expiresAt, acceptedAt }) => ({ id, email, createdAt, expiresAt, acceptedAt })),
     };
   }
 
@@ -189,12 +193,5 @@ export class AdminData {
       uptimeSeconds: Math.round(process.uptime()),
       version: this.#version,
     };
-  }
-
-  async createInvitation(email: string, createdBy: string, ttlMs: number): Promise<InvitationCreated> {
-    const token = newOpaqueToken();
-    const expiresAt = this.#app.clock.now() + ttlMs;
-    const id = await insertInvitation(this.#app.database.db, { email, tokenHash: hashOpaqueToken(token), createdBy, expiresAt }, this.#app.clock.now());
-    return { id, email, expiresAt, token };
   }
 }

@@ -6,14 +6,12 @@ import {
   csrfHeaderName,
   csrfTokenMatches,
   isStateChanging,
-  KyselySessionStore,
   newOpaqueToken,
   sessionCookieOptions,
-  SessionManager,
-  type App,
-  type SessionPolicy,
+  type AccountsService,
+  type PublicAccount,
+  type StartedSession,
 } from '@playstack/server-kit';
-import { findAdminById, type AdminUser } from './admin-accounts-store.js';
 
 export const adminSessionCookie = 'admin_session';
 /** Double-submit cookie protecting the sign-in and registration forms, before any session exists. */
@@ -23,7 +21,7 @@ export const csrfFieldName = '_csrf';
 
 /** The signed-in administrator of a request. */
 export interface AdminSession {
-  user: AdminUser;
+  user: PublicAccount;
   sessionId: string;
   csrfToken: string;
 }
@@ -49,41 +47,36 @@ function presentedCsrfToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Admin browser sessions: a cookie naming a hashed session row, the session's CSRF token in
- * every form, same-origin checks on every state-changing request.
+ * Admin browser sessions over the kit's accounts: a cookie naming a hashed session row, the
+ * session's CSRF token in every form, same-origin checks on every state-changing request.
  */
 export class AdminSessions {
-  readonly manager: SessionManager;
-  readonly #policy: SessionPolicy;
-  readonly #app: App;
+  readonly #accounts: AccountsService;
+  readonly #cookieMaxAgeSeconds: number;
 
-  constructor(app: App, policy: SessionPolicy) {
-    this.#app = app;
-    this.#policy = policy;
-    this.manager = new SessionManager(new KyselySessionStore(app.database.db, 'admin_sessions'), app.clock, policy);
+  constructor(accounts: AccountsService, absoluteLifetimeMs: number) {
+    this.#accounts = accounts;
+    this.#cookieMaxAgeSeconds = Math.floor(absoluteLifetimeMs / 1000);
   }
 
-  /** Resolves the request's session from its cookie (null when absent, expired or the user is gone). */
+  /** Resolves the request's session from its cookie (null when absent, expired or the account is gone). */
   async resolve(request: FastifyRequest): Promise<AdminSession | null> {
     const sessionId = request.cookies[adminSessionCookie];
     if (!sessionId) return null;
-    const session = await this.manager.resume(sessionId);
-    if (!session) return null;
-    const user = await findAdminById(this.#app.database.db, session.userId);
-    return user ? { user, sessionId, csrfToken: session.csrfToken } : null;
+    const resumed = await this.#accounts.resume(sessionId);
+    return resumed ? { user: resumed.account, sessionId, csrfToken: resumed.csrfToken } : null;
   }
 
-  /** Signs a user in with a fresh session id and sets the cookie. */
-  async signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+  /** Sets the cookie of a session just started, ending the one the browser held before. */
+  async signIn(request: FastifyRequest, reply: FastifyReply, session: StartedSession): Promise<void> {
     const previous = request.cookies[adminSessionCookie];
-    if (previous) await this.manager.end(previous);
-    const started = await this.manager.start(userId);
-    reply.setCookie(adminSessionCookie, started.sessionId, sessionCookieOptions(request, Math.floor(this.#policy.absoluteLifetimeMs / 1000)));
+    if (previous) await this.#accounts.signOut(previous);
+    reply.setCookie(adminSessionCookie, session.sessionId, sessionCookieOptions(request, this.#cookieMaxAgeSeconds));
   }
 
   async signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const sessionId = request.cookies[adminSessionCookie];
-    if (sessionId) await this.manager.end(sessionId);
+    if (sessionId) await this.#accounts.signOut(sessionId);
     reply.clearCookie(adminSessionCookie, clearedSessionCookieOptions(request));
   }
 

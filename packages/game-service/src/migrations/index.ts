@@ -1,4 +1,4 @@
-import type { ServiceMigration } from '@playstack/server-kit';
+import { accountsTablesMigration, type ServiceMigration } from '@playstack/server-kit';
 import { identityMigration } from './2026-11-21-01-identity.js';
 import { leaderboardEntriesMigration } from './2026-11-21-02-leaderboard-entries.js';
 import { runs } from './2026-11-21-03-runs.js';
@@ -6,6 +6,7 @@ import { adminAccountsMigration } from './2026-11-21-04-admin-accounts.js';
 import { boundedDisplayNamesMigration } from './2026-11-25-01-bounded-display-names.js';
 import { refreshSuccessorsMigration } from './2026-11-25-02-refresh-successors.js';
 import { manifestChangesMigration } from './2026-11-25-03-manifest-changes.js';
+import { accountsFromAdminUsers } from './20261127072000-accounts-from-admin-users.js';
 
 /**
  * The game service's migrations, applied in name order. A new one is named
@@ -21,4 +22,6 @@ export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-25-01-bounded-display-names': boundedDisplayNamesMigration,
   '2026-11-25-02-refresh-successors': refreshSuccessorsMigration,
   '2026-11-25-03-manifest-changes': manifestChangesMigration,
+  '20261127070800-accounts': accountsTablesMigration,
+  '20261127072000-accounts-from-admin-users': accountsFromAdminUsers,
 };
