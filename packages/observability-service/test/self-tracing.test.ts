@@ -113,3 +113,40 @@ describeEachDatabase('the observability service tracing itself, into itself', (d
     expect(own.get('GET /api/v1/traces/:traceId')).toBeGreaterThan(0);
   });
 });
+
+describeEachDatabase('the observability service tracing itself over OTLP/gRPC (OTEL_EXPORTER_OTLP_PROTOCOL=grpc)', (database) => {
+  let app: App;
+  let session: BrowserSession;
+  const grpcExport = { ...selfExport, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' };
+
+  beforeAll(async () => {
+    const grpcPort = await freePort();
+    // The SDK's gRPC exporter (grpc-js), sending to this service's own OTLP/gRPC receiver.
+    Object.assign(process.env, grpcExport, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${grpcPort}` });
+    app = await buildTestApp(database(), { SERVICE_API_KEY: legacyKey, OTLP_GRPC_PORT: String(grpcPort) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    session = await setUpFirstAdmin(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    for (const name of [...Object.keys(grpcExport), 'OTEL_EXPORTER_OTLP_ENDPOINT']) delete process.env[name];
+  });
+
+  it('its read requests arrive over gRPC as server spans, the key in the headers variable, with their SQL spans under them', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const response = await asBrowser(app, session, { url: '/api/v1/services', headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+    expect(response.statusCode).toBe(200);
+    const deadline = Date.now() + 10_000;
+    let spans: StoredSpan[] = [];
+    while (Date.now() < deadline && !(spans.some((span) => span.kind === 'server') && spans.some((span) => span.db !== null))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const read = await asBrowser(app, session, { url: `/api/v1/traces/${traceId}` });
+      if (read.statusCode === 200) spans = (read.json() as { spans: StoredSpan[] }).spans;
+    }
+    const server = spans.find((span) => span.kind === 'server');
+    expect(server).toMatchObject({ service: 'observability-service', operation: 'GET /api/v1/services' });
+    const sql = spans.filter((span) => span.db !== null);
+    expect(sql.length).toBeGreaterThan(0);
+    for (const span of sql) expect(span.parentSpanId).toBe(server!.spanId);
+  });
+});
