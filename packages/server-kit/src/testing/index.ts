@@ -12,3 +12,4 @@ export { OtlpJsonReceiver, type ReceivedSpan } from './otlp-receiver.js';
 export { fuzzOperations, fuzzRunsPerOperation, operationsOf, type FuzzIdentity, type FuzzOperation, type FuzzReport, type FuzzRequest, type FuzzSchema } from './fuzz.js';
 export { describeMigrationOrder, migrationNamePattern, migrationOrderProblems } from './migration-order.js';
 export { databaseMigratedUpTo, insertRow, type ServiceStorage } from './legacy-database.js';
+export { routeTable } from './route-table.js';
