@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { errorFingerprint, groupMessageMaxChars, type ErrorFingerprint } from './error-fingerprint.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
+import { dayMs } from '../time-units.js';
 import type { ErrorGroupsTable } from './error-group-tables.js';
 
 export const hourMs = 3_600_000;
@@ -8,6 +9,11 @@ export const hourMs = 3_600_000;
 /** Start of the UTC hour a timestamp falls in (the key of `error_group_hours`). */
 export function hourOf(epochMs: number): number {
   return Math.floor(epochMs / hourMs) * hourMs;
+}
+
+/** Start of the UTC day a timestamp falls in (the key of `error_group_days`). */
+export function dayOf(epochMs: number): number {
+  return Math.floor(epochMs / dayMs) * dayMs;
 }
 
 /** The occurrence fields grouping reads. */
@@ -55,7 +61,7 @@ function inChunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Sums one batch's error occurrences per group, hour and tenant in memory, then merges them into
+ * Sums one batch's error occurrences per group, hour, day and tenant in memory, then merges them into
  * the stored groups. Callers serialize merges (the rollup lock), so read-then-upsert of the groups
  * cannot lose a concurrent update. A resolved group whose new occurrence started after it was
  * resolved becomes `regressed` (late arrivals from before the resolution do not reopen it).
@@ -63,6 +69,7 @@ function inChunks<T>(items: readonly T[], size: number): T[][] {
 export class ErrorGroupAccumulator {
   readonly #groups = new Map<string, BatchGroup>();
   readonly #hours = new Map<string, { group_id: string; environment: string; hour: number; count: number }>();
+  readonly #days = new Map<string, { group_id: string; environment: string; day: number; count: number }>();
   readonly #tenants = new Map<string, { group_id: string; tenant_id: string; count: number; last_seen: number }>();
 
   get size(): number {
@@ -88,6 +95,11 @@ export class ErrorGroupAccumulator {
     const hourCell = this.#hours.get(hourKey);
     if (hourCell) hourCell.count += 1;
     else this.#hours.set(hourKey, { group_id: id, environment: row.environment, hour, count: 1 });
+    const day = dayOf(row.started_at);
+    const dayKey = `${id}|${day}|${row.environment}`;
+    const dayCell = this.#days.get(dayKey);
+    if (dayCell) dayCell.count += 1;
+    else this.#days.set(dayKey, { group_id: id, environment: row.environment, day, count: 1 });
     if (row.tenant_id !== null) {
       const tenantKey = `${id}|${row.tenant_id}`;
       const tenant = this.#tenants.get(tenantKey);
@@ -99,7 +111,7 @@ export class ErrorGroupAccumulator {
     }
   }
 
-  /** Merges the batch into the stored groups, hours and tenants. */
+  /** Merges the batch into the stored groups, hours, days and tenants. */
   async mergeInto(db: Kysely<IngestionTables>): Promise<void> {
     if (this.#groups.size === 0) return;
     const stored = new Map<string, ErrorGroupsTable>();
@@ -132,6 +144,13 @@ export class ErrorGroupAccumulator {
         .onConflict((conflict) =>
           conflict.columns(['group_id', 'environment', 'hour']).doUpdateSet((eb) => ({ count: eb('error_group_hours.count', '+', eb.ref('excluded.count')) })),
         )
+        .execute();
+    }
+    for (const chunk of inChunks([...this.#days.values()], rowsPerStatement)) {
+      await db
+        .insertInto('error_group_days')
+        .values(chunk)
+        .onConflict((conflict) => conflict.columns(['group_id', 'environment', 'day']).doUpdateSet((eb) => ({ count: eb('error_group_days.count', '+', eb.ref('excluded.count')) })))
         .execute();
     }
     for (const chunk of inChunks([...this.#tenants.values()], rowsPerStatement)) {

@@ -44,6 +44,14 @@ export interface ErrorGroupHoursTable {
   count: number;
 }
 
+/** Occurrences per group, environment and UTC day (the day's start): always the sum of the day's hours. */
+export interface ErrorGroupDaysTable {
+  group_id: string;
+  environment: string;
+  day: number;
+  count: number;
+}
+
 /** Occurrences per group and tenant (occurrences that carry a tenantId). */
 export interface ErrorGroupTenantsTable {
   group_id: string;
@@ -55,5 +63,6 @@ export interface ErrorGroupTenantsTable {
 export interface ErrorGroupTables {
   error_groups: ErrorGroupsTable;
   error_group_hours: ErrorGroupHoursTable;
+  error_group_days: ErrorGroupDaysTable;
   error_group_tenants: ErrorGroupTenantsTable;
 }

@@ -11,6 +11,7 @@ export const errorGroupsRebuild: RebuildPart = {
   feedsTiers: false,
   async clear(trx) {
     await trx.deleteFrom('error_group_hours').execute();
+    await trx.deleteFrom('error_group_days').execute();
     await trx.deleteFrom('error_group_tenants').execute();
     await trx.deleteFrom('error_groups').execute();
   },

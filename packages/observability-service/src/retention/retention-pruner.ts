@@ -102,7 +102,7 @@ export class RetentionPruner {
     }
     if (!this.#stopped) result.logRecords = await this.#options.logs.prune(cutoff, batchRows, () => this.#stopped);
     if (!this.#stopped) await pruneTiers(database, cutoff);
-    if (!this.#stopped) result.rollupRows += await pruneErrorGroups(db, cutoff);
+    if (!this.#stopped) result.rollupRows += await pruneErrorGroups(database, cutoff);
     if (!this.#stopped) await pruneIngestionCounters(db, cutoff);
     if (result.occurrences > 0 || result.rollupRows > 0 || result.logRecords > 0) {
       this.#options.logger.info({ ...result, retentionDays: days }, 'pruned data older than the retention');
