@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { asBrowser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
+import { envelope, minimalOccurrence } from './support/envelopes.js';
 import { jsonSpan } from './support/otlp-requests.js';
+import { spelledVerbatim } from '../src/query/attribute-filter.js';
 import { buildTestApp } from './support/test-app.js';
 
 const key = 'attribute-filter-key-0123456789';
@@ -82,4 +84,58 @@ describeEachDatabase('occurrences filtered by attr.<key>=<value>: span and resou
     expect(quoted.statusCode).toBe(400);
     expect(quoted.json().error.code).toBe('invalid-request');
   });
+});
+
+describeEachDatabase('attr.<key>=<value> on values JSON escapes or spells otherwise (the substring test before parsing)', (database) => {
+  let app: App;
+  let session: BrowserSession;
+  // Each span carries one attribute; `decoy` carries every value under another key.
+  const values: Record<string, string | number | boolean> = {
+    quoted: 'say "hi"',
+    path: 'C:\\temp\\new',
+    drink: 'café ☕',
+    game: '🎮 ranked',
+    lines: 'first\nsecond',
+    tiny: 1e-7,
+    ratio: 0.5,
+    flag: false,
+    plain: 'eu-west',
+  };
+  beforeAll(async () => {
+    app = await buildTestApp(database(), { SERVICE_API_KEY: key });
+    session = await setUpFirstAdmin(app);
+    const now = Date.now();
+    const occurrences = Object.entries(values).map(([name, value], index) =>
+      minimalOccurrence(new Date(now - 1000 - index).toISOString(), { operation: name, attributes: { [name]: value } }),
+    );
+    occurrences.push(minimalOccurrence(new Date(now - 500).toISOString(), { operation: 'decoy', attributes: Object.fromEntries(Object.entries(values).map(([name, value]) => [`other.${name}`, String(value)])) }));
+    const sent = await app.inject({ method: 'POST', url: '/api/v1/ingest', headers: { authorization: `Bearer ${key}` }, payload: envelope(occurrences, { service: 'escapes', environment: 'production' }) });
+    expect(sent.statusCode, sent.body).toBe(202);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('finds each value by its key only, as sent or as the number it spells', async () => {
+    const operations = async (name: string, value: string) => {
+      const response = await asBrowser(app, session, { url: `/api/v1/occurrences?service=escapes&${encodeURIComponent(`attr.${name}`)}=${encodeURIComponent(value)}` });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as { items: Array<{ operation: string }> }).items.map((item) => item.operation);
+    };
+    for (const [name, value] of Object.entries(values)) if (name !== 'tiny') expect(await operations(name, String(value)), name).toEqual([name]);
+    // A number JSON writes as an exponent matches as each database spells it (SQLite as stored, PostgreSQL in full).
+    const postgres = database().dialect === 'postgres';
+    expect(await operations('tiny', '1e-7')).toEqual(postgres ? [] : ['tiny']);
+    expect(await operations('tiny', '0.0000001')).toEqual(postgres ? ['tiny'] : []);
+    expect(await operations('ratio', '0.50')).toEqual([]);
+    expect(await operations('plain', 'eu')).toEqual([]);
+    expect(await operations('other.plain', 'eu-west')).toEqual(['decoy']);
+  });
+});
+
+it('spells a value verbatim in JSON.stringify text unless JSON escapes it, it is compound, or JSON writes it as an exponent', () => {
+  for (const value of ['eu-west', 'café ☕', '🎮', '3', '0.5', '-12', 'true', '', ' ', '1e5', '100000000000000000000']) expect(spelledVerbatim(value), value).toBe(true);
+  for (const value of ['say "hi"', 'C:\\temp', 'a\nb', '\u0001', '\ud800', 'x\udc00', '[1,2]', '{"a":1}', '1e21', '1000000000000000000000', '0.0000001', '-1e-7']) expect(spelledVerbatim(value), value).toBe(false);
+  // Where the value is verbatim, every stored text that holds it as a value holds it literally.
+  for (const value of ['eu-west', 'café ☕', '🎮', '3', '0.5', 'true']) expect(JSON.stringify({ k: value }).includes(value)).toBe(true);
 });

@@ -31,3 +31,30 @@ export function attributeEquals(dialect: Dialect, key: string, value: string): E
   const matches = (column: string) => sql<SqlBool>`${sql.ref(column)} -> ${path} in (json_quote(${value}), ${value})`;
   return sql<SqlBool>`(${matches('attributes')} or ${matches('resource_attributes')})`;
 }
+
+/** Characters JSON.stringify writes escaped (quote, backslash, control characters, lone surrogates). */
+const escapedInJson = /["\\\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether every stored attribute value that `attributeEquals` matches spells `value` verbatim in
+ * the stored JSON text (written by JSON.stringify): true for a value without characters JSON
+ * escapes that is neither an array or object (PostgreSQL renders those with spaces) nor a number
+ * JSON.stringify writes in exponent form (PostgreSQL renders those in full).
+ */
+export function spelledVerbatim(value: string): boolean {
+  if (escapedInJson.test(value) || value.startsWith('[') || value.startsWith('{')) return false;
+  const number = value.trim() === '' ? Number.NaN : Number(value);
+  return !(Number.isFinite(number) && number !== 0 && (Math.abs(number) >= 1e21 || Math.abs(number) < 1e-6));
+}
+
+/**
+ * `attributeEquals` for the columns written from JSON.stringify output (occurrences), with a
+ * substring test first: a row whose JSON text does not contain the value cannot match, and the
+ * test costs a fraction of parsing the JSON, which then happens only on the rows that contain it.
+ */
+export function storedAttributeEquals(dialect: Dialect, key: string, value: string): Expression<SqlBool> {
+  const exact = attributeEquals(dialect, key, value);
+  if (!spelledVerbatim(value)) return exact;
+  const contains = (column: string) => (dialect === 'postgres' ? sql<SqlBool>`strpos(${sql.ref(column)}, ${value}) > 0` : sql<SqlBool>`instr(${sql.ref(column)}, ${value}) > 0`);
+  return sql<SqlBool>`((${contains('attributes')} or ${contains('resource_attributes')}) and ${exact})`;
+}

@@ -6,7 +6,7 @@ import { minuteMs, minuteOf } from '../time-units.js';
 import { aggregateRollups } from './rollup-aggregate.js';
 import { operationTiers } from './rollup-tiers.js';
 import type { QueryRange } from './query-range.js';
-import { attributeEquals } from './attribute-filter.js';
+import { storedAttributeEquals } from './attribute-filter.js';
 import {
   httpStatusClassBounds,
   occurrencesLimitMax,
@@ -61,7 +61,7 @@ function indexedConditions(query: ReadQuery, options: IndexedFilters, fromMs: nu
 
 function rowConditions(query: ReadQuery, options: RowFilters): Conditions {
   const statusClass = options.httpStatusClass === undefined ? undefined : httpStatusClassBounds(options.httpStatusClass);
-  const conditions: Conditions = (options.attributes ?? []).map(([key, value]) => () => attributeEquals(query.dialect, key, value));
+  const conditions: Conditions = (options.attributes ?? []).map(([key, value]) => () => storedAttributeEquals(query.dialect, key, value));
   if (options.minDurationMs !== undefined) conditions.push((eb) => eb('duration_ms', '>=', options.minDurationMs!));
   if (options.maxDurationMs !== undefined) conditions.push((eb) => eb('duration_ms', '<=', options.maxDurationMs!));
   if (options.errorType !== undefined) conditions.push((eb) => eb('error_type', '=', options.errorType!));
@@ -109,12 +109,17 @@ async function searchWindowOf(query: ReadQuery, options: IndexedFilters & Search
   return last ? { size: options.window, limited: true, oldest: { startedAt: Number(last.started_at), id: Number(last.id) } } : { size: options.window, limited: false };
 }
 
-function windowConditions(window: SearchWindow): Conditions {
+/**
+ * The indexed filters over the window's part of the range. The window's oldest start is the only
+ * lower bound on the start time: SQLite bounds an index range by the first lower bound it meets,
+ * so the range's own start beside it would walk the index over the whole range (every row of a
+ * day, checked against the window one by one). The pair then cuts at the oldest row exactly.
+ */
+function windowedConditions(query: ReadQuery, options: IndexedFilters, window: SearchWindow): Conditions {
   const oldest = window.oldest;
-  if (!oldest) return [];
+  if (!oldest) return indexedConditions(query, options, query.range.fromMs, query.range.toMs);
   return [
-    // The plain bound lets the start-time index narrow the scan to the window; the pair cuts exactly.
-    (eb) => eb('started_at', '>=', oldest.startedAt),
+    ...indexedConditions(query, options, oldest.startedAt, query.range.toMs),
     (eb) => eb.or([eb('started_at', '>', oldest.startedAt), eb.and([eb('started_at', '=', oldest.startedAt), eb('id', '>=', oldest.id)])]),
   ];
 }
@@ -182,7 +187,7 @@ export async function occurrencesView(query: ReadQuery, options: OccurrenceListO
     return { items: rows.map(occurrenceFromRow), total, limit, offset: options.offset, search: null };
   }
   const window = await searchWindowOf(query, options);
-  const conditions = [...indexed, ...windowConditions(window), ...rowConditions(query, options)];
+  const conditions = [...windowedConditions(query, options, window), ...rowConditions(query, options)];
   // One pass over the window checks the rows once: the ids of every match (at most the window)
   // give the total and the page, whose rows are then read by id.
   const matches = await query.db.selectFrom('occurrences').select('id').where(all(conditions)).orderBy('started_at', 'desc').orderBy('id', 'desc').execute();
@@ -201,7 +206,7 @@ export const durationBinsPerDecade = 10;
  */
 export async function occurrenceDurationsView(query: ReadQuery, options: IndexedFilters & Omit<RowFilters, 'minDurationMs' | 'maxDurationMs'> & SearchBound): Promise<OccurrenceDurationsResponse> {
   const window = await searchWindowOf(query, options);
-  const conditions = [...indexedConditions(query, options, query.range.fromMs, query.range.toMs), ...windowConditions(window), ...rowConditions(query, options)];
+  const conditions = [...windowedConditions(query, options, window), ...rowConditions(query, options)];
   // Durations at or below 1 µs share the lowest bin; PostgreSQL's log() is base 10, as SQLite's log10().
   const log10 = query.dialect === 'postgres' ? sql`log(greatest(duration_ms, 0.001))` : sql`log10(max(duration_ms, 0.001))`;
   const bin = sql<number>`floor(${log10} * ${sql.lit(durationBinsPerDecade)})`;
