@@ -28,7 +28,7 @@ async function daysNotSummingHours(db: Kysely<any>): Promise<unknown[]> {
     .select(['group_id', 'environment', sql<number>`hour - (hour % 86400000)`.as('day'), sql<number>`sum(count)`.as('count')])
     .groupBy(['group_id', 'environment', sql`hour - (hour % 86400000)`])
     .execute();
-  const days: Array<{ group_id: string; environment: string; day: number | string; count: number | string }> = await db.selectFrom('error_group_days').selectAll().execute();
+  const days = (await db.selectFrom('error_group_days').selectAll().execute()) as Array<{ group_id: string; environment: string; day: number | string; count: number | string }>;
   const keyOf = (row: { group_id: string; environment: string; day: number | string }) => `${row.group_id}|${row.environment}|${Number(row.day)}`;
   const expected = new Map(hours.map((row) => [keyOf(row), Number(row.count)]));
   const stored = new Map(days.map((row) => [keyOf(row), Number(row.count)]));
@@ -132,7 +132,7 @@ describeEachDatabase('error counts per day, upgrading a database that has per-ho
     ];
     for (const [hour, environment, count] of hours) await insertRow(legacy, 'error_group_hours', { group_id: '0123456789abcdef', environment, hour, count });
     // That release had grouped its stored occurrences at its first start.
-    await legacy.db.deleteFrom('rollup_tier_state' as never).where('name' as never, 'like', 'rebuild:%').execute();
+    await (legacy.db as Kysely<any>).deleteFrom('rollup_tier_state').where('name', 'like', 'rebuild:%').execute();
     await legacy.close();
 
     app = await buildTestApp(database());
