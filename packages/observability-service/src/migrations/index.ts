@@ -13,7 +13,7 @@ import { spanIdIndex } from './2026-11-29-01-span-id-index.js';
 import { errorGroups } from './2026-11-30-01-error-groups.js';
 import { serviceStartedAtIndex } from './2026-12-01-01-service-started-at-index.js';
 import { accountsFromUsers } from './20261127070900-accounts-from-users.js';
-import { errorGroupDays } from './2026-12-02-01-error-group-days.js';
+import { errorGroupDays } from './20261127071000-error-group-days.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -37,5 +37,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '2026-12-01-01-service-started-at-index': serviceStartedAtIndex,
   '20261127070800-accounts': accountsTablesMigration,
   '20261127070900-accounts-from-users': accountsFromUsers,
-  '2026-12-02-01-error-group-days': errorGroupDays,
+  '20261127071000-error-group-days': errorGroupDays,
 };
