@@ -1,6 +1,6 @@
 // Route schemas of every service may use @fastify/swagger's members (hide, tags...).
 /// <reference types="@fastify/swagger" preserve="true" />
-export { errorStatusByCode, isErrorCode, type ErrorCode } from './errors/error-codes.js';
+export { commonErrorStatusByCode, defineErrorCodes, errorStatusOf, isErrorCode, type ErrorCode, type ServiceErrorCodes } from './errors/error-codes.js';
 export { ApiError, type ErrorBody } from './errors/api-error.js';
 export { installErrorHandling, sendApiError, toApiError } from './errors/error-handler.js';
 export { ConfigError, configSchema, Flag, loadConfig, Port } from './config/load-config.js';

@@ -2,8 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createServer, type App } from '../src/index.js';
+import { ApiError, createServer, defineErrorCodes, type App } from '../src/index.js';
 import { CapturedLogs, sendWholeBodyThenRead } from '../src/testing/index.js';
+
+/** A service's own code, declared as a service declares it. */
+const serviceErrorCodes = defineErrorCodes({ 'run-id-conflict': 409 });
+
+declare module '../src/index.js' {
+  interface ServiceErrorCodes extends Readonly<typeof serviceErrorCodes> {}
+}
 
 const maxBodyBytes = 1024;
 /** The same route at the root and in a plugin with schemas of its own. */

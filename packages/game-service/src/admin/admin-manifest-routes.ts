@@ -6,6 +6,7 @@ import type { Notice } from './admin-layout.js';
 import { FormBody, type AdminPageContext } from './admin-page-context.js';
 import { wantsJson } from './admin-session.js';
 import { manifestBody, type ManifestSubmission } from './admin-views.js';
+import '../manifest/manifest-error-codes.js';
 
 /** A manifest submitted as JSON (`{"manifest": {...}, "confirm"?: true}`); forms send text and `confirm=yes`. */
 const ManifestJsonBody = Type.Object({ manifest: Type.Object({}, { additionalProperties: true }), confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false });

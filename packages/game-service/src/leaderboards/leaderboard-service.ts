@@ -14,6 +14,7 @@ import { periodKeyAt, periodKeysFor, resolvePeriod } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedBoard, type RankedSet } from './ranked-board.js';
 import { applyOperator, assertSupportedScore } from './score-operators.js';
+import './leaderboard-error-codes.js';
 
 /** A board with the adapter output its scores come from; the manifest's `BoardDefinition` fits. */
 export interface ScoredBoard extends RankedBoard {

@@ -1,5 +1,6 @@
 import { ApiError } from '@playstack/server-kit';
 import type { PeriodKind, RankedBoard } from './ranked-board.js';
+import './leaderboard-error-codes.js';
 
 /** A resolved period: its kind and its key (`all` for the all-time period). */
 export interface PeriodKey {

@@ -13,6 +13,7 @@ import {
   type ManifestVersionSummary,
   type StoredManifest,
 } from './manifest-store.js';
+import './manifest-error-codes.js';
 
 /** The manifest games are served from: a stored version, or the bundled demo (version null). */
 export interface CurrentManifest {

@@ -8,6 +8,7 @@ import { runContent, type RunContent } from './canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunsDatabase, type RunStatus, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
+import './run-error-codes.js';
 
 /** The 200 body of an accepted run. Stored, so a resubmission gets exactly this again. */
 export interface RunAccepted {

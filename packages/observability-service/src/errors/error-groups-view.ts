@@ -18,6 +18,7 @@ import {
   type ErrorGroupsQuery,
   type ErrorGroupsResponse,
 } from './error-schemas.js';
+import './error-group-error-codes.js';
 
 type Db = Kysely<IngestionTables>;
 type SortKey = NonNullable<ErrorGroupsQuery['sort']>;

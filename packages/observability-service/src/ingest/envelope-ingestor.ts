@@ -7,6 +7,7 @@ import { mapLogRecord, type LogRecordExtras } from '../logs/log-record-mapper.js
 import type { NewLogRecord } from '../logs/log-store.js';
 import { mapOccurrence, maxClockSkewMs } from './occurrence-mapper.js';
 import type { ProtocolLogRecord, ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
+import './ingest-error-codes.js';
 
 /** A refused item: its index in `occurrences` (or, with `member: 'logs'`, in `logs`) and why. */
 export interface RefusedItem {

@@ -8,6 +8,7 @@ import { IngestRateLimiter } from './ingest-rate-limiter.js';
 import { EnvelopeIngestor } from './envelope-ingestor.js';
 import { EnvelopeValidator } from './envelope-validator.js';
 import { envelopeBodySchema, IngestHeaders, IngestResponse } from './ingest-schemas.js';
+import './ingest-error-codes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

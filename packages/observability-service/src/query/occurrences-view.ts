@@ -17,6 +17,7 @@ import {
   type OccurrencesResponse,
 } from './query-schemas.js';
 import { rangeEcho, type ReadQuery } from './read-query.js';
+import './query-error-codes.js';
 
 /** Filters the rollups can count and the indexes select: range, service, environment, operation, status. */
 export interface IndexedFilters {

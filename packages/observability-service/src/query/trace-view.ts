@@ -3,6 +3,7 @@ import { occurrenceFromRow } from './occurrence-record.js';
 import type { LookupResponse, Occurrence } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
 import { buildTraceTree } from './trace-tree.js';
+import './query-error-codes.js';
 
 /** A trace renders at most this many spans (the earliest); `truncated` says when there are more. */
 export const traceSpansMax = 10_000;

@@ -1,4 +1,4 @@
-import { errorStatusByCode, type ErrorCode } from './error-codes.js';
+import { errorStatusOf, type ErrorCode } from './error-codes.js';
 
 /** The one error type routes and logic throw; the error handler turns it into the envelope. */
 export class ApiError extends Error {
@@ -11,7 +11,7 @@ export class ApiError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.code = code;
-    this.statusCode = errorStatusByCode[code];
+    this.statusCode = errorStatusOf(code);
     this.headers = Object.freeze({ ...(options.headers ?? {}) });
   }
 }

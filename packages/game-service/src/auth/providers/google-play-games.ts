@@ -1,5 +1,6 @@
 import { ApiError, tracedFetch } from '@playstack/server-kit';
 import type { PlatformIdentity, PlatformProvider } from './platform-provider.js';
+import './provider-error-codes.js';
 
 type GoogleSettings = { provider: 'google-play-games'; clientId: string; clientSecretEnv: string; applicationId: string };
 

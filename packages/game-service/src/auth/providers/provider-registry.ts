@@ -4,6 +4,7 @@ import { devProvider } from './dev-provider.js';
 import { boundedDisplayName } from './display-name.js';
 import { googlePlayGamesProvider, type GooglePlayGamesOptions } from './google-play-games.js';
 import type { PlatformIdentity, PlatformProvider } from './platform-provider.js';
+import './provider-error-codes.js';
 
 export interface ProvidersOptions {
   devAuth: boolean;
