@@ -12,11 +12,14 @@
 // Logs: OTLP/HTTP protobuf requests of 1,000 log records (about 300 bytes each) alternate with the
 // span transports, beside a raw insert loop of the same rows into the log tables; then a store of
 // BENCH_LOG_RECORDS (default 10,000,000) records over 24 hours is seeded in SQL and searched for a
-// rare, a typical and a common word (p50/p95 beside the bare FTS5 match).
+// rare, a typical and a common word (p50/p95 beside the bare FTS5 match). BENCH_LOG_STORE_DIR
+// keeps that store (e.g. /tmp/bench-logs-10m) for the next run, which reuses it.
 //
 //   npx tsx --conditions=source bench/ingest.ts
 //
 // BENCH_SECONDS (default 10) per phase, BENCH_CONCURRENCY (default 16) requests in flight.
+// BENCH_PARTS (default "spans,logs,search") picks parts: "logs" alone runs the log ingest phase
+// and its ceiling, "search" alone the search over a seeded store.
 // The servers run in child processes, so the load generator does not share their event loop;
 // BENCH_TARGET_NODE_ARGS passes Node flags to them, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 import { loadavg } from 'node:os';
@@ -42,6 +45,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 /** Log records the search part seeds (BENCH_LOG_RECORDS; 0 skips it), and searches per word. */
 const searchRecords = Number(process.env.BENCH_LOG_RECORDS ?? 10_000_000);
 const searchRounds = Number(process.env.BENCH_SEARCH_ROUNDS ?? 40);
+const parts = new Set((process.env.BENCH_PARTS ?? 'spans,logs,search').split(',').map((part) => part.trim()));
 const occurrencesPerEnvelope = 500;
 const apiKey = 'bench-ingest-key-0123456789';
 const script = fileURLToPath(import.meta.url);
@@ -348,92 +352,97 @@ function medianResult(results: LoadResult[]): LoadResult {
   };
 }
 
-const transports = ['protocol v1 (JSON)', 'OTLP/HTTP protobuf', 'OTLP/gRPC', 'OTLP/HTTP protobuf logs'] as const;
-const spanTransports = transports.slice(0, 3);
-type Transport = (typeof transports)[number];
+const allTransports = ['protocol v1 (JSON)', 'OTLP/HTTP protobuf', 'OTLP/gRPC', 'OTLP/HTTP protobuf logs'] as const;
+type Transport = (typeof allTransports)[number];
+const spanTransports = parts.has('spans') ? allTransports.slice(0, 3) : [];
+const transports: readonly Transport[] = [...spanTransports, ...(parts.has('logs') ? (['OTLP/HTTP protobuf logs'] as const) : [])];
 
 async function main(): Promise<void> {
   const { text, occurrences } = envelopeTemplate();
   const otlp = otlpTemplate(occurrences);
   const logs = logsTemplate();
   console.log(
-    `request: ${occurrencesPerEnvelope} occurrences, ${format(text.length)} bytes as a protocol v1 envelope, ${format(otlp.body.length)} as OTLP protobuf; ${concurrency} requests in flight; ${seconds} s per phase; ${rounds} rounds`,
+    `request: ${occurrencesPerEnvelope} occurrences, ${format(text.length)} bytes as a protocol v1 envelope, ${format(otlp.body.length)} as OTLP protobuf; ${concurrency} requests in flight; ${seconds} s per phase; ${rounds} rounds; parts: ${[...parts].join(', ')}`,
   );
 
-  const bareResult = await withChildServer(script, { role: 'bare' } satisfies ServeRequest, (server) => load(server, v1Sender(server, text)), targetNodeArgs);
-
-  await withTempDir('bench-ingest-', async (dataDir) => {
-    const grpcPort = await freePort();
-    const env = { DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, INGEST_RATE_LIMIT_PER_SECOND: '1000000', OTLP_GRPC_PORT: String(grpcPort) };
-    const results = new Map<Transport, LoadResult[]>(transports.map((transport) => [transport, []]));
-    await withChildServer(
-      script,
-      { role: 'service', env } satisfies ServeRequest,
-      async (server) => {
-        const client = new Client(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
-        const senders: Record<Transport, Send> = {
-          'protocol v1 (JSON)': v1Sender(server, text),
-          'OTLP/HTTP protobuf': otlpHttpSender(server, otlp),
-          'OTLP/gRPC': otlpGrpcSender(client, otlp),
-          'OTLP/HTTP protobuf logs': otlpLogsSender(server, logs),
-        };
-        try {
-          // Alternating, so load from elsewhere on a shared machine falls on every transport alike.
-          for (let round = 0; round < rounds; round++) {
-            for (const transport of transports) results.get(transport)!.push(await load(server, senders[transport]));
+  if (transports.length > 0) {
+    const bareResult = parts.has('spans') ? await withChildServer(script, { role: 'bare' } satisfies ServeRequest, (server) => load(server, v1Sender(server, text)), targetNodeArgs) : undefined;
+    await withTempDir('bench-ingest-', async (dataDir) => {
+      const grpcPort = await freePort();
+      const env = { DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, INGEST_RATE_LIMIT_PER_SECOND: '1000000', OTLP_GRPC_PORT: String(grpcPort) };
+      const results = new Map<Transport, LoadResult[]>(transports.map((transport) => [transport, []]));
+      await withChildServer(
+        script,
+        { role: 'service', env } satisfies ServeRequest,
+        async (server) => {
+          const client = new Client(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
+          const senders: Record<Transport, Send> = {
+            'protocol v1 (JSON)': v1Sender(server, text),
+            'OTLP/HTTP protobuf': otlpHttpSender(server, otlp),
+            'OTLP/gRPC': otlpGrpcSender(client, otlp),
+            'OTLP/HTTP protobuf logs': otlpLogsSender(server, logs),
+          };
+          try {
+            // Alternating, so load from elsewhere on a shared machine falls on every transport alike.
+            for (let round = 0; round < rounds; round++) {
+              for (const transport of transports) results.get(transport)!.push(await load(server, senders[transport]));
+            }
+          } finally {
+            client.close();
           }
-        } finally {
-          client.close();
-        }
-      },
-      targetNodeArgs,
-    );
-    const byTransport = new Map(transports.map((transport) => [transport, medianResult(results.get(transport)!)]));
-
-    const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
-    const stored = Number((await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    const storedLogs = Number((await store.db.selectFrom('logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    await store.close();
-    const warmUp = 10 * occurrencesPerEnvelope * rounds * spanTransports.length;
-    const acknowledged = spanTransports.reduce((sum, transport) => sum + byTransport.get(transport)!.acknowledged, 0) + warmUp;
-    if (stored !== acknowledged) throw new Error(`stored ${stored} occurrences but ${acknowledged} were acknowledged`);
-    const logsResult = byTransport.get('OTLP/HTTP protobuf logs')!;
-    const acknowledgedLogs = logsResult.acknowledged + 10 * logsPerRequest * rounds;
-    if (storedLogs !== acknowledgedLogs) throw new Error(`stored ${storedLogs} log records but ${acknowledgedLogs} were acknowledged`);
-
-    const raw = await rawInsertCeiling(occurrences);
-    const loadAverage = loadavg()[0]!.toFixed(1);
-    console.log(`load average at the end: ${loadAverage} (per-CPU-second figures are what one uncontended core sustains)`);
-    console.log(
-      `bare Fastify route (same bodies, parse only):  ${format(bareResult.perSecond)} occurrences/s; ${format(bareResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${bareResult.p50Ms.toFixed(1)} ms, p99 ${bareResult.p99Ms.toFixed(1)} ms)`,
-    );
-    console.log(`raw batched insert loop (same rows, no HTTP):  ${format(raw.perSecond)} occurrences/s; ${format(raw.perCpuSecond)} per CPU-second`);
-    const v1 = byTransport.get('protocol v1 (JSON)')!;
-    for (const transport of spanTransports) {
-      const result = byTransport.get(transport)!;
-      console.log(
-        `service, SQLite, ${transport.padEnd(19)} accepted and durable: ${format(result.perSecond)} occurrences/s; ${format(result.perServerCpuSecond)} per server CPU-second (request p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms)`,
+        },
+        targetNodeArgs,
       );
-    }
-    console.log(`stored ${format(stored)} = acknowledged`);
-    for (const transport of spanTransports.slice(1)) {
-      const result = byTransport.get(transport)!;
-      console.log(`${transport} / protocol v1: ${(result.perSecond / v1.perSecond).toFixed(2)} (per CPU-second ${(result.perServerCpuSecond / v1.perServerCpuSecond).toFixed(2)}); target >= 0.80 for OTLP/HTTP protobuf`);
-    }
-    console.log(
-      `protocol v1 / bare route: ${(v1.perSecond / bareResult.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / bareResult.perServerCpuSecond).toFixed(2)}); protocol v1 / raw insert loop: ${(v1.perSecond / raw.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / raw.perCpuSecond).toFixed(2)})`,
-    );
+      const byTransport = new Map(transports.map((transport) => [transport, medianResult(results.get(transport)!)]));
 
-    const rawLogs = await rawLogInsertCeiling(seconds);
-    console.log(`\nlogs: ${logsPerRequest} records per OTLP/HTTP protobuf request, ${logs.bytesPerRecord.toFixed(0)} bytes per record on the wire`);
-    console.log(`raw log insert loop (same rows into logs + FTS5, no HTTP): ${format(rawLogs.perSecond)} records/s; ${format(rawLogs.perCpuSecond)} per CPU-second`);
-    console.log(
-      `service, SQLite, OTLP/HTTP protobuf logs accepted and durable: ${format(logsResult.perSecond)} records/s; ${format(logsResult.perServerCpuSecond)} per server CPU-second (request p50 ${logsResult.p50Ms.toFixed(1)} ms, p99 ${logsResult.p99Ms.toFixed(1)} ms); target >= 100,000/s`,
-    );
-    console.log(`stored ${format(storedLogs)} log records = acknowledged; logs / raw insert loop: ${(logsResult.perSecond / rawLogs.perSecond).toFixed(2)} (per CPU-second ${(logsResult.perServerCpuSecond / rawLogs.perCpuSecond).toFixed(2)})`);
-  });
+      const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
+      const stored = Number((await store.db.selectFrom('occurrences').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const storedLogs = Number((await store.db.selectFrom('logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      await store.close();
+      const warmUp = 10 * occurrencesPerEnvelope * rounds * spanTransports.length;
+      const acknowledged = spanTransports.reduce((sum, transport) => sum + byTransport.get(transport)!.acknowledged, 0) + warmUp;
+      if (stored !== acknowledged) throw new Error(`stored ${stored} occurrences but ${acknowledged} were acknowledged`);
+      console.log(`load average at the end: ${loadavg()[0]!.toFixed(1)} (per-CPU-second figures are what one uncontended core sustains)`);
 
-  if (searchRecords > 0) {
+      if (bareResult) {
+        const raw = await rawInsertCeiling(occurrences);
+        console.log(
+          `bare Fastify route (same bodies, parse only):  ${format(bareResult.perSecond)} occurrences/s; ${format(bareResult.perServerCpuSecond)} per server CPU-second (envelope p50 ${bareResult.p50Ms.toFixed(1)} ms, p99 ${bareResult.p99Ms.toFixed(1)} ms)`,
+        );
+        console.log(`raw batched insert loop (same rows, no HTTP):  ${format(raw.perSecond)} occurrences/s; ${format(raw.perCpuSecond)} per CPU-second`);
+        const v1 = byTransport.get('protocol v1 (JSON)')!;
+        for (const transport of spanTransports) {
+          const result = byTransport.get(transport)!;
+          console.log(
+            `service, SQLite, ${transport.padEnd(19)} accepted and durable: ${format(result.perSecond)} occurrences/s; ${format(result.perServerCpuSecond)} per server CPU-second (request p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms)`,
+          );
+        }
+        console.log(`stored ${format(stored)} = acknowledged`);
+        for (const transport of spanTransports.slice(1)) {
+          const result = byTransport.get(transport)!;
+          console.log(`${transport} / protocol v1: ${(result.perSecond / v1.perSecond).toFixed(2)} (per CPU-second ${(result.perServerCpuSecond / v1.perServerCpuSecond).toFixed(2)}); target >= 0.80 for OTLP/HTTP protobuf`);
+        }
+        console.log(
+          `protocol v1 / bare route: ${(v1.perSecond / bareResult.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / bareResult.perServerCpuSecond).toFixed(2)}); protocol v1 / raw insert loop: ${(v1.perSecond / raw.perSecond).toFixed(2)} (per CPU-second ${(v1.perServerCpuSecond / raw.perCpuSecond).toFixed(2)})`,
+        );
+      }
+
+      const logsResult = byTransport.get('OTLP/HTTP protobuf logs');
+      if (logsResult) {
+        const acknowledgedLogs = logsResult.acknowledged + 10 * logsPerRequest * rounds;
+        if (storedLogs !== acknowledgedLogs) throw new Error(`stored ${storedLogs} log records but ${acknowledgedLogs} were acknowledged`);
+        const rawLogs = await rawLogInsertCeiling(seconds);
+        console.log(`\nlogs: ${logsPerRequest} records per OTLP/HTTP protobuf request, ${logs.bytesPerRecord.toFixed(0)} bytes per record on the wire`);
+        console.log(`raw log insert loop (same rows into logs + FTS5, no HTTP): ${format(rawLogs.perSecond)} records/s; ${format(rawLogs.perCpuSecond)} per CPU-second`);
+        console.log(
+          `service, SQLite, OTLP/HTTP protobuf logs accepted and durable: ${format(logsResult.perSecond)} records/s; ${format(logsResult.perServerCpuSecond)} per server CPU-second (request p50 ${logsResult.p50Ms.toFixed(1)} ms, p99 ${logsResult.p99Ms.toFixed(1)} ms); target >= 100,000/s`,
+        );
+        console.log(`stored ${format(storedLogs)} log records = acknowledged; logs / raw insert loop: ${(logsResult.perSecond / rawLogs.perSecond).toFixed(2)} (per CPU-second ${(logsResult.perServerCpuSecond / rawLogs.perCpuSecond).toFixed(2)})`);
+      }
+    });
+  }
+
+  if (parts.has('search') && searchRecords > 0) {
     const figures = await searchBench(searchRecords, searchRounds, (line) => console.log(line));
     for (const figure of figures) {
       console.log(

@@ -1,5 +1,6 @@
 // The logs part of bench/ingest: OTLP/HTTP protobuf log requests into the service, beside a raw
 // insert loop of the same rows into the same tables; and searches over a seeded store.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrateToLatest, openDatabase, SqliteDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../../packages/observability-service/src/migrations/index.js';
@@ -130,20 +131,49 @@ export interface SearchFigures {
   ceilingP95Ms: number;
 }
 
+/** Where a seeded search store is kept between runs (BENCH_LOG_STORE_DIR), or undefined: a temporary one. */
+const keptStoreDir = process.env.BENCH_LOG_STORE_DIR;
+
 /**
- * Seeds `records` log records over the last 24 hours in SQL, then times `GET /api/v1/logs`'s
- * query (the log store's search: q one word, 24 h, newest 50) for a rare, a typical and a common
- * word, alternating with its ceiling: the bare FTS5 match of the same word, newest 50 rowids.
+ * The directory of a seeded, migrated store of `records` records ending at `endMs` (stored in
+ * `seed.json` beside it): in `keptStoreDir` when set, reused when it holds as many records, so
+ * repeated runs skip the seeding; otherwise a temporary one.
  */
-export async function searchBench(records: number, rounds: number, log: (line: string) => void): Promise<SearchFigures[]> {
-  return withTempDir('bench-logs-search-', async (dataDir) => {
+async function withSeededStore<T>(records: number, log: (line: string) => void, body: (dataDir: string, endMs: number) => Promise<T>): Promise<T> {
+  const seedIn = async (dataDir: string): Promise<number> => {
     const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
     await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
     await database.close();
-    const nowMs = Date.now();
+    const endMs = Date.now();
     const seedStarted = performance.now();
-    seedLogs(join(dataDir, 'observability.sqlite'), records, nowMs, 24 * 3_600_000);
+    seedLogs(join(dataDir, 'observability.sqlite'), records, endMs, 24 * 3_600_000);
     log(`seeded ${records.toLocaleString('en-US')} log records in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (SQL INSERT ... SELECT, then the FTS5 index)`);
+    return endMs;
+  };
+  if (keptStoreDir === undefined) return withTempDir('bench-logs-search-', async (dataDir) => body(dataDir, await seedIn(dataDir)));
+  const seedFile = join(keptStoreDir, 'seed.json');
+  // A store seeded under other migrations (another schema) is seeded again.
+  const schema = Object.keys(observabilityMigrations).join(',');
+  const kept = existsSync(seedFile) ? (JSON.parse(readFileSync(seedFile, 'utf8')) as { records: number; endMs: number; schema: string }) : undefined;
+  if (kept?.records === records && kept.schema === schema) {
+    log(`reusing the ${records.toLocaleString('en-US')} log records seeded in ${keptStoreDir}`);
+    return body(keptStoreDir, kept.endMs);
+  }
+  rmSync(keptStoreDir, { recursive: true, force: true });
+  mkdirSync(keptStoreDir, { recursive: true });
+  const endMs = await seedIn(keptStoreDir);
+  writeFileSync(seedFile, JSON.stringify({ records, endMs, schema }));
+  return body(keptStoreDir, endMs);
+}
+
+/**
+ * Seeds `records` log records over 24 hours in SQL (or reuses a kept store), then times
+ * `GET /api/v1/logs`'s query (the log store's search: q one word, 24 h, newest 50) for a rare, a
+ * typical and a common word, alternating with its ceiling: the bare FTS5 match of the same word,
+ * newest 50 rowids.
+ */
+export async function searchBench(records: number, rounds: number, log: (line: string) => void): Promise<SearchFigures[]> {
+  return withSeededStore(records, log, async (dataDir, nowMs) => {
     const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
     const logs = new SqlLogStore(store);
     const raw = new SqliteDatabase(join(dataDir, 'observability.sqlite'), { readonly: true });

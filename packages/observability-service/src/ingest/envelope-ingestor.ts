@@ -136,9 +136,19 @@ export class EnvelopeIngestor {
 
   /**
    * Maps validated occurrences to rows (refusing those outside the time window), stores them and
-   * completes `result` with the counts.
+   * completes `result` with the counts. Not async: once mapped, the batches are not held while
+   * the commit is awaited.
    */
-  async store(batches: readonly ResourceBatch[], result: IngestResult): Promise<IngestResult> {
+  store(batches: readonly ResourceBatch[], result: IngestResult): Promise<IngestResult> {
+    try {
+      const { rows, logRows } = this.#rowsOf(batches, result);
+      return this.#commit(rows, logRows, result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #rowsOf(batches: readonly ResourceBatch[], result: IngestResult): { rows: NewOccurrence[]; logRows: NewLogRecord[] } {
     this.checkCount(batches.reduce((sum, batch) => sum + batch.occurrences.length, 0));
     this.checkLogCount(batches.reduce((sum, batch) => sum + (batch.logs?.length ?? 0), 0));
     const now = this.#options.clock.now();
@@ -161,6 +171,10 @@ export class EnvelopeIngestor {
         }
       }
     }
+    return { rows, logRows };
+  }
+
+  async #commit(rows: readonly NewOccurrence[], logRows: readonly NewLogRecord[], result: IngestResult): Promise<IngestResult> {
     await this.#options.writer.write(rows, result.errors.length, logRows);
     result.errors.sort((a, b) => (a.member === b.member ? a.index - b.index : a.member === 'logs' ? 1 : -1));
     result.accepted.occurrences = rows.length;

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, Dialect } from '@playstack/server-kit';
 import { attributeEquals } from '../query/attribute-filter.js';
 import { multiRowInsertSql } from '../storage/multi-row-insert.js';
+import { cellId } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
 import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPerMs } from './log-ids.js';
 import type { LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
@@ -35,18 +36,36 @@ interface CountKey {
   count: number;
 }
 
-/** Sums records per period, bucket and key in memory: one upsert per cell, not per record. */
+/**
+ * Sums records per period, bucket and key in memory: one upsert per cell, not per record. A
+ * record's minute and key find the cells of every period at once (a minute lies in one bucket of
+ * each period), so a record costs one string and one lookup.
+ */
 class CountAccumulator {
-  readonly cells = new Map<string, CountKey>();
+  readonly #cells = new Map<string, CountKey>();
+  readonly #byMinuteAndKey = new Map<string, CountKey[]>();
+
+  get cells(): CountKey[] {
+    return [...this.#cells.values()];
+  }
 
   add(timeMs: number, key: ReadonlyArray<string | number>): void {
-    for (const periodMs of countPeriodsMs) {
-      const bucket = timeMs - (timeMs % periodMs);
-      const id = JSON.stringify([periodMs, bucket, key]);
-      const cell = this.cells.get(id);
-      if (cell) cell.count += 1;
-      else this.cells.set(id, { periodMs, bucket, key, count: 1 });
+    const minuteAndKey = cellId(timeMs - (timeMs % minuteMs), key);
+    let cells = this.#byMinuteAndKey.get(minuteAndKey);
+    if (!cells) {
+      cells = countPeriodsMs.map((periodMs) => {
+        const bucket = timeMs - (timeMs % periodMs);
+        const id = cellId(bucket, [periodMs, ...key]);
+        let cell = this.#cells.get(id);
+        if (!cell) {
+          cell = { periodMs, bucket, key, count: 0 };
+          this.#cells.set(id, cell);
+        }
+        return cell;
+      });
+      this.#byMinuteAndKey.set(minuteAndKey, cells);
     }
+    for (const cell of cells) cell.count += 1;
   }
 }
 
@@ -137,7 +156,7 @@ export class SqlLogStore implements LogStore {
   }
 
   async #upsertCounts(trx: Kysely<any>, table: 'log_counts' | 'log_tenant_counts', keyColumns: readonly string[], counts: CountAccumulator): Promise<void> {
-    const cells = [...counts.cells.values()];
+    const { cells } = counts;
     const columns = ['period_ms', 'bucket', ...keyColumns, 'count'];
     const perStatement = Math.floor(30_000 / columns.length);
     for (let offset = 0; offset < cells.length; offset += perStatement) {

@@ -41,8 +41,13 @@ export function refusalMessage(noun: string, errors: ReadonlyArray<{ index: numb
  * storage fails) and encodes the response in the request's encoding.
  */
 export async function exportSignal(ingestion: Ingestion, signal: OtlpSignal, body: Buffer, encoding: OtlpEncoding): Promise<Buffer | string> {
-  const request = decodeOtlp<unknown>(signal.requestType, body, encoding);
-  const outcome = await ingestion.run(() => signal.ingest(request));
+  let request: unknown = decodeOtlp<unknown>(signal.requestType, body, encoding);
+  const outcome = await ingestion.run(() => {
+    // Handed over, not kept: the decoded messages can be collected while the commit is awaited.
+    const decoded = request;
+    request = undefined;
+    return signal.ingest(decoded);
+  });
   const response = outcome.rejected === 0 ? {} : { partialSuccess: { [signal.rejectedField]: outcome.rejected, errorMessage: outcome.errorMessage } };
   return encodeOtlp(signal.responseType, response, encoding);
 }

@@ -55,7 +55,7 @@ interface Cell {
 }
 
 /** Identifies a cell; length prefixes keep distinct tuples distinct whatever characters the names hold. */
-function cellId(minute: number, key: readonly unknown[]): string {
+export function cellId(minute: number, key: readonly unknown[]): string {
   let id = String(minute);
   for (const part of key) {
     const text = String(part);
