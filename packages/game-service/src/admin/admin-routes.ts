@@ -72,7 +72,9 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
     reply.headers(securityHeaders);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
-  app.addHook('preHandler', async (request, reply) => {
+  // Signed out is refused before the body is parsed or validated: what a form accepts is for
+  // operators to learn, not anyone. The CSRF check needs the form's fields, so it waits for them.
+  app.addHook('onRequest', async (request, reply) => {
     request.adminSession = await sessions.resolve(request);
     if (!request.routeOptions.config.adminPublic && !request.adminSession) {
       if (request.method === 'GET' && !wantsJson(request)) {
@@ -83,8 +85,8 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
       }
       throw new ApiError('unauthorized', 'Sign in at /admin/login first.');
     }
-    sessions.assertCsrf(request);
   });
+  app.addHook('preHandler', async (request) => sessions.assertCsrf(request));
 
   function respond(request: FastifyRequest, reply: FastifyReply, page: AdminPageAnswer) {
     reply.code(page.status ?? 200);
