@@ -43,6 +43,26 @@ async function buildKitApp(env: Record<string, string>, features?: (app: App) =>
   });
 }
 
+describe('SQLite memory mapping', () => {
+  it('maps SQLITE_MMAP_MB of the file (1024 MiB unless set), and none at 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kit-mmap-'));
+    try {
+      for (const [env, expected] of [[{}, 1024 * 1024 * 1024], [{ SQLITE_MMAP_MB: '64' }, 64 * 1024 * 1024], [{ SQLITE_MMAP_MB: '0' }, 0]] as const) {
+        const app = await buildKitApp({ DATA_DIR: dir, ...env });
+        try {
+          const { rows } = await sql<{ mmap_size: number }>`pragma mmap_size`.execute(app.database.db);
+          expect(rows[0]?.mmap_size, JSON.stringify(env)).toBe(expected);
+        } finally {
+          await app.close();
+        }
+      }
+      expect(() => loadConfig(schema, { SQLITE_MMAP_MB: '-1' })).toThrow(/SQLITE_MMAP_MB/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a service app whose features fail to register', () => {
   it('passes the error on and closes the database it opened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kit-failed-boot-'));

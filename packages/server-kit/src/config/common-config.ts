@@ -45,6 +45,12 @@ export const commonConfigProperties = {
     default: 'normal',
     description: 'normal (survives process crashes) or full (also survives power loss)',
   }),
+  SQLITE_MMAP_MB: Type.Integer({
+    minimum: 0,
+    maximum: 65_536,
+    default: 1024,
+    description: 'how much of the SQLite file is read through memory mapping rather than read calls, in MiB (0 turns it off); queries that read many rows scattered through a large file take about half the CPU',
+  }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// URL; unset means in-process state' })),
   REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64, description: 'prefix for every Redis key' }),
   REDIS_COMMAND_TIMEOUT_MS: Type.Integer({

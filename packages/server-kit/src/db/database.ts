@@ -19,6 +19,8 @@ export interface DatabaseOptions {
   dataDir: string;
   fileName: string;
   sqliteSynchronous: 'normal' | 'full';
+  /** SQLite: bytes of the file read through memory mapping (`mmap_size`); SQLite's default (none) when unset. */
+  sqliteMmapBytes?: number | undefined;
 }
 
 /** A Kysely instance over SQLite or PostgreSQL, with what callers need to know about it. */
@@ -60,6 +62,7 @@ function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
   file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  if (options.sqliteMmapBytes !== undefined) file.pragma(`mmap_size = ${Math.floor(options.sqliteMmapBytes)}`);
   const db = new Kysely<DB>({ dialect: traced(new SqliteDialect({ database: withStatementCache(file) }), 'sqlite', options.fileName) });
   return {
     db,

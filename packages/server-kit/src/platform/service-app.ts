@@ -104,6 +104,7 @@ async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing |
     dataDir: config.DATA_DIR,
     fileName: options.sqliteFile,
     sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
+    sqliteMmapBytes: config.SQLITE_MMAP_MB * 1024 * 1024,
   });
   let redis: Redis | undefined;
   try {
