@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+// The import graph of every package's src/, read by dependency-cruiser with the rules of
+// .dependency-cruiser.cjs: no cycle, and no feature importing another feature's store.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Violations that were there when the rules came in. This list may only shrink: fix one and the
+ * test fails until its line goes; a new violation fails the test whatever this list says.
+ */
+const knownViolations = [
+  'no-cycle: packages/observability-service/src/storage/dependency-edges.ts → packages/observability-service/src/storage/occurrence-writer.ts → packages/observability-service/src/storage/dependency-edges.ts',
+  'no-other-feature-store: packages/game-service/src/admin/admin-data.ts → packages/game-service/src/manifest/manifest-store.ts',
+  'no-other-feature-store: packages/game-service/src/admin/admin-data.ts → packages/game-service/src/runs/run-store.ts',
+  'no-other-feature-store: packages/game-service/src/admin/admin-game-routes.ts → packages/game-service/src/runs/run-store.ts',
+  'no-other-feature-store: packages/game-service/src/admin/admin-views.ts → packages/game-service/src/runs/run-store.ts',
+  'no-other-feature-store: packages/game-service/src/auth/session-service.ts → packages/game-service/src/players/player-store.ts',
+  'no-other-feature-store: packages/observability-service/src/ingest/envelope-ingestor.ts → packages/observability-service/src/logs/log-store.ts',
+  'no-other-feature-store: packages/observability-service/src/retention/retention-policy.ts → packages/observability-service/src/admin/retention-store.ts',
+  'no-other-feature-store: packages/observability-service/src/retention/retention-pruner.ts → packages/observability-service/src/logs/log-store.ts',
+  'no-other-feature-store: packages/observability-service/src/storage/occurrence-writer.ts → packages/observability-service/src/logs/log-store.ts',
+  'no-other-feature-store: packages/observability-service/src/usage/usage-views.ts → packages/observability-service/src/logs/log-store.ts',
+  'no-other-feature-store: packages/server-kit/src/accounts/account-tables.ts → packages/server-kit/src/auth/kysely-session-store.ts',
+  'no-other-feature-store: packages/server-kit/src/accounts/accounts-service.ts → packages/server-kit/src/auth/kysely-session-store.ts',
+];
+
+interface CruiseResult {
+  modules: Array<{ source: string }>;
+  summary: { violations: Array<{ from: string; to: string; rule: { name: string }; cycle?: Array<{ name: string }> }> };
+}
+
+function cruise(): CruiseResult {
+  const cli = join(root, 'node_modules/.bin/depcruise');
+  // The command exits non-zero when it finds violations; its JSON report is on stdout either way.
+  const run = spawnSync(process.execPath, [cli, 'packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (!run.stdout) throw new Error(`dependency-cruiser failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as CruiseResult;
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [relative(root, path)] : [];
+  });
+}
+
+it('has no import cycle and no feature importing another feature’s store, beyond the known violations (a list that only shrinks)', { timeout: 120_000 }, () => {
+  const result = cruise();
+  const sources = readdirSync(join(root, 'packages')).flatMap((name) => sourceFiles(join(root, 'packages', name, 'src')));
+  const cruised = new Set(result.modules.map((module) => module.source));
+  expect(sources.filter((file) => !cruised.has(file)), 'source files the import graph left out').toEqual([]);
+
+  const found = result.summary.violations.map((violation) =>
+    violation.cycle
+      ? `${violation.rule.name}: ${[violation.from, ...violation.cycle.map((step) => step.name)].join(' → ')}`
+      : `${violation.rule.name}: ${violation.from} → ${violation.to}`,
+  );
+  expect(found.filter((violation) => !knownViolations.includes(violation)), 'new violations: fix them (see .dependency-cruiser.cjs)').toEqual([]);
+  expect(knownViolations.filter((violation) => !found.includes(violation)), 'fixed: remove them from knownViolations').toEqual([]);
+});
