@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -36,6 +36,7 @@ interface CruiseResult {
 
 function cruise(): CruiseResult {
   const cli = join(root, 'node_modules/.bin/depcruise');
+  if (!existsSync(cli)) throw new Error('dependency-cruiser is not installed: run `npm install` (it is a dev dependency of the repository)');
   // The command exits non-zero when it finds violations; its JSON report is on stdout either way.
   const run = spawnSync(process.execPath, [cli, 'packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
     cwd: root,
