@@ -126,6 +126,29 @@ describeEachDatabase('logs: ingest, search, trend, usage and retention', (databa
     await get(`/api/v1/logs?q=${encodeURIComponent('-- !!')}`, 400);
   });
 
+  it('stores an envelope of 2,500 log records, more than one insert statement holds: each is found by its word and counted in its minute', async () => {
+    const at = start - 3 * hourMs;
+    const records = Array.from({ length: 2_500 }, (_, index) => ({
+      time: iso(at + index * 1_000),
+      severityNumber: index % 2 === 0 ? 9 : 17,
+      body: `bulk record number${index}`,
+    }));
+    expect((await send(records, { service: 'bulk-svc', environment: 'production' })).accepted).toEqual({ occurrences: 0, logs: 2_500 });
+    const range = { service: 'bulk-svc', from: iso(at), to: iso(at + 2_500 * 1_000) };
+    for (const index of [0, 999, 1_000, 2_499]) {
+      expect(bodies(await search({ ...range, q: `number${index}` }))).toEqual([`bulk record number${index}`]);
+    }
+    const trend = await get<{ buckets: Array<{ start: string; total: number; counts: Record<string, number> }> }>(
+      `/api/v1/logs/trend?from=${range.from}&to=${range.to}&service=bulk-svc&interval=1m`,
+    );
+    expect(trend.buckets.reduce((sum, bucket) => sum + bucket.total, 0)).toBe(2_500);
+    // A record a second: each minute holds 60 (the first and last less), half info, half error.
+    const full = trend.buckets.find((bucket) => bucket.start === iso(at - (at % minuteMs) + 5 * minuteMs))!;
+    expect(full).toMatchObject({ total: 60, counts: { info: 30, error: 30 } });
+    const hourly = await get<{ buckets: Array<{ total: number }> }>(`/api/v1/logs/trend?from=${iso(at - (at % hourMs))}&to=${iso(at - (at % hourMs) + 2 * hourMs)}&service=bulk-svc&interval=1h`);
+    expect(hourly.buckets.reduce((sum, bucket) => sum + bucket.total, 0)).toBe(2_500);
+  });
+
   it('combines severity and attribute filters with the range, service and environment', async () => {
     const at = start - 20 * minuteMs;
     const record = (offsetMs: number, severityNumber: number, region: string, body: string) => ({ time: iso(at + offsetMs), severityNumber, body, attributes: { region, shard: 3 } });

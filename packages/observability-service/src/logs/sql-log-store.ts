@@ -18,8 +18,8 @@ const logColumns = [
 
 /** Rows per INSERT: 22 columns, well under both dialects' bind parameter limits. */
 const rowsPerInsert = 1_000;
-/** Text index rows per INSERT (3 parameters each). */
-const ftsRowsPerInsert = 5_000;
+/** Text index rows per INSERT, as for `logs`: the full chunk's statement is prepared once. */
+const ftsRowsPerInsert = rowsPerInsert;
 /** Ids per `IN` list when pruning the text index. */
 const idsPerDelete = 1_000;
 
@@ -72,7 +72,7 @@ class CountAccumulator {
 /** Log storage on SQLite or PostgreSQL (through Kysely); the text index is each database's own. */
 export class SqlLogStore implements LogStore {
   readonly #database: Database;
-  readonly #insertSql = new Map<number, string>();
+  readonly #insertSql = new Map<string, string>();
 
   constructor(database: Database) {
     this.#database = database;
@@ -100,18 +100,19 @@ export class SqlLogStore implements LogStore {
           parameters.push(column === 'id' ? ids[offset + index] : column === 'received_at' ? receivedAt : row[column]);
         }
       });
-      await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), parameters));
+      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, chunk.length), parameters));
     }
     if (this.#dialect === 'sqlite') await this.#indexText(trx, rows, ids);
     await this.#addCounts(trx, rows);
   }
 
-  #insertStatement(rowCount: number): string {
-    let text = this.#insertSql.get(rowCount);
+  /** A multi-row INSERT into `table`; the full chunks' text is kept (shorter ones recur too rarely). */
+  #statement(table: 'logs' | 'logs_fts', columns: readonly string[], rowCount: number): string {
+    const key = `${table}:${rowCount}`;
+    let text = this.#insertSql.get(key);
     if (text === undefined) {
-      text = multiRowInsertSql(this.#dialect, 'logs', logColumns, rowCount);
-      // Only full chunks recur often enough to keep.
-      if (rowCount === rowsPerInsert) this.#insertSql.set(rowCount, text);
+      text = multiRowInsertSql(this.#dialect, table, columns, rowCount);
+      if (rowCount === rowsPerInsert) this.#insertSql.set(key, text);
     }
     return text;
   }
@@ -140,7 +141,7 @@ export class SqlLogStore implements LogStore {
       const chunk = rows.slice(offset, offset + ftsRowsPerInsert);
       const parameters: unknown[] = [];
       chunk.forEach((row, index) => parameters.push(ids[offset + index], row.body, row.trace_id));
-      await trx.executeQuery(CompiledQuery.raw(multiRowInsertSql('sqlite', 'logs_fts', ['rowid', 'body', 'trace'], chunk.length), parameters));
+      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', ['rowid', 'body', 'trace'], chunk.length), parameters));
     }
   }
 
