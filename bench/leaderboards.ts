@@ -21,6 +21,7 @@ import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderbo
 import {
   answerControlMessages,
   listenInChild,
+  measureAlternating,
   measurePaired,
   printTable,
   serveOrRun,
@@ -31,6 +32,7 @@ import {
   type PairedFigures,
 } from './support/http-load.js';
 import { withTempDir } from './support/scratch.js';
+import { applyTracingVariant, printTracingCost, tracingCostRequested, tracingVariants, withOtlpSink, type TracingCostRow } from './support/tracing-cost.js';
 
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -59,7 +61,7 @@ interface Sample {
   body: string;
   headers: Record<string, string>;
 }
-type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; samples: Record<Endpoint, Sample> };
+type ServeRequest = { role: 'game'; env: Record<string, string>; otel?: Record<string, string> } | { role: 'ceiling'; samples: Record<Endpoint, Sample> };
 interface BootFigures {
   rebuildMs: number;
   heapBytesBefore: number;
@@ -77,6 +79,7 @@ function collectGarbage(): void {
 
 async function serve(request: ServeRequest): Promise<void> {
   if (request.role === 'game') {
+    applyTracingVariant(request.otel);
     const app = await buildApp(loadGameConfig({ ...benchEnv, ...request.env }));
     collectGarbage();
     const before = process.memoryUsage();
@@ -233,6 +236,35 @@ function benchEngine(label: string, env: Record<string, string>, players: readon
   );
 }
 
+/**
+ * The cost of tracing: the service with tracing off, on at 10% and on at 100% (exporting to a
+ * sink), all up at once with the ceiling, each endpoint measured on the four in alternating rounds.
+ */
+async function benchTracingCost(env: Record<string, string>, players: readonly SeededPlayer[]): Promise<void> {
+  const requests = endpointRequests(players);
+  const gameArgs = ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs];
+  await withOtlpSink(async (sink) => {
+    const variants = tracingVariants(sink.url);
+    const started: Array<ChildServer<BootFigures>> = [];
+    try {
+      for (const variant of variants) started.push(await startChildServer<BootFigures>(script, { role: 'game', env, otel: variant.otel } satisfies ServeRequest, gameArgs));
+      const samples = await sampleResponses(started[0]!.baseUrl, players[Math.floor(players.length / 2)]!);
+      const ceiling = await startChildServer(script, { role: 'ceiling', samples } satisfies ServeRequest, nodeArgs);
+      started.push(ceiling as ChildServer<BootFigures>);
+      const rows: TracingCostRow[] = [];
+      for (const e of measured) {
+        const servers = [...variants.map((v, i) => ({ name: v.label, server: started[i]! })), { name: 'ceiling', server: ceiling }];
+        const measuredRounds = await measureAlternating(servers, { connections, durationSeconds, rounds, requests: [requests[e]] });
+        rows.push({ scenario: e, variants: variants.map((v, i) => ({ label: v.label, rounds: measuredRounds[i]! })), ceiling: measuredRounds[variants.length]! });
+      }
+      console.log(`${rounds} rounds of ${durationSeconds} s per variant, alternating; ${sink.received.requests} OTLP exports (${(sink.received.bytes / 1024 / 1024).toFixed(1)} MiB) received by the sink\n`);
+      printTracingCost(rows);
+    } finally {
+      for (const server of started) await server.stop();
+    }
+  });
+}
+
 function printBoot(label: string, boot: BootFigures): void {
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
   const perMillion = (bytes: number) => ((bytes / entryCount) * 1_000_000) / 1024 / 1024;
@@ -252,6 +284,10 @@ async function main(): Promise<void> {
     const { players, seedMs } = await seed(env, dir);
     console.log(`seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seedMs / 1000).toFixed(1)} s; ${connections} connections, ${durationSeconds} s per run\n`);
 
+    if (tracingCostRequested) {
+      await benchTracingCost(env, players);
+      return;
+    }
     const ceiling: { server?: ChildServer<unknown> } = {};
     const runs: EngineRun[] = [];
     try {

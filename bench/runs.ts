@@ -11,13 +11,29 @@
 // (runs per CPU-second is what one core gives when it is the server's alone).
 // BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS (default 64) set the load;
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) adds the PostgreSQL run, in a schema of its own that
-// is dropped afterwards.
+// is dropped afterwards. BENCH_TRACING=1 measures instead the cost of the service tracing itself
+// on SQLite (synchronous=normal): off, 10% and 100% sampled side by side with the ceiling, in
+// BENCH_ROUNDS (default 5) alternating rounds of BENCH_DURATION_S (support/tracing-cost.ts).
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
-import { listenInChild, serveOrRun, measureWithCpu, printTable, serviceNodeFlags, withChildServer, type ChildServer, type LoadFigures } from './support/http-load.js';
+import {
+  listenInChild,
+  measureAlternating,
+  serveOrRun,
+  measureWithCpu,
+  printTable,
+  serviceNodeFlags,
+  startChildServer,
+  withChildServer,
+  type ChildServer,
+  type LoadFigures,
+} from './support/http-load.js';
 import { onPostgres, withTempDir } from './support/scratch.js';
+import { applyTracingVariant, printTracingCost, tracingCostRequested, tracingVariants, withOtlpSink } from './support/tracing-cost.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -26,13 +42,14 @@ const runPath = '/v1/games/demo/runs/score';
 const unlimited = { GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000', GAME_RUN_RATE_LIMIT_MAX: '1000000' };
 
 /** What the parent asks a child to serve. */
-type ServeRequest = { role: 'game'; env: Record<string, string> } | { role: 'ceiling'; responseBody: string };
+type ServeRequest = { role: 'game'; env: Record<string, string>; otel?: Record<string, string> } | { role: 'ceiling'; responseBody: string };
 
 // ---------------------------------------------------------------------------------------------
 // Child process: the game service, or the bare ceiling route, on an ephemeral port.
 
 async function serve(request: ServeRequest): Promise<void> {
   if (request.role === 'game') {
+    applyTracingVariant(request.otel);
     await listenInChild(await buildApp(loadGameConfig({ ...request.env, ...unlimited, LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1' })));
     return;
   }
@@ -91,19 +108,63 @@ async function load(name: string, server: ChildServer<unknown>, tokens: readonly
   return measureWithCpu(name, server, { connections, durationSeconds, requests: submissions(tokens) });
 }
 
+/** Signs the players in and submits a first run: the tokens, and the body the ceiling answers with. */
+async function prepare(server: ChildServer<unknown>): Promise<{ tokens: string[]; sampleBody: string }> {
+  const tokens = await signIn(server.baseUrl, playerCount);
+  const sample = await fetch(`${server.baseUrl}${runPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[0]}` },
+    body: JSON.stringify({ runId: `warmup-${randomBytes(6).toString('hex')}`, payload: { score: 1234, durationMs: 60_000 } }),
+  });
+  const sampleBody = await sample.text();
+  if (sample.status !== 200) throw new Error(`warm-up run failed: ${sample.status} ${sampleBody}`);
+  return { tokens, sampleBody };
+}
+
 async function benchGame(name: string, env: Record<string, string>): Promise<{ figures: LoadFigures; sampleBody: string }> {
-  return withChildServer<unknown, { figures: LoadFigures; sampleBody: string }>(script, { role: 'game', env } satisfies ServeRequest, async (server) => {
-    const tokens = await signIn(server.baseUrl, playerCount);
-    // A first run, also the body the ceiling answers with.
-    const sample = await fetch(`${server.baseUrl}${runPath}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[0]}` },
-      body: JSON.stringify({ runId: `warmup-${randomBytes(6).toString('hex')}`, payload: { score: 1234, durationMs: 60_000 } }),
+  return withChildServer<unknown, { figures: LoadFigures; sampleBody: string }>(
+    script,
+    { role: 'game', env } satisfies ServeRequest,
+    async (server) => {
+      const { tokens, sampleBody } = await prepare(server);
+      return { figures: await load(name, server, tokens), sampleBody };
+    },
+    gameNodeFlags,
+  );
+}
+
+/**
+ * The cost of tracing: the service with tracing off, on at 10% and on at 100% (exporting to a
+ * sink), each with a SQLite file of its own, all up at once with the ceiling, measured in
+ * alternating rounds (each signs in its own players; the same load generator drives all).
+ */
+async function benchTracingCost(): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  await withOtlpSink(async (sink) => {
+    const variants = tracingVariants(sink.url);
+    await withTempDir('bench-runs-tracing-', async (dir) => {
+      const started: Array<ChildServer<unknown>> = [];
+      try {
+        const prepared: Array<{ tokens: string[]; sampleBody: string }> = [];
+        for (const [i, variant] of variants.entries()) {
+          const dataDir = join(dir, String(i));
+          mkdirSync(dataDir);
+          const server = await startChildServer(script, { role: 'game', env: { DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: 'normal' }, otel: variant.otel } satisfies ServeRequest, gameNodeFlags);
+          started.push(server);
+          prepared.push(await prepare(server));
+        }
+        const ceiling = await startChildServer(script, { role: 'ceiling', responseBody: prepared[0]!.sampleBody } satisfies ServeRequest, gameNodeFlags);
+        started.push(ceiling);
+        // Each server is driven with its own players' tokens.
+        const servers = [...variants.map((v, i) => ({ name: v.label, server: started[i]!, requests: submissions(prepared[i]!.tokens) })), { name: 'ceiling', server: ceiling, requests: submissions(['no-token']) }];
+        const measuredRounds = await measureAlternating(servers, { connections, durationSeconds, rounds, requests: [] });
+        console.log(`\n${connections} connections, ${rounds} rounds of ${durationSeconds} s per variant, alternating; SQLite (WAL, synchronous=normal); ${sink.received.requests} OTLP exports (${(sink.received.bytes / 1024 / 1024).toFixed(1)} MiB) received by the sink\n`);
+        printTracingCost([{ scenario: 'runs', variants: variants.map((v, i) => ({ label: v.label, rounds: measuredRounds[i]! })), ceiling: measuredRounds[variants.length]! }]);
+      } finally {
+        for (const server of started) await server.stop();
+      }
     });
-    const sampleBody = await sample.text();
-    if (sample.status !== 200) throw new Error(`warm-up run failed: ${sample.status} ${sampleBody}`);
-    return { figures: await load(name, server, tokens), sampleBody };
-  }, gameNodeFlags);
+  });
 }
 
 async function benchCeiling(responseBody: string): Promise<LoadFigures> {
@@ -116,6 +177,10 @@ async function benchCeiling(responseBody: string): Promise<LoadFigures> {
 }
 
 async function main(): Promise<void> {
+  if (tracingCostRequested) {
+    await benchTracingCost();
+    return;
+  }
   const rows: LoadFigures[] = [];
   let sampleBody = '';
   for (const synchronous of ['normal', 'full'] as const) {

@@ -103,26 +103,43 @@ export async function measurePaired<Context>(
   servers: { figures: ChildServer<unknown>; ceiling: ChildServer<unknown> },
   options: { connections: number; durationSeconds: number; rounds: number; requests: LoadRequest<Context>[] },
 ): Promise<PairedFigures> {
-  const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
-  await measure('warm-up', servers.figures.baseUrl, warmUp);
-  await measure('warm-up', servers.ceiling.baseUrl, warmUp);
-  const figures: LoadFigures[] = [];
-  const ceiling: LoadFigures[] = [];
-  for (let round = 0; round < options.rounds; round++) {
-    figures.push(await measureWithCpu(names.figures, servers.figures, options));
-    ceiling.push(await measureWithCpu(names.ceiling, servers.ceiling, options));
-  }
-  return { figures: combineRounds(figures), ceiling: combineRounds(ceiling), ratios: figures.map((f, i) => f.perSecond / ceiling[i]!.perSecond) };
+  const [figures, ceiling] = await measureAlternating(
+    [
+      { name: names.figures, server: servers.figures },
+      { name: names.ceiling, server: servers.ceiling },
+    ],
+    options,
+  );
+  return { figures: combineRounds(figures!), ceiling: combineRounds(ceiling!), ratios: figures!.map((f, i) => f.perSecond / ceiling![i]!.perSecond) };
 }
 
-function median(values: readonly number[]): number {
+/**
+ * Several servers under the same load, measured in `rounds` alternating slices of
+ * `durationSeconds` each after a short warm-up of each: on a shared machine whose speed drifts
+ * over minutes, each round compares runs taken seconds apart. A server may have `requests` of its
+ * own (e.g. with its own players' tokens). Returns each server's rounds.
+ */
+export async function measureAlternating<Context>(
+  servers: ReadonlyArray<{ name: string; server: ChildServer<unknown>; requests?: LoadRequest<Context>[] }>,
+  options: { connections: number; durationSeconds: number; rounds: number; requests: LoadRequest<Context>[] },
+): Promise<LoadFigures[][]> {
+  const forServer = (requests: LoadRequest<Context>[] | undefined) => ({ ...options, requests: requests ?? options.requests });
+  for (const { server, requests } of servers) await measure('warm-up', server.baseUrl, { ...forServer(requests), durationSeconds: Math.min(2, options.durationSeconds) });
+  const rounds: LoadFigures[][] = servers.map(() => []);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [i, { name, server, requests }] of servers.entries()) rounds[i]!.push(await measureWithCpu(name, server, forServer(requests)));
+  }
+  return rounds;
+}
+
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Rounds of one scenario as one row: throughput over all of them, median p50, worst p99, CPU per request over all. */
-function combineRounds(rounds: readonly LoadFigures[]): LoadFigures {
+export function combineRounds(rounds: readonly LoadFigures[]): LoadFigures {
   const ok = rounds.reduce((total, r) => total + r.ok, 0);
   const seconds = rounds.reduce((total, r) => total + r.seconds, 0);
   const cpuMicros = rounds.reduce((total, r) => total + (r.cpuMicrosPerRequest ?? 0) * r.ok, 0);

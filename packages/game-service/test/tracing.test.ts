@@ -134,6 +134,35 @@ describeEachDatabase('game service tracing', (database) => {
     expect(receiver.spans.filter((span) => span.traceId === client.traceId)).toEqual([]);
   });
 
+  it('keeps overlapping requests apart, sampled and unsampled mixed, and again once none was in flight', async () => {
+    const players = await Promise.all(Array.from({ length: 8 }, (_, i) => signIn(base, `overlap-${i}`)));
+    const submit = (player: Session, traceparent: string) =>
+      fetch(`${base}/v1/games/demo/runs/score`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent, ...bearer(player.accessToken) },
+        body: JSON.stringify({ runId: `run-${randomBytes(6).toString('hex')}`, payload: { score: 700, durationMs: 60_000 } }),
+      });
+    const contexts = players.map((_, i) => ({ ...clientContext(), sampled: i % 2 === 0 }));
+    const responses = await Promise.all(players.map((player, i) => submit(player, contexts[i]!.sampled ? contexts[i]!.traceparent : contexts[i]!.traceparent.replace(/-01$/, '-00'))));
+    expect(responses.map((response) => response.status)).toEqual(players.map(() => 200));
+    // Then one more sampled request, after the others ended (the context was let go meanwhile).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const last = { ...clientContext(), sampled: true };
+    expect((await submit(players[0]!, last.traceparent)).status).toBe(200);
+    const sampled = [...contexts.filter((c) => c.sampled), last];
+    const sqlOf = (traceId: string, spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === traceId && span.attributes['db.system'] !== undefined);
+    await receiver.waitFor((spans) => sampled.every((c) => sqlOf(c.traceId, spans).length > 0 && spans.some((span) => span.traceId === c.traceId && span.kind === spanKind.server)));
+    for (const c of sampled) {
+      const trace = receiver.spans.filter((span) => span.traceId === c.traceId);
+      const server = trace.find((span) => span.kind === spanKind.server)!;
+      expect(server.parentSpanId).toBe(c.spanId);
+      // Every span of the trace hangs under its server span: none strayed in from another request.
+      const ids = new Set(trace.map((span) => span.spanId));
+      for (const span of trace.filter((span) => span !== server)) expect(ids.has(span.parentSpanId!)).toBe(true);
+    }
+    for (const c of contexts.filter((c) => !c.sampled)) expect(receiver.spans.filter((span) => span.traceId === c.traceId)).toEqual([]);
+  });
+
   it('creates no spans for work outside a request', async () => {
     const before = receiver.spans.length;
     await app.database.ping();

@@ -33,19 +33,19 @@ export function traceRequests(app: FastifyInstance, tracing: Tracing, options: R
     }
     const parent = propagation.extract(context.active(), request.headers);
     const route = request.routeOptions.url;
-    const queryAt = request.url.indexOf('?');
-    const span = tracing.tracer.startSpan(
-      route ? `${request.method} ${route}` : request.method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, ...(route ? { 'http.route': route } : {}) } },
-      parent,
-    );
+    // No attributes until the sampler says the span records: an unsampled request pays the
+    // decision (and its ids) only. The configured samplers decide on the trace id and parent.
+    const span = tracing.tracer.startSpan(route ? `${request.method} ${route}` : request.method, { kind: SpanKind.SERVER }, parent);
     // Not sampled: nothing to record, so nothing more to pay (no context, no listeners); the
     // request's work then starts no spans either (they need a recording parent).
     if (!span.isRecording()) {
       done();
       return;
     }
+    const queryAt = request.url.indexOf('?');
     span.setAttributes({
+      'http.request.method': request.method,
+      ...(route ? { 'http.route': route } : {}),
       // The query string may carry what a log must not (codes, tokens): the path only.
       'url.path': queryAt === -1 ? request.url : request.url.slice(0, queryAt),
       'url.scheme': request.protocol,
@@ -59,7 +59,9 @@ export function traceRequests(app: FastifyInstance, tracing: Tracing, options: R
     const active = trace.setSpan(parent, span);
     context.bind(active, request.raw);
     context.bind(active, reply.raw);
+    const release = tracing.holdContext();
     reply.raw.once('close', () => {
+      release();
       const status = reply.raw.statusCode;
       span.setAttribute('http.response.status_code', status);
       if (!reply.raw.writableFinished) span.setAttribute('error.type', 'aborted');

@@ -6,6 +6,7 @@ import { recordFailure, recordingSpanActive, type Tracing } from './tracing.js';
 export type DbSystem = 'sqlite' | 'postgresql';
 
 const traced = Symbol('traced');
+const statementsKept = 2_000;
 
 /** The statement's first keyword and the table it reads or writes, for the span name. */
 function operationOf(sqlText: string): { operation: string | undefined; table: string | undefined } {
@@ -20,6 +21,27 @@ function operationOf(sqlText: string): { operation: string | undefined; table: s
  * table, when a recording span is active (a sampled request's): work outside any request starts no root spans.
  */
 export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSystem, namespace: string): Dialect {
+  // A service runs a few hundred distinct statements: each one's span name and attributes are
+  // worked out once (the map is emptied should it ever pass `statementsKept`).
+  const statements = new Map<string, { name: string; attributes: Attributes }>();
+  const statementSpan = (sqlText: string) => {
+    let known = statements.get(sqlText);
+    if (!known) {
+      const { operation, table } = operationOf(sqlText);
+      const attributes: Attributes = {
+        'db.system': system,
+        'db.system.name': system,
+        'db.namespace': namespace,
+        'db.query.text': sqlText,
+        ...(operation ? { 'db.operation.name': operation } : {}),
+        ...(table ? { 'db.collection.name': table } : {}),
+      };
+      known = { name: operation ? (table ? `${operation} ${table}` : operation) : system, attributes };
+      if (statements.size >= statementsKept) statements.clear();
+      statements.set(sqlText, known);
+    }
+    return known;
+  };
   const createDriver = dialect.createDriver.bind(dialect);
   return {
     createAdapter: () => dialect.createAdapter(),
@@ -28,39 +50,39 @@ export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSyst
     createDriver: (): Driver => {
       const driver = createDriver();
       const acquireConnection = driver.acquireConnection.bind(driver);
-      driver.acquireConnection = async () => {
-        const connection = (await acquireConnection()) as DatabaseConnection & { [traced]?: true };
+      const instrument = (connection: DatabaseConnection & { [traced]?: true }): DatabaseConnection => {
         if (!connection[traced]) {
           connection[traced] = true;
           const executeQuery = connection.executeQuery.bind(connection);
           connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
             if (!recordingSpanActive()) return executeQuery<R>(query);
-            const { operation, table } = operationOf(query.sql);
-            const attributes: Attributes = {
-              'db.system': system,
-              'db.system.name': system,
-              'db.namespace': namespace,
-              'db.query.text': query.sql,
-              ...(operation ? { 'db.operation.name': operation } : {}),
-              ...(table ? { 'db.collection.name': table } : {}),
+            const { name, attributes } = statementSpan(query.sql);
+            // A statement starts no work of its own: its span is a child of the active one, not
+            // made active itself (no context switch per statement).
+            const span = tracing.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes });
+            const failed = (error: unknown) => {
+              recordFailure(span, error);
+              span.end();
+              throw error;
             };
-            const name = operation ? (table ? `${operation} ${table}` : operation) : system;
-            return tracing.tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-              try {
-                const result = await executeQuery<R>(query);
-                span.setAttribute('db.response.returned_rows', result.rows.length);
-                return result;
-              } catch (error) {
-                recordFailure(span, error);
-                throw error;
-              } finally {
-                span.end();
-              }
-            });
+            let running: Promise<QueryResult<R>>;
+            try {
+              // A driver may throw at once (SQLite's, on a constraint) rather than reject.
+              running = executeQuery<R>(query);
+            } catch (error) {
+              return failed(error);
+            }
+            return running.then((result) => {
+              span.setAttribute('db.response.returned_rows', result.rows.length);
+              span.end();
+              return result;
+            }, failed);
           };
         }
         return connection;
       };
+      // One `then` per acquisition, no async wrapper: every query, sampled or not, passes here.
+      driver.acquireConnection = () => acquireConnection().then(instrument);
       return driver;
     },
   };
