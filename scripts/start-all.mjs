@@ -79,7 +79,7 @@ if (requested.length === 0) await wireTheDemo();
 
 /**
  * `npm start` is the local demo of both services together: the game service's traces go to the
- * observability service (with an ingestion key made on the first start, kept in DATA_DIR), and
+ * observability service (and so do the observability service's own, of its dashboard and API) (with an ingestion key made on the first start, kept in DATA_DIR), and
  * demo players play, unless DEMO_TRAFFIC=0. An OTEL_EXPORTER_OTLP_ENDPOINT of the operator's
  * wins: the game service then sends where it says, and no key is made.
  */
@@ -89,10 +89,12 @@ async function wireTheDemo() {
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT === undefined && env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT === undefined) {
     const keyFile = join(env.DATA_DIR ?? './data', 'game-service-ingestion.key');
     const key = await ingestionKeyIn(keyFile);
-    serviceEnv['observability-service'] = { INGESTION_KEY_FILE: env.INGESTION_KEY_FILE ?? keyFile };
     exportEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: observabilityUrl, OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer%20${key}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' };
+    // The observability service traces its own dashboard and API requests into itself too (its
+    // ingest makes no spans, so this cannot loop).
+    serviceEnv['observability-service'] = { INGESTION_KEY_FILE: env.INGESTION_KEY_FILE ?? keyFile, ...exportEnv };
     serviceEnv['game-service'] = exportEnv;
-    say('info', `game-service sends its traces to observability-service at ${observabilityUrl} with ingestion key ${key.slice(0, 13)}... (${keyFile})`);
+    say('info', `game-service sends its traces to observability-service at ${observabilityUrl} with ingestion key ${key.slice(0, 13)}... (${keyFile}); so do observability-service's own dashboard and API requests`);
   }
   if (env.DEMO_TRAFFIC === '0') return;
   demoTrafficEnv = { ...env, ...exportEnv, OTEL_SERVICE_NAME: 'demo-game', GAME_URL: `http://127.0.0.1:${env.GAME_PORT ?? '8080'}` };

@@ -65,9 +65,10 @@ async function withNpmStart(extraEnv: Record<string, string>, body: (started: St
 }
 
 it(
-  '`npm start` is alive: the game service reports to the observability service and demo players play; the first user sees game-service server spans, SQL under them, and traces that start in the client library',
+  '`npm start` is alive: the game service reports to the observability service and demo players play; the first user sees game-service server spans, SQL under them, traces that start in the client library, the game service\'s logs, and the observability service\'s own API requests',
   async () => {
-    await withNpmStart({}, async ({ dataDir, ports, output }) => {
+    // Info: the game service's request lines are among the logs it sends.
+    await withNpmStart({ LOG_LEVEL: 'info' }, async ({ dataDir, ports, output }) => {
       const observability = `http://127.0.0.1:${ports.observability}`;
       await eventually('observability-service ready', async () => ((await fetch(`${observability}/readyz`)).ok ? true : undefined), 150_000);
       const setup = await fetch(`${observability}/api/v1/auth/setup`, {
@@ -109,6 +110,29 @@ it(
       let ancestor = found.server.parentSpanId ? byId.get(found.server.parentSpanId) : undefined;
       while (ancestor && ancestor.service !== 'demo-game') ancestor = ancestor.parentSpanId ? byId.get(ancestor.parentSpanId) : undefined;
       expect(ancestor?.spanId).toBe(found.round.spanId);
+
+      // The observability service traces its own dashboard and API requests into itself, never
+      // its ingest (the game service's exports arrive all the while).
+      const own = await eventually(
+        'the observability service\'s own server spans',
+        async () => {
+          const { items } = await read<{ items: Array<{ operation: string; kind: string }> }>('/api/v1/occurrences?service=observability-service&limit=200');
+          return items.some((item) => item.kind === 'server' && item.operation === 'GET /api/v1/services') ? items : undefined;
+        },
+        30_000,
+      );
+      expect(own.filter((item) => /^POST \/(v1\/(traces|logs)|api\/v1\/ingest)$/.test(item.operation))).toEqual([]);
+
+      // The game service's log lines arrive as log records, tied to the traces of their requests.
+      const gameLogs = await eventually(
+        'the game service\'s log records',
+        async () => {
+          const { items } = await read<{ items: Array<{ body: unknown; traceId: string | null }> }>('/api/v1/logs?service=game-service&limit=200');
+          return items.some((item) => item.traceId) ? items : undefined;
+        },
+        30_000,
+      );
+      expect(gameLogs.length).toBeGreaterThan(0);
 
       // The key the launcher made: owner-only, in DATA_DIR, never printed whole.
       const keyFile = join(dataDir, 'game-service-ingestion.key');

@@ -41,6 +41,8 @@ export async function buildApp(config: Readonly<GameConfig>, options: BuildOptio
     bodyLimitBytes: config.GAME_BODY_LIMIT_BYTES,
     clock: options.clock,
     logStream: options.logStream,
+    // Its log lines go where its spans go, when the OTEL_* variables say so.
+    exportLogs: true,
     openapi: {
       info: {
         title: 'Game results and leaderboards service',

@@ -8,11 +8,11 @@ import { bearer, galaxyGame, manifestWith, storeManifest, type Session } from '.
 import { buildTestApp } from './support/test-app.js';
 
 const spanKind = { internal: 1, server: 2, client: 3 } as const;
-const otelVariables = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_BSP_SCHEDULE_DELAY', 'OTEL_EXPORTER_OTLP_TIMEOUT'] as const;
+const otelVariables = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_BSP_SCHEDULE_DELAY', 'OTEL_BLRP_SCHEDULE_DELAY', 'OTEL_EXPORTER_OTLP_TIMEOUT', 'OTEL_LOGS_EXPORTER'] as const;
 
 /** Points the OpenTelemetry SDK at `endpoint` through the standard variables, as an operator would. */
 function exportTo(endpoint: string, extra: Record<string, string> = {}): void {
-  Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', ...extra });
+  Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_BLRP_SCHEDULE_DELAY: '50', ...extra });
 }
 
 function stopExporting(): void {
@@ -102,6 +102,15 @@ describeEachDatabase('game service tracing', (database) => {
     }
     // The request's log lines carry its trace and span ids.
     expect(logs.lines.some((line) => line.trace_id === client.traceId && line.span_id === server.spanId)).toBe(true);
+    // ... and are exported as OpenTelemetry log records, tied to the span, where the spans go.
+    await receiver.waitFor(() => receiver.logs.some((record) => record.traceId === client.traceId));
+    const record = receiver.logs.find((log) => log.traceId === client.traceId)!;
+    expect(record.spanId).toBe(server.spanId);
+    expect(record.severityText).toBe('INFO');
+    expect(record.severityNumber).toBe(9);
+    expect(typeof record.body).toBe('string');
+    expect(record.resource['service.name']).toBe('game-service');
+    expect(record.attributes.trace_id).toBeUndefined();
   });
 
   it('starts a trace of its own without a traceparent, and records a client\'s error as an exception event', async () => {
@@ -269,5 +278,32 @@ describe('game service tracing of its calls to Google Play Games', () => {
       expect(String(call.attributes['url.full'])).not.toContain('?');
     }
     expect(calls(receiver.spans).map((call) => call.name).sort()).toEqual(expect.arrayContaining(['GET', 'POST']));
+  });
+});
+
+describe('game service logs with OTEL_LOGS_EXPORTER=none', () => {
+  const receiver = new OtlpJsonReceiver();
+  let database: TestDatabase;
+  let app: App;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    exportTo(await receiver.start(), { OTEL_LOGS_EXPORTER: 'none' });
+    app = await buildTestApp(database, { LOG_LEVEL: 'info' }, { logStream: new CapturedLogs() });
+  });
+  afterAll(async () => {
+    await app.close();
+    stopExporting();
+    await receiver.close();
+    await database.dispose();
+  });
+
+  it('exports the spans and no log records', async () => {
+    const base = await listen(app);
+    const client = clientContext();
+    await signIn(base, 'no-logs-carol', client.traceparent);
+    await receiver.waitFor((spans) => spans.some((span) => span.traceId === client.traceId));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.logs).toEqual([]);
   });
 });

@@ -35,6 +35,8 @@ export interface ServerOptions {
     /** A request slower than this is logged (at warn) in every mode but `off`. */
     slowRequestMs?: number | undefined;
   };
+  /** Set when logs are exported (`startLogExport`): each JSON line is handed to it too. */
+  exportLogLine?: ((line: string) => void) | undefined;
   /** Set when tracing is on: a server span per request, and span ids in log lines. */
   tracing?: { tracing: Tracing; requests?: RequestSpanOptions | undefined } | undefined;
   /** Extra Fastify options. */
@@ -61,7 +63,7 @@ export function createServer(options: ServerOptions): App {
   // A test's stream is no terminal: JSON unless asked otherwise.
   const format = options.log?.format ?? (options.logStream ? 'json' : resolveLogFormat(undefined));
   const app = Fastify({
-    loggerInstance: createLogger({ level: options.logLevel, name: options.log?.name, format, destination: options.logStream, traceIds: options.tracing !== undefined }),
+    loggerInstance: createLogger({ level: options.logLevel, name: options.log?.name, format, destination: options.logStream, traceIds: options.tracing !== undefined, exportLine: options.exportLogLine }),
     logController: new RequestLogController(resolveRequestLogMode(options.log?.requests, format), options.log?.slowRequestMs ?? defaultSlowRequestMs),
     genReqId: requestIdFor,
     requestIdHeader: false,

@@ -17,6 +17,8 @@ export interface LoggerSettings {
   destination?: LineSink | undefined;
   /** Each line carries the active span's `trace_id` and `span_id` (set when tracing is on). */
   traceIds?: boolean | undefined;
+  /** Also hands each JSON line to this (the OpenTelemetry log export, when on). */
+  exportLine?: ((line: string) => void) | undefined;
 }
 
 /** The format `LOG_FORMAT` asks for, or the one that suits stdout when it is unset. */
@@ -45,7 +47,15 @@ export function loggerOptions(level: LogLevel, name?: string): LoggerOptions {
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = { ...loggerOptions(settings.level, settings.name), ...(settings.traceIds ? { mixin: activeSpanIds } : {}) };
   const destination = settings.destination ?? stdoutSink();
-  if (resolveLogFormat(settings.format) === 'json') return pino(options, destination);
   const colors = settings.destination === undefined && process.stdout.isTTY === true && process.stdout.hasColors() && !process.env.NO_COLOR;
-  return pino(options, prettyLines(destination, { colors }));
+  const lines = resolveLogFormat(settings.format) === 'json' ? destination : prettyLines(destination, { colors });
+  const { exportLine } = settings;
+  if (!exportLine) return pino(options, lines);
+  // The export takes pino's JSON line, before any pretty formatting.
+  return pino(options, {
+    write(line: string) {
+      exportLine(line);
+      return lines.write(line);
+    },
+  });
 }

@@ -11,7 +11,8 @@ import { RedisHealth } from '../redis/redis-health.js';
 import { systemClock, type Clock } from '../system/clock.js';
 import { Readiness } from '../system/readiness.js';
 import type { RequestSpanOptions } from '../telemetry/request-spans.js';
-import { startTracing, type Tracing } from '../telemetry/tracing.js';
+import { startLogExport, type LogExport } from '../telemetry/log-export.js';
+import { serviceResource, startTracing, type Tracing } from '../telemetry/tracing.js';
 import { systemRoutes } from '../system/system-routes.js';
 import { ErrorResponse, type VersionInfo } from '../system/system-schemas.js';
 
@@ -60,6 +61,12 @@ export interface ServiceAppOptions {
    * opened are not left open behind it.
    */
   features?: (app: App) => Promise<void>;
+  /**
+   * Whether the service's log lines are exported as OpenTelemetry log records when the `OTEL_*`
+   * variables ask for it (`startLogExport`). Not for a service whose every request logs and which
+   * would receive its own records: that would be a loop.
+   */
+  exportLogs?: boolean;
   /** Which requests create no telemetry at all when tracing is on (the observability ingest). */
   untracedRequests?: RequestSpanOptions['untraced'];
 }
@@ -78,16 +85,20 @@ export function serviceName(packageName: string): string {
 export async function createServiceApp(options: ServiceAppOptions): Promise<App> {
   const { config } = options;
   // Started from the standard OTEL_* variables, or not at all (then nothing below is traced).
-  const tracing = await startTracing({ serviceName: serviceName(options.version.name), serviceVersion: options.version.version });
+  const identity = { serviceName: serviceName(options.version.name), serviceVersion: options.version.version };
+  const tracing = await startTracing(identity);
+  let logExport: LogExport | undefined;
   try {
-    return await assembleServiceApp(options, tracing);
+    logExport = options.exportLogs ? await startLogExport(serviceResource(identity)) : undefined;
+    return await assembleServiceApp(options, tracing, logExport);
   } catch (error) {
+    await logExport?.shutdown();
     await tracing?.shutdown();
     throw error;
   }
 }
 
-async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing | undefined): Promise<App> {
+async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing | undefined, logExport: LogExport | undefined): Promise<App> {
   const { config } = options;
   const app = createServer({
     logLevel: config.LOG_LEVEL,
@@ -96,6 +107,7 @@ async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing |
     bodyLimitBytes: options.bodyLimitBytes,
     logStream: options.logStream,
     tracing: tracing && { tracing, requests: { untraced: options.untracedRequests } },
+    exportLogLine: logExport?.exportLine,
   });
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -129,7 +141,7 @@ async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing |
     app.redisHealth?.close();
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     await database.close();
-    await tracing?.shutdown();
+    await Promise.all([tracing?.shutdown(), logExport?.shutdown()]);
   });
 
   app.addSchema(ErrorResponse);

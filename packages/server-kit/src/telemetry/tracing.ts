@@ -1,7 +1,7 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /** What tracing needs to know about the service it runs in. */
@@ -25,8 +25,25 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** The longest a service's stop waits for its last spans to be exported. */
+/** The longest a service's stop waits for its last spans (or log records) to be exported. */
 const shutdownTimeoutMs = 2_000;
+
+/** Waits for an SDK's `shutdown` (its last export), at most `shutdownTimeoutMs`; a failure is no matter. */
+export async function stoppedWithin(shutdown: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, shutdownTimeoutMs);
+  });
+  await Promise.race([shutdown.catch(() => undefined), timeout]);
+  clearTimeout(timer);
+}
+
+/** The OTLP protocol the variables name for a signal (`OTEL_EXPORTER_OTLP_<SIGNAL>_PROTOCOL`, then the common one; http/protobuf by default). */
+export function otlpProtocol(env: Readonly<Record<string, string | undefined>>, signal: 'TRACES' | 'LOGS'): 'http/protobuf' | 'http/json' | 'grpc' {
+  const protocol = (env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`] ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json' && protocol !== 'grpc') throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL "${protocol}" is not one of http/protobuf, http/json, grpc`);
+  return protocol;
+}
 
 let active: Tracing | undefined;
 
@@ -35,7 +52,7 @@ export function activeTracing(): Tracing | undefined {
   return active;
 }
 
-const truthy = (value: string | undefined) => value !== undefined && ['true', '1'].includes(value.trim().toLowerCase());
+export const truthy = (value: string | undefined) => value !== undefined && ['true', '1'].includes(value.trim().toLowerCase());
 
 /**
  * Whether the standard variables ask for traces to be exported: an OTLP endpoint is set
@@ -48,12 +65,21 @@ export function tracingRequested(env: Readonly<Record<string, string | undefined
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
+/**
+ * The service's resource: `service.name` and `service.version`, then what `OTEL_SERVICE_NAME` and
+ * `OTEL_RESOURCE_ATTRIBUTES` say (they win). Shared by its spans and its log records.
+ */
+export function serviceResource(identity: TracingIdentity): Resource {
+  return defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': identity.serviceName, 'service.version': identity.serviceVersion }))
+    .merge(detectResources({ detectors: [envDetector] }));
+}
+
 /** The OTLP exporter `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` names (http/protobuf by default). */
 async function exporterFor(env: Readonly<Record<string, string | undefined>>): Promise<SpanExporter> {
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  const protocol = otlpProtocol(env, 'TRACES');
   if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
   if (protocol === 'grpc') return new (await import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter();
-  if (protocol !== 'http/protobuf') throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL "${protocol}" is not one of http/protobuf, http/json, grpc`);
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
 }
 
@@ -68,9 +94,7 @@ async function exporterFor(env: Readonly<Record<string, string | undefined>>): P
 export async function startTracing(identity: TracingIdentity, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Tracing | undefined> {
   if (!tracingRequested(env)) return undefined;
   if (active) throw new Error('tracing is already started in this process');
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': identity.serviceName, 'service.version': identity.serviceVersion }))
-    .merge(detectResources({ detectors: [envDetector] }));
+  const resource = serviceResource(identity);
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(await exporterFor(env))] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
@@ -101,12 +125,7 @@ export async function startTracing(identity: TracingIdentity, env: Readonly<Reco
     async shutdown() {
       if (active !== tracing) return;
       active = undefined;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, shutdownTimeoutMs);
-      });
-      await Promise.race([provider.shutdown().catch(() => undefined), timeout]);
-      clearTimeout(timer);
+      await stoppedWithin(provider.shutdown());
       trace.disable();
       propagation.disable();
       context.disable();

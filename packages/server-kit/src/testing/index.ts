@@ -8,7 +8,7 @@ export { CapturedLogs, logLevels, type LogLine } from './captured-logs.js';
 export { sendWholeBodyThenRead, type WholeBodyAnswer, type WholeBodyRequest } from './whole-body-request.js';
 export { TestRedisServer } from './redis-server.js';
 export { HttpBrowser, listeningOnSqlite, requestsFromAddresses, testAddresses } from './http-browser.js';
-export { OtlpJsonReceiver, type ReceivedSpan } from './otlp-receiver.js';
+export { OtlpJsonReceiver, type ReceivedLog, type ReceivedSpan } from './otlp-receiver.js';
 export { fuzzOperations, fuzzRunsPerOperation, operationsOf, type FuzzIdentity, type FuzzOperation, type FuzzReport, type FuzzRequest, type FuzzSchema } from './fuzz.js';
 export { describeMigrationOrder, migrationNamePattern, migrationOrderProblems } from './migration-order.js';
 export { databaseMigratedUpTo, insertRow, type ServiceStorage } from './legacy-database.js';

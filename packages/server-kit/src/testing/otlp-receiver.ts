@@ -16,6 +16,17 @@ export interface ReceivedSpan {
   resource: Record<string, unknown>;
 }
 
+/** A received log record. */
+export interface ReceivedLog {
+  severityNumber: number;
+  severityText: string | undefined;
+  body: unknown;
+  traceId: string | undefined;
+  spanId: string | undefined;
+  attributes: Record<string, unknown>;
+  resource: Record<string, unknown>;
+}
+
 interface JsonValue {
   stringValue?: string;
   intValue?: string | number;
@@ -33,12 +44,13 @@ function flatten(attributes: JsonAttributes): Record<string, unknown> {
 }
 
 /**
- * A small OTLP/HTTP receiver for tests, taking `http/json` trace exports (`POST /v1/traces`) and
- * keeping their spans. `hang()` makes it accept connections and never answer, like a collector
+ * A small OTLP/HTTP receiver for tests, taking `http/json` trace and log exports (`POST
+ * /v1/traces`, `/v1/logs`) and keeping their spans and log records. `hang()` makes it accept connections and never answer, like a collector
  * that is stuck.
  */
 export class OtlpJsonReceiver {
   readonly spans: ReceivedSpan[] = [];
+  readonly logs: ReceivedLog[] = [];
   #hanging = false;
   readonly #sockets = new Set<Socket>();
   readonly #server = http.createServer((request, response) => {
@@ -47,6 +59,7 @@ export class OtlpJsonReceiver {
     request.on('end', () => {
       if (this.#hanging) return;
       if (request.url === '/v1/traces') this.#take(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      if (request.url === '/v1/logs') this.#takeLogs(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -80,6 +93,26 @@ export class OtlpJsonReceiver {
   async close(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #takeLogs(body: { resourceLogs?: Array<{ resource?: { attributes?: JsonAttributes }; scopeLogs?: Array<{ logRecords?: Array<Record<string, unknown>> }> }> }): void {
+    for (const resourceLogs of body.resourceLogs ?? []) {
+      const resource = flatten(resourceLogs.resource?.attributes);
+      for (const scope of resourceLogs.scopeLogs ?? []) {
+        for (const record of scope.logRecords ?? []) {
+          const body = record.body as JsonValue | undefined;
+          this.logs.push({
+            severityNumber: (record.severityNumber as number | undefined) ?? 0,
+            severityText: record.severityText as string | undefined,
+            body: body?.stringValue ?? body,
+            traceId: (record.traceId as string | undefined) || undefined,
+            spanId: (record.spanId as string | undefined) || undefined,
+            attributes: flatten(record.attributes as JsonAttributes),
+            resource,
+          });
+        }
+      }
+    }
   }
 
   #take(body: { resourceSpans?: Array<{ resource?: { attributes?: JsonAttributes }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> }): void {
