@@ -101,10 +101,11 @@ async function startService(env: Record<string, string>): Promise<RunningService
   return { child, baseUrl, grpcAddress: `127.0.0.1:${grpcPort}`, exited };
 }
 
+// Each case starts the service twice as a child process under tsx: 10-30 s on a loaded machine.
 describeEachDatabase('durability of acknowledged envelopes', (database) => {
   for (const [transport, send] of Object.entries(senders)) {
   const table = storedIn[transport] ?? 'occurrences';
-  it(`${transport}: keeps every acknowledged ${table === 'logs' ? 'log record' : 'occurrence'} when the process is killed with SIGKILL right after its acknowledgements`, async () => {
+  it(`${transport}: keeps every acknowledged ${table === 'logs' ? 'log record' : 'occurrence'} when the process is killed with SIGKILL right after its acknowledgements`, { timeout: 120_000 }, async () => {
     const env = { ...database().env };
     const service = await startService(env);
     const acknowledged: string[] = [];
