@@ -5,7 +5,7 @@
 //
 // BENCH_OCCURRENCES (default 10,000,000) sets the size; BENCH_DATA_DIR keeps the generated
 // SQLite database between runs (generation takes minutes at full size); BENCH_ITERATIONS sets
-// the requests per endpoint (default 60); BENCH_ONLY=<text> only the cases whose name contains it.
+// the requests per endpoint (default 60); BENCH_ONLY=<text>[|<text>...] only the cases whose name contains one of them.
 // DATABASE_URL=postgres://... runs it on PostgreSQL.
 // OCCURRENCE_SEARCH_WINDOW is passed to the service (the rows an occurrence search with row
 // filters checks at most).
@@ -268,9 +268,9 @@ try {
   console.log(`\n${occurrencesTotal.toLocaleString('en')} occurrences, ${days} days, ${serviceCount} services, ${tenantCount} tenants, ${app.database.dialect}; ${iterations} requests each (in-process inject)`);
   console.log('endpoint                      p50 ms   p95 ms  cpu p50  cpu p95   ceiling p95 ms   ratio p95');
   const results = new Map<string, { p50: number; p95: number; cpuP50: number; cpuP95: number }>();
-  // BENCH_ONLY=<text> measures only the cases whose name contains it (a re-run of one part on a kept data set).
-  const only = process.env.BENCH_ONLY;
-  for (const [name, url] of cases.filter(([name]) => only === undefined || name.includes(only))) {
+  // BENCH_ONLY=<text>[|<text>...] measures only the cases whose name contains one of them (a re-run of some parts on a kept data set).
+  const only = process.env.BENCH_ONLY?.split('|');
+  for (const [name, url] of cases.filter(([name]) => only === undefined || only.some((part) => name.includes(part)))) {
     const result = await measure(() => asBrowser(app, session, { method: 'GET', url }));
     bodies.set(String(results.size), result.body);
     const ceiling = await measure(() => ceilingApp.inject({ method: 'GET', url: `/ceiling/${results.size}` }));
