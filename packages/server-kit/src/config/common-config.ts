@@ -49,7 +49,7 @@ export const commonConfigProperties = {
     minimum: 0,
     maximum: 65_536,
     default: 1024,
-    description: 'how much of the SQLite file is read through memory mapping rather than read calls, in MiB (0 turns it off); queries that read many rows scattered through a large file take about half the CPU',
+    description: 'how much of the SQLite file (from its start) is read through memory mapping rather than read calls, in MiB (0 turns it off; SQLite maps 2 GiB at most); queries that read many scattered rows in the mapped part take about half the CPU',
   }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// URL; unset means in-process state' })),
   REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64, description: 'prefix for every Redis key' }),
