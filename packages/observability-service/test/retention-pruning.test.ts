@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, openDatabase, type App } from '@playstack/server-kit';
 import { createTestDatabase, describeEachDatabase, testDialects, type TestDatabase } from '@playstack/server-kit/testing';
-import { setRetentionDays } from '../src/admin/retention-store.js';
+import { storeRetentionDays } from '../src/retention/retention-store.js';
 import { compactionLock } from '../src/query/tier-compactor.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
@@ -64,12 +64,12 @@ describeEachDatabase('retention', (database) => {
   });
 
   it('applies the retention an admin sets, from the next run', async () => {
-    await setRetentionDays(app.database.db, 3, clock.now());
+    await storeRetentionDays(app.database.db, 3, clock.now());
     const result = await app.retention.pruner.pruneOnce();
     expect(app.retention.policy.days).toBe(3);
     expect(result.occurrences).toBe(5);
     expect(await countOf('occurrences', 'recent')).toBe(0);
-    await setRetentionDays(app.database.db, 14, clock.now());
+    await storeRetentionDays(app.database.db, 14, clock.now());
     await app.retention.pruner.pruneOnce();
   });
 

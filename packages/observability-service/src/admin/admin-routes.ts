@@ -15,7 +15,6 @@ import {
   UserChangeBody,
   UserList,
 } from './admin-schemas.js';
-import { setRetentionDays } from './retention-store.js';
 
 const tags = ['admin'];
 const security = [{ session: [] }];
@@ -153,9 +152,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, security, summary: 'Set the days of telemetry kept', body: Retention, response: { 200: Retention, ...errorResponses(400, 401, 403) } },
     },
     async (request) => {
-      await setRetentionDays(db, request.body.days, app.clock.now());
-      // Ingestion's cached copy follows at once here; other instances pick it up at their next prune.
-      await app.retention.policy.refresh();
+      await app.retention.policy.set(request.body.days, app.clock.now());
       return { days: request.body.days };
     },
   );

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RoleSchema } from '../auth/auth-schemas.js';
-import { maxRetentionDays, minRetentionDays } from './retention-store.js';
+import { maxRetentionDays, minRetentionDays } from '../retention/retention-policy.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 const Id = Type.String({ minLength: 1, maxLength: 64 });

@@ -1,4 +1,4 @@
-import type { NewOccurrence } from '../storage/occurrence-writer.js';
+import type { NewOccurrence } from '../storage/storage-tables.js';
 import type { ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
 import { normalizeStatement, statementHash, statementVerb } from './statement-normalizer.js';
 

@@ -4,7 +4,7 @@ import { pruneIngestionCounters } from '../health/ingestion-counters.js';
 import { pruneTiers } from '../query/tier-compactor.js';
 import { pruneErrorGroups } from '../errors/error-group-retention.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
-import type { LogStore } from '../logs/log-store.js';
+import type { LogStore } from '../logs/index.js';
 import { dayMs } from '../time-units.js';
 import type { RetentionPolicy } from './retention-policy.js';
 

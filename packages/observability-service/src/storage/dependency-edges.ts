@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { NewOccurrence } from './occurrence-writer.js';
-import type { IngestionTables } from './storage-tables.js';
+import type { IngestionTables, NewOccurrence } from './storage-tables.js';
 
 /** One call from a service to something else, with the figures it is counted with. */
 export interface DependencyEdge {

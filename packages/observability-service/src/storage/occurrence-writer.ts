@@ -6,13 +6,10 @@ import { multiRowInsertSql } from './multi-row-insert.js';
 import { schemaLock } from './schema-lock.js';
 import { spanRoleOf } from './span-role.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
-import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
-import type { LogStore, NewLogRecord } from '../logs/log-store.js';
+import type { IngestionTables, NewOccurrence, OccurrencesTable } from './storage-tables.js';
+import type { LogStore, NewLogRecord } from '../logs/index.js';
 import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
 import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
-
-/** A row to store, plus the normalized statement its database rollup is keyed by. */
-export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at' | 'error_group_id'> & { normalized_statement: string | null };
 
 /** A row to store with its error group (none for an occurrence that is not an error with details). */
 export type GroupedOccurrence = NewOccurrence & { errorGroup: ErrorFingerprint | undefined };

@@ -64,6 +64,9 @@ export interface OccurrencesTable {
   received_at: number;
 }
 
+/** A row to store, plus the normalized statement its database rollup is keyed by. */
+export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at' | 'error_group_id'> & { normalized_statement: string | null };
+
 /** Columns every rollup row carries besides its key. */
 export interface RollupFigures {
   /** Epoch ms of the minute start; with the key columns, the primary key. */

@@ -1,4 +1,4 @@
-import type { LogStore } from '../logs/log-store.js';
+import type { LogStore } from '../logs/index.js';
 import { aggregateRollups, distinctRollupKeys } from '../query/rollup-aggregate.js';
 import { roundMs } from '../query/latency-percentiles.js';
 import type { QueryRange } from '../query/query-range.js';

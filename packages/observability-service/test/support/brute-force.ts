@@ -1,4 +1,4 @@
-import type { NewOccurrence } from '../../src/storage/occurrence-writer.js';
+import type { NewOccurrence } from '../../src/storage/storage-tables.js';
 
 /**
  * Reference answers computed straight from the generated rows, with nothing shared with the

@@ -1,7 +1,7 @@
 import { seededRandom } from '@playstack/server-kit/testing';
 import { mapOccurrence } from '../../src/ingest/occurrence-mapper.js';
 import type { ProtocolOccurrence, ProtocolResource } from '../../src/ingest/protocol-types.js';
-import type { NewOccurrence } from '../../src/storage/occurrence-writer.js';
+import type { NewOccurrence } from '../../src/storage/storage-tables.js';
 
 const hex = (random: () => number, length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
 
