@@ -1,12 +1,11 @@
 import type { AccountsService, App, InvitationSummary, VersionInfo } from '@playstack/server-kit';
-import type { CurrentManifest } from '../manifest/game-catalog.js';
+import type { CurrentManifest, ManifestVersionSummary } from '../manifest/game-catalog.js';
 import type { BoardDefinition, GameDefinition, Period } from '../manifest/manifest-schema.js';
-import type { ManifestVersionSummary } from '../manifest/manifest-store.js';
 import { countPlayersByGame } from '../players/player-counts.js';
 import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import { adapterTypes } from '../runs/adapters/registry.js';
 import { countRunsByGame } from '../runs/run-counts.js';
-import { emptyRunCounts, listRuns, type RunRecord, type RunStatus } from '../runs/run-store.js';
+import { emptyRunCounts, type RunRecord, type RunStatus } from '../runs/run-record.js';
 import { isoTime } from './admin-layout.js';
 
 const readinessTimeoutMs = 2_000;
@@ -161,7 +160,7 @@ export class AdminData {
   }
 
   async runs(gameId: string, filter: RunsView['filter'], beforeId: number | undefined, limit: number): Promise<RunsView> {
-    const page = await listRuns(this.#app.database.db, { gameId, status: filter.status, playerId: filter.player, beforeId, limit });
+    const page = await this.#app.runs.list({ gameId, status: filter.status, playerId: filter.player, beforeId, limit });
     return { gameId, filter, runs: page.runs, nextBefore: page.nextBeforeId };
   }
 

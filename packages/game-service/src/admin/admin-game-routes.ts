@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '@playstack/server-kit';
 import type { Period } from '../manifest/manifest-schema.js';
-import { runStatuses, type RunStatus } from '../runs/run-store.js';
+import { runStatuses, type RunStatus } from '../runs/run-record.js';
 import type { AdminPageContext } from './admin-page-context.js';
 import { gameBody, gamesBody, runsBody } from './admin-views.js';
 

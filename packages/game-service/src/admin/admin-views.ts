@@ -1,7 +1,7 @@
 import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { ManifestProblem } from '../manifest/manifest-check.js';
-import { runStatuses, type RunRecord } from '../runs/run-store.js';
+import { runStatuses, type RunRecord } from '../runs/run-record.js';
 import { csrfField, isoTime } from './admin-layout.js';
 import { html, type Html } from './html.js';
 import type { AdminHealth, AdminOverview, BoardTop, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';

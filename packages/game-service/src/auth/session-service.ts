@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, hashOpaqueToken, newOpaqueToken, type Clock } from '@playstack/server-kit';
 import { andThen, type Awaitable } from '../awaitable.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
-import { playerForPlatformLink, type Player } from '../players/player-store.js';
+import { playerForPlatformLink, type Player } from '../players/player-service.js';
 import type { AccessClaims, AccessTokenCodec } from './access-token.js';
 import type { FamilyRevocations } from './family-revocations.js';
 import type { ProviderRegistry } from './providers/provider-registry.js';

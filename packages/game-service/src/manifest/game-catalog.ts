@@ -15,6 +15,10 @@ import {
 } from './manifest-store.js';
 import './manifest-error-codes.js';
 
+// The catalog is the manifest feature's public service: a stored version is described to others
+// (the admin pages) by this summary, not by reading the store.
+export type { ManifestVersionSummary };
+
 /** The manifest games are served from: a stored version, or the bundled demo (version null). */
 export interface CurrentManifest {
   readonly version: number | null;

@@ -29,11 +29,10 @@ export interface PlatformLink {
 }
 
 /**
- * The player linked to this platform identity in this game, created on first sign-in. One
- * upsert, so two first sign-ins racing end with one player. The display name follows the
- * platform's.
+ * The player linked to this platform identity in this game, created if absent, its display name
+ * updated if present. One upsert, so two first sign-ins racing end with one player.
  */
-export async function playerForPlatformLink(anyDb: Kysely<any>, link: PlatformLink, now: number): Promise<Player> {
+export async function upsertLinkedPlayer(anyDb: Kysely<any>, link: PlatformLink, now: number): Promise<Player> {
   const db = anyDb as Kysely<PlayerTables>;
   const row = await db
     .insertInto('players')

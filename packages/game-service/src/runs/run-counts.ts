@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
-import { emptyRunCounts, type RunStatus, type RunsDatabase } from './run-store.js';
+import { emptyRunCounts, type RunStatus } from './run-record.js';
+import type { RunsDatabase } from './run-store.js';
 
 /** Per game: runs by status, and how many arrived since a moment (e.g. the start of today, UTC). */
 export interface GameRunCounts {

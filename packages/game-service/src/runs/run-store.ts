@@ -1,14 +1,6 @@
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
-
-/** `accepted`; `flagged`: accepted, but the client's hints disagreed; `rejected`: evidence refused. */
-export type RunStatus = 'accepted' | 'flagged' | 'rejected';
-export const runStatuses: readonly RunStatus[] = ['accepted', 'flagged', 'rejected'];
-
-/** A count of zero runs per status. */
-export function emptyRunCounts(): Record<RunStatus, number> {
-  return { accepted: 0, flagged: 0, rejected: 0 };
-}
+import type { RunKey, RunRecord, RunStatus } from './run-record.js';
 
 export interface RunsTable {
   id: Generated<number>;
@@ -36,13 +28,6 @@ export interface RunsDatabase {
 
 type Db = Kysely<RunsDatabase> | Transaction<RunsDatabase>;
 
-/** Identifies a run: a client's runId is unique per game and player. */
-export interface RunKey {
-  gameId: string;
-  playerId: string;
-  runId: string;
-}
-
 /** What a resubmission needs to answer without judging the evidence again. */
 export interface StoredOutcome {
   id: number;
@@ -67,20 +52,6 @@ export interface NewRun extends RunKey {
   hintMismatches: readonly HintMismatch[];
   rejectionReason: string | null;
   responseStatus: number;
-  createdAt: number;
-}
-
-/** A run as operators see it. */
-export interface RunRecord extends RunKey {
-  id: number;
-  adapterId: string;
-  adapterType: string;
-  adapterVersion: number;
-  status: RunStatus;
-  payload: unknown;
-  result: DerivedResult | null;
-  hintMismatches: HintMismatch[];
-  rejectionReason: string | null;
   createdAt: number;
 }
 

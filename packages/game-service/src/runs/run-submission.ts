@@ -6,7 +6,8 @@ import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { runContent, type RunContent } from './canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
-import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunKey, type RunsDatabase, type RunStatus, type StoredOutcome } from './run-store.js';
+import type { RunKey, RunStatus } from './run-record.js';
+import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunsDatabase, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
 import './run-error-codes.js';
 

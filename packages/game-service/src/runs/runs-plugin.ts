@@ -5,7 +5,7 @@ import type { Limit } from '../rate-limit/rate-limits.js';
 import { adapterTypes } from './adapters/registry.js';
 import { RunSubmissions } from './run-submission.js';
 import { countRunsOfPart } from './run-counts.js';
-import { eraseRunsOfPlayer } from './run-store.js';
+import { eraseRunsOfPlayer, listRuns, type RunListFilter, type RunPage } from './run-store.js';
 import { GroupCommitWriter, TransactionPerWrite, type RunWriter } from './run-writer.js';
 
 declare module 'fastify' {
@@ -14,6 +14,8 @@ declare module 'fastify' {
       submissions: RunSubmissions;
       /** Per-player limit of run submissions, after `app.requirePlayer`. */
       rateLimit: preHandlerAsyncHookHandler;
+      /** A page of a game's runs, newest first, for operators (the admin pages). */
+      list(filter: RunListFilter): Promise<RunPage>;
     };
   }
 }
@@ -27,7 +29,7 @@ export interface RunsPluginOptions {
 /**
  * Run submission: the writer (group commit on SQLite, whose single writer would otherwise
  * commit once per run; a transaction per run on PostgreSQL, whose pool runs them in parallel),
- * the submission logic, and the `runs` part of player erasure.
+ * the submission logic, the runs listing operators read, and the `runs` part of player erasure.
  */
 export const runsPlugin = fp<RunsPluginOptions>(
   async (app, options) => {
@@ -47,7 +49,11 @@ export const runsPlugin = fp<RunsPluginOptions>(
       adapterTypes,
       onRecorded: (run) => recorded.inc({ game: run.gameId, adapter: run.adapterId, status: run.status }),
     });
-    app.decorate('runs', { submissions, rateLimit: app.createPlayerRateLimit('runs', options.rateLimit) });
+    app.decorate('runs', {
+      submissions,
+      rateLimit: app.createPlayerRateLimit('runs', options.rateLimit),
+      list: (filter: RunListFilter) => listRuns(db, filter),
+    });
     app.playerErasure.register('runs', { erase: (trx, player) => eraseRunsOfPlayer(trx, player.gameId, player.playerId) });
     app.games.registerDataCounter('runs', (part) => countRunsOfPart(db, part));
     // After the last request has been answered, writes still queued (the stored responses that

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import { upsertLinkedPlayer, type PlatformLink, type Player } from './player-store.js';
+
+// The players feature's public functions: other features (sign-in) reach the players table only
+// through these.
+
+export type { PlatformLink, Player };
+
+/**
+ * The player linked to this platform identity in this game, created on first sign-in; the display
+ * name follows the platform's. Run it inside the sign-in's transaction: an erasure of the player
+ * locks the record first (player-erasure.ts), so it completes wholly before or after the sign-in.
+ */
+export function playerForPlatformLink(db: Kysely<any>, link: PlatformLink, now: number): Promise<Player> {
+  return upsertLinkedPlayer(db, link, now);
+}
