@@ -1,4 +1,4 @@
-import type { SessionRow } from '../auth/kysely-session-store.js';
+import type { SessionRow } from './kysely-session-store.js';
 
 /** What an account may do: an admin manages accounts and settings, a member uses the service. */
 export type Role = 'admin' | 'member';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.js';
 import type { AttemptCounter } from '../auth/attempt-counter.js';
-import { KyselySessionStore } from '../auth/kysely-session-store.js';
+import { KyselySessionStore } from './kysely-session-store.js';
 import type { LoginThrottle, SignInSource } from '../auth/login-throttle.js';
 import type { MailMessage, Mailer } from '../auth/mailer.js';
 import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-token.js';

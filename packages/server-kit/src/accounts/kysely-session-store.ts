@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SessionRecord, SessionStore } from './session-store.js';
+import type { SessionRecord, SessionStore } from '../auth/session-manager.js';
 
 /**
  * The columns a session table must have; a service creates the table in its own migration:
