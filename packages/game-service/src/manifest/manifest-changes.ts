@@ -1,4 +1,4 @@
-import { canonicalJson } from '../runs/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { GameDefinition, Manifest } from './manifest-schema.js';
 
 /** A part of a manifest other features may hold data for. */

@@ -4,7 +4,7 @@ import { ApiError, inSpan, type Clock } from '@playstack/server-kit';
 import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
-import { runContent, type RunContent } from './canonical-json.js';
+import { runContent, type RunContent } from '../canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import type { RunKey, RunStatus } from './run-record.js';
 import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunsDatabase, type StoredOutcome } from './run-store.js';

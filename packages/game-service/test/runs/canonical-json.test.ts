@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalJson, contentHash } from '../../src/runs/canonical-json.js';
+import { canonicalJson, contentHash } from '../../src/canonical-json.js';
 
 function shuffleMembers(value: unknown, random: () => number): unknown {
   if (value === null || typeof value !== 'object') return value;

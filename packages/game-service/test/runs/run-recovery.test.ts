@@ -3,7 +3,7 @@ import type { App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { adapterTypes } from '../../src/runs/adapters/registry.js';
-import { contentHash, canonicalJson } from '../../src/runs/canonical-json.js';
+import { contentHash, canonicalJson } from '../../src/canonical-json.js';
 import { RunSubmissions } from '../../src/runs/run-submission.js';
 import { findRunOutcome, insertRunIfAbsent, listRuns } from '../../src/runs/run-store.js';
 import { TransactionPerWrite } from '../../src/runs/run-writer.js';

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '@playstack/server-kit';
-import type { RetentionPolicy } from '../retention/retention-policy.js';
 import type { IngestionTables } from '../storage/storage-tables.js';
 import { dayMs, minuteMs, minuteOf } from '../time-units.js';
 import { ingestionTotals } from './ingestion-counters.js';
@@ -44,8 +43,16 @@ async function rowCounts(db: Kysely<IngestionTables>): Promise<Record<keyof type
   return Object.fromEntries(entries) as Record<keyof typeof countedTables, number>;
 }
 
+/**
+ * The retention in force, read afresh. Declared here, not imported: the retention feature's
+ * policy fits it, and health stays below retention (which prunes health's counters).
+ */
+export interface RetentionInForce {
+  refresh(): Promise<number>;
+}
+
 /** Ingestion, storage, retention and database status, for operators. */
-export async function healthView(database: Database, nowMs: number, retention: RetentionPolicy): Promise<HealthViewResponse> {
+export async function healthView(database: Database, nowMs: number, retention: RetentionInForce): Promise<HealthViewResponse> {
   const checkedAt = new Date(nowMs).toISOString();
   const started = performance.now();
   try {
