@@ -4,7 +4,7 @@ import type { OccurrenceWriter } from '../storage/occurrence-writer.js';
 import type { NewOccurrence } from '../storage/storage-tables.js';
 import { dayMs } from '../time-units.js';
 import { EnvelopeValidator, InvalidEnvelopeError } from './envelope-validator.js';
-import { mapLogRecord, type LogRecordExtras } from '../logs/log-record-mapper.js';
+import { mapLogRecord, type LogRecordExtras } from './log-record-mapper.js';
 import type { NewLogRecord } from '../logs/index.js';
 import { mapOccurrence, maxClockSkewMs } from './occurrence-mapper.js';
 import type { ProtocolLogRecord, ProtocolOccurrence, ProtocolResource } from './protocol-types.js';

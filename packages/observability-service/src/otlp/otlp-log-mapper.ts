@@ -1,4 +1,4 @@
-import type { LogRecordExtras } from '../logs/log-record-mapper.js';
+import type { LogRecordExtras } from '../ingest/log-record-mapper.js';
 import type { AttributeValue } from '../ingest/protocol-types.js';
 import { hexId } from './otlp-span-mapper.js';
 import { attributeMap, boundedAttributes, jsonValue, nanosToWholeMs, nanosWithinMs, type Int64, type OtlpAnyValue, type OtlpKeyValue } from './otlp-values.js';

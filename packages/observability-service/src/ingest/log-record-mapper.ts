@@ -1,7 +1,6 @@
-import type { AcceptanceWindow } from '../ingest/occurrence-mapper.js';
-import type { ProtocolLogRecord, ProtocolResource } from '../ingest/protocol-types.js';
-import { inferSeverityNumber } from './log-severity.js';
-import type { NewLogRecord } from './log-store.js';
+import { inferSeverityNumber, type NewLogRecord } from '../logs/index.js';
+import type { AcceptanceWindow } from './occurrence-mapper.js';
+import type { ProtocolLogRecord, ProtocolResource } from './protocol-types.js';
 
 /** A structured body's JSON text is stored up to this many characters (beyond: as that text, cut). */
 export const maxStructuredBodyLength = 65_536;
