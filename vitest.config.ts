@@ -16,9 +16,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default is one worker per core less one: a single worker on a 2-core machine, where
-    // most suites wait on child processes, sockets and timers rather than compute. Three at least
-    // (a whole run on 2 cores: 1266 s in one worker, 527 s in two, then 482 s as suites grew).
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // most suites wait on child processes, sockets and timers rather than compute. Two at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // After the usual summary: what this run left out (a missing TEST_DATABASE_URL, say) and why.
     reporters: ['default', './test/support/left-out-reporter.ts'],
   },
