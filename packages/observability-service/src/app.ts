@@ -25,6 +25,7 @@ import { rollupRebuildPlugin } from './storage/rollup-rebuild-plugin.js';
 import { statementRollupsRebuild } from './storage/statement-rollups-rebuild.js';
 import { errorGroupsRebuild } from './errors/error-groups-rebuild.js';
 import { errorRoutes } from './errors/error-routes.js';
+import { alertsPlugin } from './alerts/alerts-plugin.js';
 
 export const apiVersion = '0.1.0';
 
@@ -128,6 +129,13 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   await app.register(logRoutes);
   await app.register(usageRoutes);
   await app.register(healthRoutes);
+  await app.register(alertsPlugin, {
+    evaluationIntervalMs: config.ALERT_EVALUATION_INTERVAL_SECONDS * 1000,
+    evaluationDelayMs: config.ALERT_EVALUATION_DELAY_SECONDS * 1000,
+    maxCatchUpMinutes: config.ALERT_CATCH_UP_MINUTES,
+    apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS,
+    publicUrl: config.PUBLIC_URL,
+  });
 
   await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });
 }

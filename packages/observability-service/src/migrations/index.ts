@@ -14,6 +14,7 @@ import { errorGroups } from './2026-11-30-01-error-groups.js';
 import { serviceStartedAtIndex } from './2026-12-01-01-service-started-at-index.js';
 import { accountsFromUsers } from './20261127070900-accounts-from-users.js';
 import { errorGroupDays } from './20261127071000-error-group-days.js';
+import { alerts } from './20261127110000-alerts.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -38,4 +39,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261127070800-accounts': accountsTablesMigration,
   '20261127070900-accounts-from-users': accountsFromUsers,
   '20261127071000-error-group-days': errorGroupDays,
+  '20261127110000-alerts': alerts,
 };

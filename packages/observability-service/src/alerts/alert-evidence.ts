@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import { minuteMs } from '../time-units.js';
+import { errorGroupDetails, exampleTraces, topErrorGroupId } from './alert-metrics.js';
+import type { AlertRule } from './alert-rule.js';
+import { windowStart, type RuleInputs } from './alert-values.js';
+
+/** An error group as a notification shows it. */
+export interface EvidenceErrorGroup {
+  groupId: string;
+  type: string;
+  message: string;
+  /** Up to five frames of the example occurrence's stack, the innermost first (the fingerprint's top frame when no stack is stored). */
+  topFrames: string[];
+  url: string;
+}
+
+/** What a notification carries to show why the rule fired (or resolved). */
+export interface AlertEvidence {
+  metric: AlertRule['metric'];
+  value: number | null;
+  comparison: AlertRule['comparison'];
+  threshold: number;
+  /** The evaluated window: from its first minute to the end of its last. */
+  window: { from: string; to: string };
+  /** The service's page over the window (absolute when PUBLIC_URL is set, else a path). */
+  dashboardUrl: string;
+  /** Up to three occurrences of the window: the slowest, or for error rules the slowest failing ones. */
+  traces: Array<{ traceId: string; spanId: string; durationMs: number; status: string; url: string }>;
+  /** Error rules: the group with the most occurrences in the window; new-error-group rules: the groups counted. */
+  errorGroups: EvidenceErrorGroup[];
+}
+
+const framesShown = 5;
+
+function framesOf(stack: string | null, topFrame: string): string[] {
+  const frames = (stack ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('at ') || /^\S+\s*\(.*:\d+:\d+\)$/.test(line) || /^File ".*", line \d+/.test(line))
+    .slice(0, framesShown);
+  return frames.length > 0 ? frames : [topFrame].filter((frame) => frame !== '');
+}
+
+/** Gathers the evidence of `rule` at `minute` from the window's occurrences and error groups. */
+export async function gatherEvidence(db: Kysely<any>, rule: AlertRule, minute: number, value: number | null, inputs: RuleInputs, publicUrl: string | undefined): Promise<AlertEvidence> {
+  const fromMs = windowStart(rule, minute);
+  const toMs = minute + minuteMs;
+  const base = publicUrl?.replace(/\/+$/, '') ?? '';
+  const view = new URLSearchParams({ from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() });
+  if (rule.environment !== undefined) view.set('environment', rule.environment);
+  const isErrorRule = rule.metric === 'error-rate' || rule.metric === 'new-error-group';
+  const filter = { service: rule.service, operation: rule.operation, environment: rule.environment, tenant: rule.tenant };
+  const traces = await exampleTraces(db, filter, fromMs, toMs, isErrorRule);
+
+  const groupIds =
+    rule.metric === 'new-error-group'
+      ? inputs.newOrRegressedGroups(rule, minute).slice(0, 3).map((group) => group.groupId)
+      : rule.metric === 'error-rate'
+        ? [await topErrorGroupId(db, filter, fromMs, toMs)].filter((id): id is string => id !== undefined)
+        : [];
+  const errorGroups: EvidenceErrorGroup[] = [];
+  for (const groupId of groupIds) {
+    const details = await errorGroupDetails(db, groupId);
+    if (!details) continue;
+    errorGroups.push({ groupId, type: details.type, message: details.message, topFrames: framesOf(details.stack, details.topFrame), url: `${base}/errors/${groupId}` });
+  }
+
+  return {
+    metric: rule.metric,
+    value,
+    comparison: rule.comparison,
+    threshold: rule.threshold,
+    window: { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() },
+    dashboardUrl: `${base}/services/${encodeURIComponent(rule.service)}?${view.toString()}`,
+    traces: traces.map((trace) => ({ traceId: trace.traceId, spanId: trace.spanId, durationMs: trace.durationMs, status: trace.status, url: `${base}/traces/${trace.traceId}` })),
+    errorGroups,
+  };
+}
