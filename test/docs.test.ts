@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { checkManifest } from '../packages/game-service/src/manifest/manifest-check.js';
 import { adapterTypes } from '../packages/game-service/src/runs/adapters/registry.js';
 
@@ -117,5 +118,24 @@ describe('examples in the docs', () => {
       // Accepted, and the client's hints agree with what the server derives.
       expect(adapter.derive(body.payload as never, { options: {} } as never), type).toMatchObject({ ok: true, hintMismatches: [] });
     }
+  });
+
+  it('the Collector configuration of otlp.md is whole: every component a pipeline names is defined, and each exporter sends the key', () => {
+    const markdown = readFileSync(join(root, 'docs/otlp.md'), 'utf8');
+    const section = markdown.slice(markdown.indexOf('### OpenTelemetry Collector'));
+    type Components = Record<string, Record<string, unknown> | null>;
+    const config = parseYaml(/```yaml\n([\s\S]*?)```/.exec(section)![1]!) as Record<'receivers' | 'processors' | 'exporters', Components> & {
+      service: { pipelines: Record<string, Record<'receivers' | 'processors' | 'exporters', string[]>> };
+    };
+    const undefinedComponents = Object.entries(config.service.pipelines).flatMap(([pipeline, parts]) =>
+      (['receivers', 'processors', 'exporters'] as const).flatMap((kind) => (parts[kind] ?? []).filter((id) => !(id in (config[kind] ?? {}))).map((id) => `${pipeline}: ${kind} ${id}`)),
+    );
+    expect(undefinedComponents).toEqual([]);
+    // The current exporter names (type/name), both transports, the key as the standard clients send it.
+    expect(Object.keys(config.exporters).map((id) => id.split('/')[0])).toEqual(['otlp_http', 'otlp_grpc']);
+    for (const exporter of Object.values(config.exporters)) {
+      expect(exporter).toMatchObject({ endpoint: expect.any(String), headers: { authorization: 'Bearer ${env:PLAYSTACK_INGEST_KEY}' } });
+    }
+    expect(config.exporters['otlp_grpc/playstack']!.endpoint).toMatch(/:4317$/);
   });
 });

@@ -1,6 +1,7 @@
 import { runService } from '@playstack/server-kit';
 import { buildApp } from './app.js';
 import { loadObservabilityConfig, observabilityConfigSchema } from './config.js';
+import { otlpNotReadyBody } from './otlp/otlp-not-ready.js';
 import { dashboardBanner } from './users/first-user-banner.js';
 
 await runService({
@@ -10,4 +11,5 @@ await runService({
   portVariable: 'OBSERVABILITY_PORT',
   build: (config) => buildApp(config),
   banner: dashboardBanner,
+  notReadyBody: otlpNotReadyBody,
 });

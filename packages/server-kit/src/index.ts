@@ -30,6 +30,7 @@ export { activeSpanIds, activeTracing, inSpan, recordFailure, startTracing, trac
 export { tracedFetch } from './telemetry/fetch-spans.js';
 export type { RequestSpanOptions } from './telemetry/request-spans.js';
 export { runService, type ServiceDefinition } from './platform/run-service.js';
+export type { NotReadyBody } from './platform/boot-server.js';
 export { currentCommit, packageInfo } from './platform/version-info.js';
 export { hashOpaqueToken, newOpaqueToken, opaqueTokenBytes, secretsMatch } from './auth/opaque-token.js';
 export { hashPassword, maxPasswordLength, minPasswordLength, passwordHashParameters, passwordNeedsRehash, verifyPassword, verifyPasswordAgainstNothing } from './auth/password-hashing.js';

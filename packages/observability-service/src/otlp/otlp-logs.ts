@@ -8,6 +8,9 @@ import { refusalMessage, type OtlpExportOutcome, type OtlpSignal } from './otlp-
 import { mapOtlpResource, type OtlpResource } from './otlp-span-mapper.js';
 import { attributeMap } from './otlp-values.js';
 
+/** Where OTLP/HTTP logs are posted. */
+export const logsHttpPath = '/v1/logs';
+
 /** `ExportLogsServiceRequest` as decoded. */
 interface LogsRequest {
   resourceLogs?: Array<{ resource?: OtlpResource | null; scopeLogs?: Array<{ scope?: OtlpScope | null; logRecords?: OtlpLogRecord[] }> }>;
@@ -16,7 +19,7 @@ interface LogsRequest {
 /** Logs: `POST /v1/logs` and `LogsService/Export`. Log records are stored as received. */
 export function logSignal(ingestion: Ingestion, clock: Clock): OtlpSignal {
   return {
-    httpPath: '/v1/logs',
+    httpPath: logsHttpPath,
     grpcPath: '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
     requestType: otlpType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
     responseType: otlpType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),

@@ -6,6 +6,9 @@ import { otlpType } from './otlp-protos.js';
 import { refusalMessage, type OtlpExportOutcome, type OtlpSignal } from './otlp-signal.js';
 import { mapOtlpResource, mapOtlpSpan, type OtlpResource, type OtlpSpan } from './otlp-span-mapper.js';
 
+/** Where OTLP/HTTP traces are posted. */
+export const tracesHttpPath = '/v1/traces';
+
 /** `ExportTraceServiceRequest` as decoded. */
 interface TraceRequest {
   resourceSpans?: Array<{ resource?: OtlpResource | null; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
@@ -14,7 +17,7 @@ interface TraceRequest {
 /** Traces: `POST /v1/traces` and `TraceService/Export`. Spans become occurrences. */
 export function traceSignal(ingestion: Ingestion, clock: Clock): OtlpSignal {
   return {
-    httpPath: '/v1/traces',
+    httpPath: tracesHttpPath,
     grpcPath: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
     requestType: otlpType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
     responseType: otlpType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse'),

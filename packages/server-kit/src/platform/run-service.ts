@@ -6,7 +6,7 @@ import { likelyTypos } from '../config/likely-typos.js';
 import type { App } from '../http/create-server.js';
 import { createLogger } from '../logging/logger.js';
 import { onStdoutGone } from '../logging/stdout-sink.js';
-import { BootServer, type Waiting } from './boot-server.js';
+import { BootServer, type NotReadyBody, type Waiting } from './boot-server.js';
 import { closeHungUpTerminalsAtExit } from './hung-up-terminals.js';
 import { dependenciesOf, DependencyUnreachable, describeSetting, waitForDependencies, type WaitReport } from './dependency-wait.js';
 import type { CommonConfig } from './service-app.js';
@@ -26,6 +26,8 @@ export interface ServiceDefinition<C extends CommonConfig> {
   build(config: Readonly<NoInfer<C>>): Promise<App>;
   /** Lines for the start banner after "listening at <url>": where to go, what to do first. */
   banner?(app: App, url: string): Promise<string[]>;
+  /** While starting: the body of the 503 `not-ready` on paths that answer errors in their own shape. */
+  notReadyBody?: NotReadyBody;
 }
 
 const startupTimeoutVariable = 'STARTUP_TIMEOUT_SECONDS';
@@ -107,7 +109,7 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
 
   const dependencies = dependenciesOf(config);
   const waiting = new Map<string, Waiting>(dependencies.map((dependency) => [dependency.check, { check: dependency.check, reason: `waiting for ${dependency.what} (${describeSetting(dependency)}): first attempt under way` }]));
-  const bootServer = new BootServer(name, () => (waiting.size > 0 ? [...waiting.values()] : [{ check: 'startup', reason: 'migrating the database and loading' }]));
+  const bootServer = new BootServer(name, () => (waiting.size > 0 ? [...waiting.values()] : [{ check: 'startup', reason: 'migrating the database and loading' }]), service.notReadyBody);
   const requestedPort = config[service.portVariable] as number;
   let port: number;
   try {
