@@ -78,6 +78,7 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
 }
 
 async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>): Promise<void> {
+  const secrets = serviceSecrets(config, app.log);
   // Features, each a plugin from its own folder.
   await app.register(ingestionKeysPlugin, {
     legacyKey: config.SERVICE_API_KEY,
@@ -92,7 +93,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     publicUrl: config.PUBLIC_URL,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
-    deviceSecrets: serviceSecrets(config, app.log),
+    deviceSecrets: secrets,
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
@@ -135,6 +136,9 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     maxCatchUpMinutes: config.ALERT_CATCH_UP_MINUTES,
     apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS,
     publicUrl: config.PUBLIC_URL,
+    secrets,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
   });
 
   await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });

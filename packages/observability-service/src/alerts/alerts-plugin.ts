@@ -1,12 +1,14 @@
 import fp from 'fastify-plugin';
-import type { App } from '@playstack/server-kit';
+import { createMailer, type App } from '@playstack/server-kit';
 import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
 import { AlertEvaluator } from './alert-evaluator.js';
+import { AlertNotifier } from './alert-notifier.js';
+import { ChannelSealer } from './channel-secrets.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The alerts feature: `evaluator.runOnce()` evaluates the minutes due now (tests drive it with the clock). */
-    alerts: { evaluator: AlertEvaluator };
+    alerts: { evaluator: AlertEvaluator; notifier: AlertNotifier; sealer: ChannelSealer };
   }
 }
 
@@ -16,6 +18,11 @@ export interface AlertsPluginOptions {
   maxCatchUpMinutes: number;
   apdexThresholdDefaultMs: number;
   publicUrl: string | undefined;
+  /** The service secrets (current first): channel configurations are sealed under a key derived from them. */
+  secrets: readonly Buffer[];
+  /** Email channels send through this SMTP server (the log when unset), from this address. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 }
 
 /**
@@ -28,6 +35,9 @@ export const evaluationLeaseMs = 90_000;
 export const alertsPlugin = fp<AlertsPluginOptions>(
   async (fastify, options) => {
     const app = fastify as unknown as App;
+    const sealer = new ChannelSealer(options.secrets);
+    const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
+    const notifier = new AlertNotifier({ database: app.database, clock: app.clock, sealer, mailer, logger: app.log });
     const evaluator = new AlertEvaluator({
       database: app.database,
       clock: app.clock,
@@ -37,17 +47,23 @@ export const alertsPlugin = fp<AlertsPluginOptions>(
       leaseMs: evaluationLeaseMs,
       maxCatchUpMinutes: options.maxCatchUpMinutes,
       publicUrl: options.publicUrl,
+      onTransition: (trx, transition) => notifier.enqueue(trx, transition),
     });
-    app.decorate('alerts', { evaluator });
+    app.decorate('alerts', { evaluator, notifier, sealer });
     let timer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       timer = setInterval(() => {
-        evaluator.runOnce().catch((error: unknown) => app.log.warn({ err: error }, 'alert evaluation failed; the minutes are evaluated at the next attempt'));
+        evaluator
+          .runOnce()
+          .catch((error: unknown) => app.log.warn({ err: error }, 'alert evaluation failed; the minutes are evaluated at the next attempt'))
+          .then(() => notifier.runOnce())
+          .catch((error: unknown) => app.log.warn({ err: error }, 'sending alert notifications failed; they are retried at the next attempt'));
       }, options.evaluationIntervalMs);
       timer.unref();
     });
     app.addHook('onClose', async () => {
       clearInterval(timer);
+      await mailer.close();
       await evaluator.release().catch((error: unknown) => app.log.warn({ err: error }, 'could not give up the alert evaluation lease; another instance takes it when it expires'));
     });
   },

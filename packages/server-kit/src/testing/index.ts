@@ -13,3 +13,4 @@ export { fuzzOperations, fuzzRunsPerOperation, operationsOf, type FuzzIdentity, 
 export { describeMigrationOrder, migrationNamePattern, migrationOrderProblems } from './migration-order.js';
 export { databaseMigratedUpTo, insertRow, type ServiceStorage } from './legacy-database.js';
 export { routeTable } from './route-table.js';
+export { fakeSmtpServer, type ReceivedMail } from './smtp-server.js';
