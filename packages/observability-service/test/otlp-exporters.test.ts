@@ -74,4 +74,20 @@ describeEachDatabase('the OpenTelemetry exporters send unchanged', (database) =>
       delete process.env.OTEL_EXPORTER_OTLP_HEADERS;
     }
   });
+
+  it('a key whose header value arrives still percent-encoded (Bearer%20<key>, as SDKs that do not decode OTEL_EXPORTER_OTLP_HEADERS send it) authenticates over HTTP and gRPC', async () => {
+    const undecoded = `Bearer%20${legacyKey}`;
+    const grpcMetadata = new Metadata();
+    grpcMetadata.set('authorization', undecoded);
+    for (const [name, exporter] of [
+      ['undecoded-http', new HttpProtoExporter({ url: `${baseUrl}/v1/traces`, headers: { Authorization: undecoded } })],
+      ['undecoded-grpc', new GrpcExporter({ url: grpcUrl, metadata: grpcMetadata })],
+    ] as const) {
+      const sample = await recordSampleTrace(name);
+      const result = await exportSpans(exporter, sample.spans);
+      await exporter.shutdown();
+      expect(result.code, String(result.error)).toBe(ExportResultCode.SUCCESS);
+      await expectSampleTraceStored(app, session, sample);
+    }
+  });
 });
