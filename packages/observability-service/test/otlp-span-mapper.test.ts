@@ -59,6 +59,49 @@ describe('OTLP span mapping', () => {
     });
   });
 
+  it('understands the current semantic convention names, which win over older ones on the same span', () => {
+    const mapped = mapOtlpSpan(
+      decodedSpan({
+        ...ids,
+        name: 'SELECT players',
+        kind: 3,
+        startTimeUnixNano: '1795240800000000000',
+        endTimeUnixNano: '1795240800002000000',
+        attributes: [
+          attribute('http.request.method', { stringValue: 'POST' }),
+          attribute('http.method', { stringValue: 'GET' }),
+          attribute('http.route', { stringValue: '/players/:id' }),
+          attribute('http.response.status_code', { intValue: '201' }),
+          attribute('http.status_code', { intValue: '500' }),
+          attribute('db.system.name', { stringValue: 'postgresql' }),
+          attribute('db.system', { stringValue: 'mysql' }),
+          attribute('db.query.text', { stringValue: 'SELECT * FROM players WHERE id = $1' }),
+          attribute('db.statement', { stringValue: 'SELECT 1' }),
+          attribute('db.operation.name', { stringValue: 'SELECT' }),
+          attribute('peer.service', { stringValue: 'players-db' }),
+          attribute('server.address', { stringValue: 'db.internal' }),
+          attribute('server.port', { intValue: '5432' }),
+          attribute('net.peer.name', { stringValue: 'old.local' }),
+          attribute('tenant.id', { stringValue: 'acme' }),
+          attribute('url.full', { stringValue: 'https://elsewhere.example/x' }),
+        ],
+      }),
+    );
+    expect(mapped).toMatchObject({
+      ok: true,
+      occurrence: {
+        kind: 'client',
+        status: 'ok',
+        tenantId: 'acme',
+        http: { method: 'POST', route: '/players/:id', statusCode: 201 },
+        db: { system: 'postgresql', statement: 'SELECT * FROM players WHERE id = $1', operation: 'SELECT' },
+        peer: { service: 'players-db', address: 'db.internal:5432' },
+      },
+    });
+    // Mapped names, current and older, are not repeated as free attributes; the rest stay searchable.
+    expect(mapped.ok && mapped.occurrence.attributes).toEqual({ 'url.full': 'https://elsewhere.example/x' });
+  });
+
   it('takes the peer of a client span from url.full when no server is named, and no peer for a server span', () => {
     const client = mapOtlpSpan(decodedSpan({ ...ids, kind: 3, attributes: [attribute('url.full', { stringValue: 'https://api.example.com:8443/v1/x?y=1' })] }));
     expect(client.ok && client.occurrence.peer).toEqual({ address: 'api.example.com:8443' });
