@@ -14,6 +14,7 @@ export { RequestLogController, type RequestLogMode } from './logging/request-log
 export { likelyTypos, type LikelyTypo } from './config/likely-typos.js';
 export { redactUrl } from './config/redact-url.js';
 export { openDatabase, type Database, type DatabaseOptions, type Dialect } from './db/database.js';
+export { tableView } from './db/table-view.js';
 export { SqliteDatabase } from './db/sqlite-driver.js';
 export { migrateToLatest, type ServiceMigration } from './db/migrator.js';
 export { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed, type ChangeHandlers } from './db/change-feed.js';
@@ -45,7 +46,7 @@ export { readOrCreateSecretFile, type SecretFileOptions } from './auth/secret-fi
 export { createMailer, type MailMessage, type Mailer, type MailerOptions } from './auth/mailer.js';
 export { accountsTablesMigration } from './accounts/accounts-migration.js';
 export { accountSessionsTable, type AccountRow, type AccountsTables, type Role } from './accounts/account-tables.js';
-export { countAccounts, type AccountsDb } from './accounts/accounts-store.js';
+export { accountsDb, countAccounts, type AccountsDb } from './accounts/accounts-store.js';
 export {
   AccountsService,
   normalizeEmail,

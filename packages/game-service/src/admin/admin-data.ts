@@ -7,6 +7,7 @@ import { adapterTypes } from '../runs/adapters/registry.js';
 import { countRunsByGame } from '../runs/run-counts.js';
 import { emptyRunCounts, type RunRecord, type RunStatus } from '../runs/run-record.js';
 import { isoTime } from './admin-layout.js';
+import { gameDatabase } from '../database.js';
 
 const readinessTimeoutMs = 2_000;
 const dayMs = 86_400_000;
@@ -103,7 +104,7 @@ export class AdminData {
   }
 
   async overview(): Promise<AdminOverview> {
-    const db = this.#app.database.db;
+    const db = gameDatabase(this.#app).db;
     const [players, runs, health, invitations] = await Promise.all([
       countPlayersByGame(db),
       countRunsByGame(db, startOfUtcDay(this.#app.clock.now())),
@@ -127,7 +128,7 @@ export class AdminData {
   }
 
   async games(): Promise<GameSummary[]> {
-    const db = this.#app.database.db;
+    const db = gameDatabase(this.#app).db;
     const [players, runs] = await Promise.all([countPlayersByGame(db), countRunsByGame(db, 0)]);
     return this.#app.games.list().map((game) => ({
       id: game.id,
@@ -186,7 +187,7 @@ export class AdminData {
     return {
       ready,
       checks: this.#app.readiness.names().map((check) => ({ check, ok: !failed.has(check), reason: failed.get(check) ?? null })),
-      database: this.#app.database.dialect,
+      database: gameDatabase(this.#app).dialect,
       redis: this.#app.redis ? 'configured' : 'not configured (in-process state)',
       node: process.version,
       uptimeSeconds: Math.round(process.uptime()),

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  accountsDb,
   AccountsService,
   ApiError,
   attemptCounterFor,
@@ -21,6 +22,7 @@ import type { AdminPageAnswer, AdminPageContext } from './admin-page-context.js'
 import { AdminSessions, wantsJson } from './admin-session.js';
 import { adminSignInRoutes, maxNextLength } from './admin-sign-in-routes.js';
 import { adminSystemRoutes } from './admin-system-routes.js';
+import { gameDatabase } from '../database.js';
 
 export interface AdminRoutesOptions {
   sessionPolicy: SessionPolicy;
@@ -51,7 +53,7 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: app.initialConfig.bodyLimit });
   const accounts = new AccountsService({
-    db: app.database.db,
+    db: accountsDb(gameDatabase(app).db),
     clock: app.clock,
     sessionPolicy: options.sessionPolicy,
     loginThrottle: new LoginThrottle(attemptCounterFor(app, 'admin-login:')),

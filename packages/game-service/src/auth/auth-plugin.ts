@@ -8,6 +8,7 @@ import { ProviderRegistry, type ProvidersOptions } from './providers/provider-re
 import { SessionService, type SessionLifetimes } from './session-service.js';
 import { deletePlayerSessions } from './session-store.js';
 import { resolveTokenKeys } from './token-keys.js';
+import { gameDatabase } from '../database.js';
 
 /** The signed-in player of a game request, set by `app.requirePlayer`. */
 export interface AuthenticatedPlayer {
@@ -61,12 +62,13 @@ function signIn(request: FastifyRequest, claims: AccessClaims | undefined, done:
 /** Sessions, the player guard, and the `sessions` part of player erasure. */
 export const authPlugin = fp<AuthPluginOptions>(
   async (app, options) => {
-    const db = app.database.db;
+    const database = gameDatabase(app);
+    const db = database.db;
     const keys = await resolveTokenKeys(db, {
       configured: options.tokenSecret,
       previousConfigured: options.previousTokenSecrets,
       dataDir: options.dataDir,
-      sharedDatabase: app.database.dialect === 'postgres',
+      sharedDatabase: database.dialect === 'postgres',
       now: app.clock.now(),
       accessTokenTtlMs: options.lifetimes.accessTokenTtlMs,
       log: app.log,
@@ -96,7 +98,8 @@ export const authPlugin = fp<AuthPluginOptions>(
     });
     app.decorate('sessions', sessions);
     app.decorate('serviceSecrets', [keys.signing, ...keys.previous.filter((key) => key.acceptedUntil === undefined).map((key) => key.secret)]);
-    app.decorateRequest('player', null as unknown as AuthenticatedPlayer);
+    // Set by requirePlayer; declared here so every request has the property from the start.
+    app.decorateRequest('player');
 
     // A callback hook: on every game request, and usually answered from memory (verified-token
     // cache, known revocations), so it goes on at once instead of through a promise.
@@ -111,7 +114,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     });
 
     app.playerErasure.register('sessions', {
-      erase: (trx, player) => deletePlayerSessions(trx, app.database.dialect, player.gameId, player.playerId),
+      erase: (trx, player) => deletePlayerSessions(trx, database.dialect, player.gameId, player.playerId),
       afterCommit: (player) => revocations.revokePlayer(player.playerId),
     });
   },

@@ -1,10 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Clock, RedisHealth } from '@playstack/server-kit';
 import type { Awaitable } from '../awaitable.js';
-
-interface FamilyTables {
-  session_families: { id: string; revoked_at: number | null };
-}
+import type { GameDb } from '../database.js';
 
 export interface FamilyRevocationsOptions {
   /** Revocations only matter while access tokens issued before them can still be valid. */
@@ -49,7 +45,7 @@ function forgetExpired(until: Map<string, number>, now: number): void {
  * `activeCacheMs`, and the common path costs no database read per request.
  */
 export class FamilyRevocations {
-  readonly #db: Kysely<FamilyTables>;
+  readonly #db: GameDb;
   readonly #redis: RedisHealth | undefined;
   readonly #clock: Clock;
   readonly #options: FamilyRevocationsOptions;
@@ -63,8 +59,8 @@ export class FamilyRevocations {
   readonly #activeUntil = new Map<string, number>();
   #nextSweepAt = 0;
 
-  constructor(db: Kysely<any>, redis: RedisHealth | undefined, clock: Clock, options: FamilyRevocationsOptions) {
-    this.#db = db as Kysely<FamilyTables>;
+  constructor(db: GameDb, redis: RedisHealth | undefined, clock: Clock, options: FamilyRevocationsOptions) {
+    this.#db = db;
     this.#redis = redis;
     this.#clock = clock;
     this.#options = options;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { ApiError, hashOpaqueToken, newOpaqueToken, type Clock } from '@playstack/server-kit';
 import { andThen, type Awaitable } from '../awaitable.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
@@ -9,6 +8,7 @@ import type { FamilyRevocations } from './family-revocations.js';
 import type { ProviderRegistry } from './providers/provider-registry.js';
 import { openSuccessor, sealSuccessor } from './refresh-successor.js';
 import { findPresentedToken, insertFamily, revokeFamily, rotate, type PresentedToken } from './session-store.js';
+import type { GameDb } from '../database.js';
 
 export interface SessionLifetimes {
   accessTokenTtlMs: number;
@@ -28,7 +28,7 @@ export interface SessionGrant {
 }
 
 export interface SessionServiceDeps {
-  db: Kysely<any>;
+  db: GameDb;
   clock: Clock;
   providers: ProviderRegistry;
   codec: AccessTokenCodec;

@@ -1,28 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
-
-interface SessionTables {
-  session_families: {
-    id: string;
-    game_id: string;
-    player_id: string;
-    generation: number;
-    rotated_at: number;
-    grace_used: number;
-    created_at: number;
-    revoked_at: number | null;
-    revoked_reason: string | null;
-  };
-  refresh_tokens: {
-    token_hash: string;
-    family_id: string;
-    generation: number;
-    issued_at: number;
-    expires_at: number;
-    successor_sealed: string | null;
-  };
-  players: { id: string; display_name: string };
-}
+import type { GameDb } from '../database.js';
 
 /** A refresh token as found by its hash, with its family's state. */
 export interface PresentedToken {
@@ -43,10 +20,8 @@ export interface PresentedToken {
 
 export type RevokeReason = 'logout' | 'reuse';
 
-const db = (anyDb: Kysely<any>) => anyDb as Kysely<SessionTables>;
-
-export async function findPresentedToken(anyDb: Kysely<any>, tokenHash: string): Promise<PresentedToken | undefined> {
-  const row = await db(anyDb)
+export async function findPresentedToken(db: GameDb, tokenHash: string): Promise<PresentedToken | undefined> {
+  const row = await db
     .selectFrom('refresh_tokens as t')
     .innerJoin('session_families as f', 'f.id', 't.family_id')
     .innerJoin('players as p', 'p.id', 'f.player_id')
@@ -89,8 +64,8 @@ export interface NewFamily {
 }
 
 /** A new session: family at generation 1 with its first refresh token. Call inside a transaction. */
-export async function insertFamily(trx: Kysely<any>, family: NewFamily): Promise<void> {
-  await db(trx)
+export async function insertFamily(trx: GameDb, family: NewFamily): Promise<void> {
+  await trx
     .insertInto('session_families')
     .values({
       id: family.familyId,
@@ -105,7 +80,7 @@ export async function insertFamily(trx: Kysely<any>, family: NewFamily): Promise
       revoked_reason: null,
     })
     .execute();
-  await db(trx)
+  await trx
     .insertInto('refresh_tokens')
     .values({ token_hash: family.tokenHash, family_id: family.familyId, generation: 1, issued_at: family.now, expires_at: family.expiresAt, successor_sealed: null })
     .execute();
@@ -129,8 +104,8 @@ export interface Rotation {
  * lock). False when someone did. One transaction: whoever sees the new generation sees the
  * sealed successor too.
  */
-export async function rotate(anyDb: Kysely<any>, rotation: Rotation): Promise<boolean> {
-  return db(anyDb)
+export async function rotate(db: GameDb, rotation: Rotation): Promise<boolean> {
+  return db
     .transaction()
     .execute(async (trx) => {
       const updated = await trx
@@ -159,8 +134,8 @@ export async function rotate(anyDb: Kysely<any>, rotation: Rotation): Promise<bo
     });
 }
 
-export async function revokeFamily(anyDb: Kysely<any>, familyId: string, reason: RevokeReason, now: number): Promise<void> {
-  await db(anyDb)
+export async function revokeFamily(db: GameDb, familyId: string, reason: RevokeReason, now: number): Promise<void> {
+  await db
     .updateTable('session_families')
     .set({ revoked_at: now, revoked_reason: reason })
     .where('id', '=', familyId)
@@ -176,10 +151,10 @@ export async function revokeFamily(anyDb: Kysely<any>, familyId: string, reason:
  * token, or the family delete would fail on the token's foreign key. Rotations that come after
  * the lock find the family gone and answer 401. SQLite serializes writers, so it needs no lock.
  */
-export async function deletePlayerSessions(anyDb: Kysely<any>, dialect: Dialect, gameId: string, playerId: string): Promise<number> {
-  const families = db(anyDb).selectFrom('session_families').select('id').where('player_id', '=', playerId).where('game_id', '=', gameId);
+export async function deletePlayerSessions(db: GameDb, dialect: Dialect, gameId: string, playerId: string): Promise<number> {
+  const families = db.selectFrom('session_families').select('id').where('player_id', '=', playerId).where('game_id', '=', gameId);
   if (dialect === 'postgres') await families.orderBy('id').forUpdate().execute();
-  await db(anyDb).deleteFrom('refresh_tokens').where('family_id', 'in', families).execute();
-  const result = await db(anyDb).deleteFrom('session_families').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
+  await db.deleteFrom('refresh_tokens').where('family_id', 'in', families).execute();
+  const result = await db.deleteFrom('session_families').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

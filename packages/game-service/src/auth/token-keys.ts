@@ -1,12 +1,8 @@
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import { readOrCreateSecretFile } from '@playstack/server-kit';
 import type { VerifyingKey } from './access-token.js';
-
-interface SettingTables {
-  service_settings: { name: string; value: string };
-}
+import type { GameDb } from '../database.js';
 
 /** Where a generated secret is kept, under DATA_DIR. */
 export const generatedSecretFileName = 'game-token-secret';
@@ -40,8 +36,7 @@ export interface TokenKeySources {
  * already out keep working), else kept for verification for one access-token lifetime, and
  * deleted from the database either way.
  */
-export async function resolveTokenKeys(anyDb: Kysely<any>, sources: TokenKeySources): Promise<TokenKeys> {
-  const db = anyDb as Kysely<SettingTables>;
+export async function resolveTokenKeys(db: GameDb, sources: TokenKeySources): Promise<TokenKeys> {
   const legacyRow = await db.selectFrom('service_settings').select('value').where('name', '=', legacySettingName).executeTakeFirst();
   const legacy = legacyRow ? Buffer.from(legacyRow.value, 'base64url') : undefined;
   const previous: VerifyingKey[] = sources.previousConfigured.map((secret) => ({ secret: Buffer.from(secret, 'utf8') }));

@@ -23,7 +23,8 @@ export interface GameScopeOptions {
  * whatever else is wrong with the request.
  */
 export const gameScope: FastifyPluginAsyncTypebox<GameScopeOptions> = async (scope, { features }) => {
-  scope.decorateRequest('game', null as unknown as GameDefinition);
+  // Set by the hook below; declared here so every request has the property from the start.
+  scope.decorateRequest('game');
   // A callback hook: it runs on every game request, and an async one costs a promise and a microtask.
   scope.addHook('onRequest', (request, _reply, done) => {
     const { gameId } = request.params as { gameId?: string };

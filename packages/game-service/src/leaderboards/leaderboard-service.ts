@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
 import { andThen, type Awaitable } from '../awaitable.js';
@@ -8,13 +7,13 @@ import {
   insertEntriesIfAbsent,
   updateEntry,
   type Entry,
-  type LeaderboardTables,
 } from './leaderboard-store.js';
 import { periodKeyAt, periodKeysFor, resolvePeriod } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedBoard, type RankedSet } from './ranked-board.js';
 import { applyOperator, assertSupportedScore } from './score-operators.js';
 import './leaderboard-error-codes.js';
+import type { GameDb } from '../database.js';
 
 /** A board with the adapter output its scores come from; the manifest's `BoardDefinition` fits. */
 export interface ScoredBoard extends RankedBoard {
@@ -75,19 +74,19 @@ const maxWriteRounds = 5;
  * Tells the other instances, inside the transaction that changed them (so only once it commits),
  * that a player's entries in a game changed; their in-process engines then read them again.
  */
-export type AnnounceChange = (trx: Kysely<any>, gameId: string, playerId: string) => Promise<void>;
+export type AnnounceChange = (trx: GameDb, gameId: string, playerId: string) => Promise<void>;
 
 /** Leaderboards: the write path other features call, and the reads the routes serve. */
 export class Leaderboards {
-  readonly #db: Kysely<LeaderboardTables>;
+  readonly #db: GameDb;
   readonly #dialect: Dialect;
   readonly #clock: Clock;
   readonly #games: () => Iterable<LeaderboardGame>;
   readonly #announce: AnnounceChange | undefined;
   readonly ranks: RankIndex;
 
-  constructor(options: { db: Kysely<any>; dialect: Dialect; clock: Clock; games: () => Iterable<LeaderboardGame>; ranks: RankIndex; announce?: AnnounceChange | undefined }) {
-    this.#db = options.db as Kysely<LeaderboardTables>;
+  constructor(options: { db: GameDb; dialect: Dialect; clock: Clock; games: () => Iterable<LeaderboardGame>; ranks: RankIndex; announce?: AnnounceChange | undefined }) {
+    this.#db = options.db;
     this.#dialect = options.dialect;
     this.#clock = options.clock;
     this.#games = options.games;
@@ -105,8 +104,7 @@ export class Leaderboards {
    * Call `publish()` on the result after the transaction commits (not at all if it rolls back):
    * it brings the rank engine in step with the committed rows and returns the placements.
    */
-  async recordScores(trx: Kysely<any>, run: RecordedRun): Promise<PendingStandings> {
-    const db = trx as Kysely<LeaderboardTables>;
+  async recordScores(db: GameDb, run: RecordedRun): Promise<PendingStandings> {
     const now = this.#clock.now();
     const targets = run.game.boards
       .filter((board) => board.source.adapter === run.adapterId && typeof run.result[board.source.value] === 'number')
@@ -190,8 +188,8 @@ export class Leaderboards {
   }
 
   /** Removes a player's entries in every board and period of a game, inside the erasure transaction. */
-  async eraseEntries(trx: Kysely<any>, gameId: string, playerId: string): Promise<number> {
-    const erased = await deletePlayerEntries(trx as Kysely<LeaderboardTables>, this.#dialect, gameId, playerId);
+  async eraseEntries(trx: GameDb, gameId: string, playerId: string): Promise<number> {
+    const erased = await deletePlayerEntries(trx, this.#dialect, gameId, playerId);
     if (erased > 0) await this.#announce?.(trx, gameId, playerId);
     return erased;
   }

@@ -1,23 +1,8 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
 import type { RankedSet, SortOrder } from './ranked-board.js';
-
-/** The feature's one table. Timestamps are epoch milliseconds. */
-export interface LeaderboardEntryRow {
-  game_id: string;
-  board_id: string;
-  period: string;
-  player_id: string;
-  display_name: string;
-  score: number;
-  achieved_at: number;
-  updated_at: number;
-}
-
-export interface LeaderboardTables {
-  leaderboard_entries: LeaderboardEntryRow;
-}
+import type { GameDatabase, GameDb, LeaderboardEntriesTable } from '../database.js';
 
 /** A player's entry on one (board, period). */
 export interface Entry {
@@ -34,12 +19,11 @@ export interface EntryPosition {
   readonly playerId: string;
 }
 
-type Db = Kysely<LeaderboardTables>;
-type Eb = ExpressionBuilder<LeaderboardTables, 'leaderboard_entries'>;
+type Eb = ExpressionBuilder<GameDatabase, 'leaderboard_entries'>;
 
 const entryColumns = ['player_id', 'display_name', 'score', 'achieved_at'] as const;
 
-function toEntry(row: Pick<LeaderboardEntryRow, (typeof entryColumns)[number]>): Entry {
+function toEntry(row: Pick<LeaderboardEntriesTable, (typeof entryColumns)[number]>): Entry {
   return { playerId: row.player_id, displayName: row.display_name, score: Number(row.score), achievedAt: Number(row.achieved_at) };
 }
 
@@ -74,7 +58,7 @@ function ordered<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, order: 
  * rows are also locked until the transaction ends (SQLite transactions hold its one write lock).
  */
 export async function entriesOfPlayer(
-  db: Db,
+  db: GameDb,
   gameId: string,
   playerId: string,
   sets: ReadonlyArray<{ boardId: string; period: string }>,
@@ -97,7 +81,7 @@ export async function entriesOfPlayer(
  * (`boardId`/`period`) actually inserted, leaving out those a concurrent transaction created first.
  */
 export async function insertEntriesIfAbsent(
-  db: Db,
+  db: GameDb,
   gameId: string,
   entries: ReadonlyArray<{ boardId: string; period: string; entry: Entry }>,
   nowMs: number,
@@ -123,7 +107,7 @@ export async function insertEntriesIfAbsent(
   return inserted.map((row) => ({ boardId: row.board_id, period: row.period }));
 }
 
-export async function updateEntry(db: Db, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
+export async function updateEntry(db: GameDb, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
   await db
     .updateTable('leaderboard_entries')
     .set({ display_name: entry.displayName, score: entry.score, achieved_at: entry.achievedAt, updated_at: nowMs })
@@ -133,7 +117,7 @@ export async function updateEntry(db: Db, set: RankedSet, entry: Entry, nowMs: n
 }
 
 /** One entry, or undefined. */
-export async function findEntry(db: Db, set: RankedSet, playerId: string): Promise<Entry | undefined> {
+export async function findEntry(db: GameDb, set: RankedSet, playerId: string): Promise<Entry | undefined> {
   const row = await db
     .selectFrom('leaderboard_entries')
     .select(entryColumns)
@@ -144,7 +128,7 @@ export async function findEntry(db: Db, set: RankedSet, playerId: string): Promi
 }
 
 /** Entries of the given players (any order). */
-export async function entriesOfPlayers(db: Db, set: RankedSet, playerIds: readonly string[]): Promise<Entry[]> {
+export async function entriesOfPlayers(db: GameDb, set: RankedSet, playerIds: readonly string[]): Promise<Entry[]> {
   if (playerIds.length === 0) return [];
   const rows = await db
     .selectFrom('leaderboard_entries')
@@ -156,7 +140,7 @@ export async function entriesOfPlayers(db: Db, set: RankedSet, playerIds: readon
 }
 
 /** Up to `limit` entries in rank order after `after` (from the top when undefined). */
-export async function entriesAfter(db: Db, set: RankedSet, after: EntryPosition | undefined, limit: number): Promise<Entry[]> {
+export async function entriesAfter(db: GameDb, set: RankedSet, after: EntryPosition | undefined, limit: number): Promise<Entry[]> {
   let query = db.selectFrom('leaderboard_entries').select(entryColumns).where((eb) => inSet(eb, set));
   if (after) query = query.where((eb) => beyond(eb, set.order, after, 'forward'));
   const rows = await ordered(query, set.order, 'forward').limit(limit).execute();
@@ -164,7 +148,7 @@ export async function entriesAfter(db: Db, set: RankedSet, after: EntryPosition 
 }
 
 /** Up to `limit` entries immediately before `before`, returned in rank order. */
-export async function entriesBefore(db: Db, set: RankedSet, before: EntryPosition, limit: number): Promise<Entry[]> {
+export async function entriesBefore(db: GameDb, set: RankedSet, before: EntryPosition, limit: number): Promise<Entry[]> {
   const query = db
     .selectFrom('leaderboard_entries')
     .select(entryColumns)
@@ -175,7 +159,7 @@ export async function entriesBefore(db: Db, set: RankedSet, before: EntryPositio
 }
 
 /** How many entries rank before a position. */
-export async function countBefore(db: Db, set: RankedSet, position: EntryPosition): Promise<number> {
+export async function countBefore(db: GameDb, set: RankedSet, position: EntryPosition): Promise<number> {
   const row = await db
     .selectFrom('leaderboard_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -186,7 +170,7 @@ export async function countBefore(db: Db, set: RankedSet, position: EntryPositio
 }
 
 /** How many entries a (board, period) has. */
-export async function countEntries(db: Db, set: RankedSet): Promise<number> {
+export async function countEntries(db: GameDb, set: RankedSet): Promise<number> {
   const row = await db
     .selectFrom('leaderboard_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -196,7 +180,7 @@ export async function countEntries(db: Db, set: RankedSet): Promise<number> {
 }
 
 /** Entries of a game or board the manifest would drop, every period (0 for adapters: entries belong to boards). */
-export async function countEntriesOfPart(db: Db, part: ManifestPart): Promise<number> {
+export async function countEntriesOfPart(db: GameDb, part: ManifestPart): Promise<number> {
   if (part.kind === 'adapter') return 0;
   let query = db.selectFrom('leaderboard_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('game_id', '=', part.gameId);
   if (part.kind === 'board') query = query.where('board_id', '=', part.boardId);
@@ -204,7 +188,7 @@ export async function countEntriesOfPart(db: Db, part: ManifestPart): Promise<nu
 }
 
 /** Removes every entry of a player in a game (every board, every period); returns how many. */
-export async function deletePlayerEntries(db: Db, dialect: Dialect, gameId: string, playerId: string): Promise<number> {
+export async function deletePlayerEntries(db: GameDb, dialect: Dialect, gameId: string, playerId: string): Promise<number> {
   if (dialect === 'postgres') {
     // Lock in the order score writes lock (board, period) first, so an erasure racing a run of
     // the same player waits for it instead of deadlocking with it.

@@ -5,6 +5,7 @@ import { countEntriesOfPart } from './leaderboard-store.js';
 import { MemoryRankEngine } from './memory-rank-engine.js';
 import { RankIndex } from './rank-index.js';
 import { RedisRankEngine } from './redis-rank-engine.js';
+import { gameDatabase } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,7 +33,8 @@ export const leaderboardsPlugin = fp(
       labelNames: ['reason'],
       registers: [app.metrics],
     });
-    const ranks = new RankIndex({ db: app.database.db, engine, clock: app.clock, log: app.log, onRebuilt: (reason) => rebuilds.inc({ reason }) });
+    const database = gameDatabase(app);
+    const ranks = new RankIndex({ db: database.db, engine, clock: app.clock, log: app.log, onRebuilt: (reason) => rebuilds.inc({ reason }) });
     // Redis back after an outage (or restarted): rebuild the sets it lost, replay the writes it missed.
     health?.onRecovered(() => ranks.resynchronise());
     app.readiness.registerDegradation('leaderboards', () => ranks.status());
@@ -41,8 +43,8 @@ export const leaderboardsPlugin = fp(
     // others' from SQL; after a disconnection it answers from SQL until it has caught up.
     const publishOnCommit = engine.kind === 'in-process' ? app.changes.publishOnCommit : undefined;
     const leaderboards = new Leaderboards({
-      db: app.database.db,
-      dialect: app.database.dialect,
+      db: database.db,
+      dialect: database.dialect,
       clock: app.clock,
       ranks,
       games: () => app.games.list(),
@@ -64,7 +66,7 @@ export const leaderboardsPlugin = fp(
       erase: (trx, player) => leaderboards.eraseEntries(trx, player.gameId, player.playerId),
       afterCommit: (player) => leaderboards.afterErase(player.gameId, player.playerId),
     });
-    app.games.registerDataCounter('entries', (part) => countEntriesOfPart(app.database.db, part));
+    app.games.registerDataCounter('entries', (part) => countEntriesOfPart(database.db, part));
 
     let closing = false;
     let lastError: unknown;

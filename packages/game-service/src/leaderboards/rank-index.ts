@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Clock } from '@playstack/server-kit';
 import {
   countBefore,
@@ -11,7 +10,6 @@ import {
   findEntry,
   type Entry,
   type EntryPosition,
-  type LeaderboardTables,
 } from './leaderboard-store.js';
 import { isCurrentPeriod, parsePeriodKey } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -19,6 +17,7 @@ import { andThen, type Awaitable } from '../awaitable.js';
 import { notHeld, type HeldItem, type NotHeld, type RankEngine, type RebuildOutcome, type Standing } from './rank-engine.js';
 import { compareRankKeys, rankItemOf, rankKeyOf, sortScoreOf, type RankItem } from './rank-order.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
+import type { GameDb } from '../database.js';
 
 /** An entry with its 1-based position. */
 export interface RankedEntry extends Entry {
@@ -59,7 +58,7 @@ const rebuildConcurrency = 2;
 export type RebuildReason = 'boot' | 'lost' | 'resync';
 
 export interface RankIndexOptions {
-  db: Kysely<any>;
+  db: GameDb;
   engine: RankEngine;
   clock: Clock;
   /** Where rebuild failures are reported (they are retried). */
@@ -104,7 +103,7 @@ interface MissedPlayer {
  * - a catch-up (`resynchronise`): every held set rebuilt, with writes made meanwhile replayed.
  */
 export class RankIndex {
-  readonly #db: Kysely<LeaderboardTables>;
+  readonly #db: GameDb;
   readonly #engine: RankEngine;
   readonly #clock: Clock;
   readonly #log: RankIndexOptions['log'];
@@ -132,7 +131,7 @@ export class RankIndex {
   #suspensions = 0;
 
   constructor(options: RankIndexOptions) {
-    this.#db = options.db as Kysely<LeaderboardTables>;
+    this.#db = options.db;
     this.#engine = options.engine;
     this.#clock = options.clock;
     this.#log = options.log;

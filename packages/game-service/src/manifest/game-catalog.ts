@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { ApiError, type Clock } from '@playstack/server-kit';
 import { describeChanges, removedParts, sameManifest, type ManifestDataCounter, type OrphanedPart } from './manifest-changes.js';
 import { checkManifest, type AdapterTypeInfo, type ManifestProblem } from './manifest-check.js';
@@ -14,6 +13,7 @@ import {
   type StoredManifest,
 } from './manifest-store.js';
 import './manifest-error-codes.js';
+import type { GameDb } from '../database.js';
 
 // The catalog is the manifest feature's public service: a stored version is described to others
 // (the admin pages) by this summary, not by reading the store.
@@ -62,14 +62,14 @@ const defaultVersionListLimit = 100;
  * Storing a version switches this instance at once; other instances pick it up on `refresh`.
  */
 export class GameCatalog {
-  readonly #db: Kysely<any>;
+  readonly #db: GameDb;
   readonly #clock: Clock;
   readonly #adapterTypes: ReadonlyMap<string, AdapterTypeInfo>;
   readonly #dataCounters = new Map<string, ManifestDataCounter>();
   #current: CurrentManifest;
   #byId: ReadonlyMap<string, GameDefinition>;
 
-  constructor(db: Kysely<any>, clock: Clock, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>, bundled: Manifest) {
+  constructor(db: GameDb, clock: Clock, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>, bundled: Manifest) {
     this.#db = db;
     this.#clock = clock;
     this.#adapterTypes = adapterTypes;

@@ -1,8 +1,4 @@
-import type { Kysely } from 'kysely';
-
-interface ManifestTables {
-  manifest_versions: { version: number; document: string; author: string | null; created_at: number; changes: string | null };
-}
+import type { GameDb, ManifestVersionsTable } from '../database.js';
 
 /** A stored manifest version, without its document. */
 export interface ManifestVersionSummary {
@@ -20,11 +16,11 @@ export interface StoredManifest extends ManifestVersionSummary {
 
 const maxInsertAttempts = 5;
 
-function toSummary(row: Omit<ManifestTables['manifest_versions'], 'document'>): ManifestVersionSummary {
+function toSummary(row: Omit<ManifestVersionsTable, 'document'>): ManifestVersionSummary {
   return { version: row.version, author: row.author, createdAt: row.created_at, changes: row.changes === null ? null : (JSON.parse(row.changes) as string[]) };
 }
 
-function toStoredManifest(row: ManifestTables['manifest_versions']): StoredManifest {
+function toStoredManifest(row: ManifestVersionsTable): StoredManifest {
   return { ...toSummary(row), document: row.document };
 }
 
@@ -35,13 +31,12 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Appends a version (the next number); concurrent writers from several instances retry. */
 export async function insertManifestVersion(
-  anyDb: Kysely<any>,
+  db: GameDb,
   document: string,
   author: string | null,
   changes: readonly string[],
   now: number,
 ): Promise<ManifestVersionSummary> {
-  const db = anyDb as Kysely<ManifestTables>;
   for (let attempt = 1; ; attempt++) {
     const version = (await latestManifestVersion(db)) + 1;
     try {
@@ -54,28 +49,24 @@ export async function insertManifestVersion(
 }
 
 /** The newest stored version, or undefined on a fresh install. */
-export async function latestManifest(anyDb: Kysely<any>): Promise<StoredManifest | undefined> {
-  const db = anyDb as Kysely<ManifestTables>;
+export async function latestManifest(db: GameDb): Promise<StoredManifest | undefined> {
   const row = await db.selectFrom('manifest_versions').selectAll().orderBy('version', 'desc').limit(1).executeTakeFirst();
   return row && toStoredManifest(row);
 }
 
 /** The newest stored version number (0 when none), cheap enough to poll. */
-export async function latestManifestVersion(anyDb: Kysely<any>): Promise<number> {
-  const db = anyDb as Kysely<ManifestTables>;
+export async function latestManifestVersion(db: GameDb): Promise<number> {
   const row = await db.selectFrom('manifest_versions').select((eb) => eb.fn.max('version').as('version')).executeTakeFirst();
   return Number(row?.version ?? 0);
 }
 
-export async function manifestVersion(anyDb: Kysely<any>, version: number): Promise<StoredManifest | undefined> {
-  const db = anyDb as Kysely<ManifestTables>;
+export async function manifestVersion(db: GameDb, version: number): Promise<StoredManifest | undefined> {
   const row = await db.selectFrom('manifest_versions').selectAll().where('version', '=', version).executeTakeFirst();
   return row && toStoredManifest(row);
 }
 
 /** Versions, newest first. */
-export async function listManifestVersions(anyDb: Kysely<any>, limit: number): Promise<ManifestVersionSummary[]> {
-  const db = anyDb as Kysely<ManifestTables>;
+export async function listManifestVersions(db: GameDb, limit: number): Promise<ManifestVersionSummary[]> {
   const rows = await db
     .selectFrom('manifest_versions')
     .select(['version', 'author', 'created_at', 'changes'])

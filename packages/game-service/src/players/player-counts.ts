@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
-import type { PlayerTables } from './player-store.js';
+import type { GameDb } from '../database.js';
 
 /** How many players each game has, for operators' overviews. */
-export async function countPlayersByGame(anyDb: Kysely<any>): Promise<Map<string, number>> {
-  const db = anyDb as Kysely<PlayerTables>;
+export async function countPlayersByGame(db: GameDb): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('players')
     .select(['game_id', (eb) => eb.fn.countAll<number>().as('count')])
@@ -14,9 +12,8 @@ export async function countPlayersByGame(anyDb: Kysely<any>): Promise<Map<string
 }
 
 /** Players of a game the manifest would drop (players belong to games only: 0 for other parts). */
-export async function countPlayersOfPart(anyDb: Kysely<any>, part: ManifestPart): Promise<number> {
+export async function countPlayersOfPart(db: GameDb, part: ManifestPart): Promise<number> {
   if (part.kind !== 'game') return 0;
-  const db = anyDb as Kysely<PlayerTables>;
   const row = await db.selectFrom('players').select((eb) => eb.fn.countAll<number>().as('count')).where('game_id', '=', part.gameId).executeTakeFirst();
   return Number(row?.count ?? 0);
 }

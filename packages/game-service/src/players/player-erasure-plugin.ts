@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { countPlayersOfPart } from './player-counts.js';
 import { PlayerErasure } from './player-erasure.js';
+import { gameDatabase } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +14,7 @@ declare module 'fastify' {
 export const playerErasurePlugin = fp(
   async (app) => {
     app.decorate('playerErasure', new PlayerErasure());
-    app.games.registerDataCounter('players', (part) => countPlayersOfPart(app.database.db, part));
+    app.games.registerDataCounter('players', (part) => countPlayersOfPart(gameDatabase(app).db, part));
   },
   { name: 'game-player-erasure', dependencies: ['game-manifest'] },
 );

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import { deletePlayerRecord, lockPlayerRecord } from './player-store.js';
+import type { GameDatabase, GameTransaction } from '../database.js';
 
 /** The player whose data is being erased. */
 export interface ErasedPlayer {
@@ -15,7 +16,7 @@ export interface ErasedPlayer {
  * once the deletion is durable.
  */
 export interface PlayerEraser {
-  erase(trx: Transaction<any>, player: ErasedPlayer): Promise<number>;
+  erase(trx: GameTransaction, player: ErasedPlayer): Promise<number>;
   afterCommit?(player: ErasedPlayer): Promise<void>;
 }
 
@@ -40,7 +41,7 @@ export class PlayerErasure {
    * Erases everything of the player; the counts per part (every reported part present). A failing
    * `afterCommit` is logged, not thrown: the data is gone, and the caller must hear so.
    */
-  async erase(database: Database, player: ErasedPlayer, log: FastifyBaseLogger): Promise<ErasureCounts> {
+  async erase(database: Database<GameDatabase>, player: ErasedPlayer, log: FastifyBaseLogger): Promise<ErasureCounts> {
     const deleted: ErasureCounts = { runs: 0, entries: 0, sessions: 0 };
     await database.db.transaction().execute(async (trx) => {
       await lockPlayerRecord(trx, database.dialect, player.gameId, player.playerId);

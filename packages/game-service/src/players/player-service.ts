@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
 import { upsertLinkedPlayer, type PlatformLink, type Player } from './player-store.js';
+import type { GameDb } from '../database.js';
 
 // The players feature's public functions: other features (sign-in) reach the players table only
 // through these.
@@ -11,6 +11,6 @@ export type { PlatformLink, Player };
  * name follows the platform's. Run it inside the sign-in's transaction: an erasure of the player
  * locks the record first (player-erasure.ts), so it completes wholly before or after the sign-in.
  */
-export function playerForPlatformLink(db: Kysely<any>, link: PlatformLink, now: number): Promise<Player> {
+export function playerForPlatformLink(db: GameDb, link: PlatformLink, now: number): Promise<Player> {
   return upsertLinkedPlayer(db, link, now);
 }

@@ -1,18 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
-
-export interface PlayerTables {
-  players: {
-    id: string;
-    game_id: string;
-    provider: string;
-    provider_subject: string;
-    display_name: string;
-    created_at: number;
-    last_seen_at: number;
-  };
-}
+import type { GameDb } from '../database.js';
 
 /** A player of one game, linked to one platform identity. */
 export interface Player {
@@ -32,8 +20,7 @@ export interface PlatformLink {
  * The player linked to this platform identity in this game, created if absent, its display name
  * updated if present. One upsert, so two first sign-ins racing end with one player.
  */
-export async function upsertLinkedPlayer(anyDb: Kysely<any>, link: PlatformLink, now: number): Promise<Player> {
-  const db = anyDb as Kysely<PlayerTables>;
+export async function upsertLinkedPlayer(db: GameDb, link: PlatformLink, now: number): Promise<Player> {
   const row = await db
     .insertInto('players')
     .values({
@@ -57,15 +44,13 @@ export async function upsertLinkedPlayer(anyDb: Kysely<any>, link: PlatformLink,
  * Inside the erasure transaction, first: holds off sign-ins of this player until the erasure
  * commits. SQLite needs nothing: its write transactions already run one at a time.
  */
-export async function lockPlayerRecord(trx: Kysely<any>, dialect: Dialect, gameId: string, playerId: string): Promise<void> {
+export async function lockPlayerRecord(db: GameDb, dialect: Dialect, gameId: string, playerId: string): Promise<void> {
   if (dialect !== 'postgres') return;
-  const db = trx as Kysely<PlayerTables>;
   await db.selectFrom('players').select('id').where('id', '=', playerId).where('game_id', '=', gameId).forUpdate().execute();
 }
 
 /** Removes the player record and with it the platform link. */
-export async function deletePlayerRecord(anyDb: Kysely<any>, gameId: string, playerId: string): Promise<number> {
-  const db = anyDb as Kysely<PlayerTables>;
+export async function deletePlayerRecord(db: GameDb, gameId: string, playerId: string): Promise<number> {
   const result = await db.deleteFrom('players').where('id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

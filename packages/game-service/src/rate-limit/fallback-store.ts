@@ -60,11 +60,11 @@ class FallbackStore implements PluginStore {
  * many counters the fallback keeps (the plugin passes a limiter's own `cache` to `child`).
  */
 export function fallbackStore(health: RedisHealth, nameSpace: string, cache: number): FastifyRateLimitStoreCtor {
-  return class {
+  return class extends FallbackStore {
     constructor(options: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
       const continueExceeding = options.continueExceeding ?? false;
       const exponentialBackoff = options.exponentialBackoff ?? false;
-      return new FallbackStore(new RedisStore(continueExceeding, exponentialBackoff, health.redis, nameSpace), new LocalStore(continueExceeding, exponentialBackoff, cache), health);
+      super(new RedisStore(continueExceeding, exponentialBackoff, health.redis, nameSpace), new LocalStore(continueExceeding, exponentialBackoff, cache), health);
     }
-  } as unknown as FastifyRateLimitStoreCtor;
+  };
 }

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
 import { emptyRunCounts, type RunStatus } from './run-record.js';
-import type { RunsDatabase } from './run-store.js';
+import type { GameDb } from '../database.js';
 
 /** Per game: runs by status, and how many arrived since a moment (e.g. the start of today, UTC). */
 export interface GameRunCounts {
@@ -10,8 +9,7 @@ export interface GameRunCounts {
 }
 
 /** Run counts of every game, for operators' overviews, in one grouped query. */
-export async function countRunsByGame(anyDb: Kysely<any>, sinceMs: number): Promise<Map<string, GameRunCounts>> {
-  const db = anyDb as Kysely<RunsDatabase>;
+export async function countRunsByGame(db: GameDb, sinceMs: number): Promise<Map<string, GameRunCounts>> {
   const rows = await db
     .selectFrom('runs')
     .select((eb) => [
@@ -33,9 +31,8 @@ export async function countRunsByGame(anyDb: Kysely<any>, sinceMs: number): Prom
 }
 
 /** Runs of a game or adapter the manifest would drop (0 for boards: runs belong to adapters). */
-export async function countRunsOfPart(anyDb: Kysely<any>, part: ManifestPart): Promise<number> {
+export async function countRunsOfPart(db: GameDb, part: ManifestPart): Promise<number> {
   if (part.kind === 'board') return 0;
-  const db = anyDb as Kysely<RunsDatabase>;
   let query = db.selectFrom('runs').select((eb) => eb.fn.countAll<number>().as('count')).where('game_id', '=', part.gameId);
   if (part.kind === 'adapter') query = query.where('adapter_id', '=', part.adapterId);
   return Number((await query.executeTakeFirst())?.count ?? 0);

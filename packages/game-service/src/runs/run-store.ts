@@ -1,32 +1,8 @@
-import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
 import type { RunKey, RunRecord, RunStatus } from './run-record.js';
+import type { GameDb, RunsTable } from '../database.js';
 
-export interface RunsTable {
-  id: Generated<number>;
-  game_id: string;
-  player_id: string;
-  run_id: string;
-  adapter_id: string;
-  adapter_type: string;
-  adapter_version: number;
-  content_hash: string;
-  status: RunStatus;
-  payload: string;
-  result: string | null;
-  hint_mismatches: string | null;
-  rejection_reason: string | null;
-  response_status: number;
-  response_body: string | null;
-  created_at: number;
-}
-
-/** The tables this store owns, for a `Kysely<RunsDatabase>`. */
-export interface RunsDatabase {
-  runs: RunsTable;
-}
-
-type Db = Kysely<RunsDatabase> | Transaction<RunsDatabase>;
 
 /** What a resubmission needs to answer without judging the evidence again. */
 export interface StoredOutcome {
@@ -56,7 +32,7 @@ export interface NewRun extends RunKey {
 }
 
 /** The stored outcome of a run, if the player already submitted this runId. */
-export async function findRunOutcome(db: Db, key: RunKey): Promise<StoredOutcome | undefined> {
+export async function findRunOutcome(db: GameDb, key: RunKey): Promise<StoredOutcome | undefined> {
   const row = await db
     .selectFrom('runs')
     .select(['id', 'content_hash', 'status', 'rejection_reason', 'result', 'response_body'])
@@ -79,7 +55,7 @@ export async function findRunOutcome(db: Db, key: RunKey): Promise<StoredOutcome
  * Records a run unless one with the same key exists. Returns the new row's id, or undefined when
  * a concurrent submission got there first (the unique key decided; nothing was written).
  */
-export async function insertRunIfAbsent(db: Db, run: NewRun): Promise<number | undefined> {
+export async function insertRunIfAbsent(db: GameDb, run: NewRun): Promise<number | undefined> {
   const row = await db
     .insertInto('runs')
     .values({
@@ -106,17 +82,17 @@ export async function insertRunIfAbsent(db: Db, run: NewRun): Promise<number | u
 }
 
 /** Stores the response first sent for an accepted run, so resubmissions repeat it exactly. */
-export async function storeRunResponse(db: Db, id: number, body: string): Promise<void> {
+export async function storeRunResponse(db: GameDb, id: number, body: string): Promise<void> {
   await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).execute();
 }
 
 /** Stores a response only where none is stored yet: the first answer stays the answer. */
-export async function storeMissingRunResponse(db: Db, id: number, body: string): Promise<void> {
+export async function storeMissingRunResponse(db: GameDb, id: number, body: string): Promise<void> {
   await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).where('response_body', 'is', null).execute();
 }
 
 /** Deletes every run of a player in a game; returns how many went. */
-export async function eraseRunsOfPlayer(db: Db, gameId: string, playerId: string): Promise<number> {
+export async function eraseRunsOfPlayer(db: GameDb, gameId: string, playerId: string): Promise<number> {
   const result = await db.deleteFrom('runs').where('game_id', '=', gameId).where('player_id', '=', playerId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
@@ -157,7 +133,7 @@ function toRunRecord(row: Selectable<RunsTable>): RunRecord {
 }
 
 /** A page of a game's runs, newest first, for operators; keyset paging on the run's id. */
-export async function listRuns(db: Db, filter: RunListFilter): Promise<RunPage> {
+export async function listRuns(db: GameDb, filter: RunListFilter): Promise<RunPage> {
   let query = db.selectFrom('runs').selectAll().where('game_id', '=', filter.gameId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.playerId !== undefined) query = query.where('player_id', '=', filter.playerId);
@@ -169,7 +145,7 @@ export async function listRuns(db: Db, filter: RunListFilter): Promise<RunPage> 
 }
 
 /** One run of a game by its internal id, for an operator's detail view. */
-export async function findRunById(db: Db, gameId: string, id: number): Promise<RunRecord | undefined> {
+export async function findRunById(db: GameDb, gameId: string, id: number): Promise<RunRecord | undefined> {
   const row = await db.selectFrom('runs').selectAll().where('game_id', '=', gameId).where('id', '=', id).executeTakeFirst();
   return row ? toRunRecord(row) : undefined;
 }

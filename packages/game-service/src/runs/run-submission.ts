@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import type { Kysely } from 'kysely';
 import { ApiError, inSpan, type Clock } from '@playstack/server-kit';
 import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
@@ -7,9 +6,10 @@ import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { runContent, type RunContent } from '../canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import type { RunKey, RunStatus } from './run-record.js';
-import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type RunsDatabase, type StoredOutcome } from './run-store.js';
+import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
 import './run-error-codes.js';
+import type { GameDb } from '../database.js';
 
 /** The 200 body of an accepted run. Stored, so a resubmission gets exactly this again. */
 export interface RunAccepted {
@@ -61,7 +61,7 @@ function rejection(reason: string): ApiError {
  */
 export class RunSubmissions {
   readonly #writer: RunWriter;
-  readonly #db: Kysely<RunsDatabase>;
+  readonly #db: GameDb;
   readonly #clock: Clock;
   readonly #scores: ScoreRecorder;
   readonly #adapterTypes: ReadonlyMap<string, AdapterType>;
@@ -71,7 +71,7 @@ export class RunSubmissions {
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(deps: {
-    db: Kysely<RunsDatabase>;
+    db: GameDb;
     writer: RunWriter;
     clock: Clock;
     scores: ScoreRecorder;

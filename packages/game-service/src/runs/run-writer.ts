@@ -1,34 +1,35 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { GameDatabase } from '../database.js';
 
-// `any` database type: a write spans tables of several features (runs, leaderboard entries),
-// each of which types its own queries.
+// A write spans tables of several features (runs, leaderboard entries): the writer is over the
+// whole database (`DB`, the game's by default), and knows none of its tables.
 
 /** Where submissions write: every `work` runs inside a transaction committed before it resolves. */
-export interface RunWriter {
-  write<T>(work: (trx: Transaction<any>) => Promise<T>): Promise<T>;
+export interface RunWriter<DB = GameDatabase> {
+  write<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   /**
    * One statement that needs no transaction of its own (a follow-up write such as storing a
    * response); it may share a transaction with other writes. Resolves once durable.
    */
-  writeStatement<T>(statement: (db: Kysely<any>) => Promise<T>): Promise<T>;
+  writeStatement<T>(statement: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** Resolves once every write already asked for has committed or failed. */
   drain(): Promise<void>;
 }
 
 /** One transaction per write; PostgreSQL runs them side by side on its pool. */
-export class TransactionPerWrite implements RunWriter {
-  readonly #db: Kysely<any>;
+export class TransactionPerWrite<DB = GameDatabase> implements RunWriter<DB> {
+  readonly #db: Kysely<DB>;
   readonly #pending = new Set<Promise<unknown>>();
 
-  constructor(db: Kysely<any>) {
+  constructor(db: Kysely<DB>) {
     this.#db = db;
   }
 
-  write<T>(work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+  write<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
     return this.#track(this.#db.transaction().execute(work));
   }
 
-  writeStatement<T>(statement: (db: Kysely<any>) => Promise<T>): Promise<T> {
+  writeStatement<T>(statement: (db: Kysely<DB>) => Promise<T>): Promise<T> {
     return this.#track(statement(this.#db));
   }
 
@@ -47,8 +48,8 @@ export class TransactionPerWrite implements RunWriter {
   }
 }
 
-interface QueuedWrite {
-  work(trx: Transaction<any>): Promise<unknown>;
+interface QueuedWrite<DB> {
+  work(trx: Transaction<DB>): Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -61,18 +62,18 @@ interface QueuedWrite {
  * own, so only the failing one fails. A failed commit rejects its writes, so no write is ever
  * reported done without being durable.
  */
-export class GroupCommitWriter implements RunWriter {
-  readonly #db: Kysely<any>;
+export class GroupCommitWriter<DB = GameDatabase> implements RunWriter<DB> {
+  readonly #db: Kysely<DB>;
   readonly #maxBatch: number;
-  #queue: QueuedWrite[] = [];
+  #queue: Array<QueuedWrite<DB>> = [];
   #running: Promise<void> | undefined;
 
-  constructor(db: Kysely<any>, maxBatch: number) {
+  constructor(db: Kysely<DB>, maxBatch: number) {
     this.#db = db;
     this.#maxBatch = maxBatch;
   }
 
-  write<T>(work: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+  write<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       // Deferred to the next turn so writes arriving in the same burst share the first commit.
@@ -80,7 +81,7 @@ export class GroupCommitWriter implements RunWriter {
     });
   }
 
-  writeStatement<T>(statement: (db: Kysely<any>) => Promise<T>): Promise<T> {
+  writeStatement<T>(statement: (db: Kysely<DB>) => Promise<T>): Promise<T> {
     return this.write(statement);
   }
 
@@ -96,7 +97,7 @@ export class GroupCommitWriter implements RunWriter {
     }
   }
 
-  async #commitBatch(batch: QueuedWrite[]): Promise<void> {
+  async #commitBatch(batch: Array<QueuedWrite<DB>>): Promise<void> {
     if (batch.length === 1) return this.#commitAlone(batch[0]!);
     let values: unknown[];
     try {
@@ -113,7 +114,7 @@ export class GroupCommitWriter implements RunWriter {
     batch.forEach((item, i) => item.resolve(values[i]));
   }
 
-  async #commitAlone(item: QueuedWrite): Promise<void> {
+  async #commitAlone(item: QueuedWrite<DB>): Promise<void> {
     try {
       item.resolve(await this.#db.transaction().execute((trx) => item.work(trx)));
     } catch (error) {

@@ -7,6 +7,7 @@ import { RunSubmissions } from './run-submission.js';
 import { countRunsOfPart } from './run-counts.js';
 import { eraseRunsOfPlayer, listRuns, type RunListFilter, type RunPage } from './run-store.js';
 import { GroupCommitWriter, TransactionPerWrite, type RunWriter } from './run-writer.js';
+import { gameDatabase } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,8 +34,8 @@ export interface RunsPluginOptions {
  */
 export const runsPlugin = fp<RunsPluginOptions>(
   async (app, options) => {
-    const db = app.database.db;
-    const writer: RunWriter = app.database.dialect === 'sqlite' ? new GroupCommitWriter(db, options.maxRunsPerCommit) : new TransactionPerWrite(db);
+    const { db, dialect } = gameDatabase(app);
+    const writer: RunWriter = dialect === 'sqlite' ? new GroupCommitWriter(db, options.maxRunsPerCommit) : new TransactionPerWrite(db);
     const recorded = new Counter({
       name: 'game_runs_total',
       help: 'Runs recorded, by game, adapter and status (accepted, flagged, rejected)',

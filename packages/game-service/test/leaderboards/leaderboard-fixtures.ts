@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { App } from '@playstack/server-kit';
+import { gameDatabase } from '../../src/database.js';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import type { BoardStanding } from '../../src/leaderboards/leaderboard-service.js';
 import { bearer, devSignIn } from '../support/identity-fixtures.js';
@@ -29,7 +30,7 @@ export async function recordResult(
   result: Record<string, number>,
   achievedAt: number = app.clock.now(),
 ): Promise<BoardStanding[]> {
-  const pending = await app.database.db.transaction().execute((trx) =>
+  const pending = await gameDatabase(app).db.transaction().execute((trx) =>
     app.leaderboards.recordScores(trx, {
       game,
       playerId: player.id,

@@ -4,11 +4,16 @@ import { openDatabase, type Database } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { GroupCommitWriter, TransactionPerWrite } from '../../src/runs/run-writer.js';
 
+/** The writers know no tables: this test writes to one of its own. */
+interface WriterTables {
+  writes: { name: string };
+}
+
 describeEachDatabase('run writers', (testDatabase) => {
-  let database: Database;
+  let database: Database<WriterTables>;
   beforeAll(async () => {
     const env = testDatabase().env;
-    database = await openDatabase({
+    database = await openDatabase<WriterTables>({
       url: env.DATABASE_URL,
       schema: env.DATABASE_SCHEMA ?? 'public',
       poolSize: 4,
@@ -24,12 +29,12 @@ describeEachDatabase('run writers', (testDatabase) => {
 
   async function names(prefix: string): Promise<string[]> {
     const rows = await database.db.selectFrom('writes').select('name').where('name', 'like', `${prefix}%`).orderBy('name').execute();
-    return rows.map((row: { name: string }) => row.name);
+    return rows.map((row) => row.name);
   }
 
   it('group commit: concurrent writes share transactions and all commit', async () => {
     const writer = new GroupCommitWriter(database.db, 64);
-    const transactions = new Set<Transaction<any>>();
+    const transactions = new Set<Transaction<WriterTables>>();
     const names50 = Array.from({ length: 50 }, (_, i) => `g-${String(i).padStart(2, '0')}`);
     await Promise.all(
       names50.map((name) =>
@@ -58,7 +63,7 @@ describeEachDatabase('run writers', (testDatabase) => {
 
   it('group commit: batches never exceed the configured size', async () => {
     const writer = new GroupCommitWriter(database.db, 4);
-    const sizes = new Map<Transaction<any>, number>();
+    const sizes = new Map<Transaction<WriterTables>, number>();
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         writer.write(async (trx) => {

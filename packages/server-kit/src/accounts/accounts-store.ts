@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { AccountRow, AccountsTables, InvitationRow, PasswordResetRow } from './account-tables.js';
+import { tableView } from '../db/table-view.js';
 
 /** The accounts tables of a service's database (whatever else it holds). */
 export type AccountsDb = Kysely<AccountsTables>;
+
+/** A service's database (any that has the accounts tables) as the accounts module's. */
+export const accountsDb = tableView<AccountsTables>();
 
 export async function countAccounts(db: AccountsDb): Promise<number> {
   const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();

@@ -1,0 +1,116 @@
+import type { Generated, Kysely, Transaction } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { AccountsTables, Database } from '@playstack/server-kit';
+import type { RunStatus } from './runs/run-record.js';
+
+// The game service's tables, as its migrations leave them (src/migrations/). Timestamps are epoch
+// milliseconds in BIGINT columns, read as numbers. Each table is read and written by the one
+// feature named beside it; other features call that feature's functions.
+
+/** `manifest_versions` (manifest/): every stored manifest document, numbered from 1. */
+export interface ManifestVersionsTable {
+  version: number;
+  document: string;
+  author: string | null;
+  created_at: number;
+  /** JSON array of lines; null for versions stored before it was kept. */
+  changes: string | null;
+}
+
+/** `service_settings` (auth/): a name-value table, today holding only the legacy token secret. */
+export interface ServiceSettingsTable {
+  name: string;
+  value: string;
+}
+
+/** `players` (players/): a player of one game, linked to one platform identity. */
+export interface PlayersTable {
+  id: string;
+  game_id: string;
+  provider: string;
+  provider_subject: string;
+  display_name: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
+/** `session_families` (auth/): a refresh token chain, rotated one generation at a time. */
+export interface SessionFamiliesTable {
+  id: string;
+  game_id: string;
+  player_id: string;
+  generation: number;
+  rotated_at: number;
+  grace_used: number;
+  created_at: number;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+}
+
+/** `refresh_tokens` (auth/): a family's tokens, by hash. */
+export interface RefreshTokensTable {
+  token_hash: string;
+  family_id: string;
+  generation: number;
+  issued_at: number;
+  expires_at: number;
+  successor_sealed: string | null;
+}
+
+/** `leaderboard_entries` (leaderboards/): a player's best on one (board, period). */
+export interface LeaderboardEntriesTable {
+  game_id: string;
+  board_id: string;
+  period: string;
+  player_id: string;
+  display_name: string;
+  score: number;
+  achieved_at: number;
+  updated_at: number;
+}
+
+/** `runs` (runs/): every submitted run, its verdict and the response first sent. */
+export interface RunsTable {
+  id: Generated<number>;
+  game_id: string;
+  player_id: string;
+  run_id: string;
+  adapter_id: string;
+  adapter_type: string;
+  adapter_version: number;
+  content_hash: string;
+  status: RunStatus;
+  payload: string;
+  result: string | null;
+  hint_mismatches: string | null;
+  rejection_reason: string | null;
+  response_status: number;
+  response_body: string | null;
+  created_at: number;
+}
+
+/** The game service's database: its own tables and the kit's accounts tables (admin/). */
+export interface GameDatabase extends AccountsTables {
+  manifest_versions: ManifestVersionsTable;
+  service_settings: ServiceSettingsTable;
+  players: PlayersTable;
+  session_families: SessionFamiliesTable;
+  refresh_tokens: RefreshTokensTable;
+  leaderboard_entries: LeaderboardEntriesTable;
+  runs: RunsTable;
+}
+
+/** The game service's Kysely instance. */
+export type GameDb = Kysely<GameDatabase>;
+
+/** A transaction over the game service's database. */
+export type GameTransaction = Transaction<GameDatabase>;
+
+/**
+ * The platform's database as the game service's. The kit's `app.database` is declared once for
+ * every service of a program, so it cannot name one service's tables: each service reads it
+ * through an accessor like this one, the one place its tables are attached to it.
+ */
+export function gameDatabase(app: Pick<FastifyInstance, 'database'>): Database<GameDatabase> {
+  return app.database;
+}
