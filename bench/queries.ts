@@ -21,7 +21,7 @@ import { normalizeStatement, statementHash, statementVerb } from '../packages/ob
 import { mergeRollups, occurrenceColumns, occurrenceParameters, withErrorGroups } from '../packages/observability-service/src/storage/occurrence-writer.js';
 import type { NewOccurrence } from '../packages/observability-service/src/storage/storage-tables.js';
 import { multiRowInsertSql } from '../packages/observability-service/src/storage/multi-row-insert.js';
-import type { IngestionTables } from '../packages/observability-service/src/storage/storage-tables.js';
+import type { TelemetryDatabase } from '../packages/observability-service/src/storage/storage-tables.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
 import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
 import { seededRandom } from '@playstack/server-kit/testing';
@@ -154,7 +154,7 @@ function traceRows(trace: number, startedAt: number): NewOccurrence[] {
 async function store(app: App, newRows: readonly NewOccurrence[]): Promise<void> {
   const receivedAt = app.clock.now();
   const rows = withErrorGroups(newRows);
-  await (app.database.db as Kysely<IngestionTables>).transaction().execute(async (trx) => {
+  await (app.database.db as Kysely<TelemetryDatabase>).transaction().execute(async (trx) => {
     for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
       const chunk = rows.slice(offset, offset + rowsPerInsert);
       const insert = multiRowInsertSql(app.database.dialect, 'occurrences', occurrenceColumns, chunk.length);

@@ -26,6 +26,7 @@ import { statementRollupsRebuild } from './storage/statement-rollups-rebuild.js'
 import { errorGroupsRebuild } from './errors/error-groups-rebuild.js';
 import { errorRoutes } from './errors/error-routes.js';
 import { alertsPlugin } from './alerts/alerts-plugin.js';
+import { telemetryStorePlugin } from './telemetry/telemetry-store-plugin.js';
 
 export const apiVersion = '0.1.0';
 
@@ -99,6 +100,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
   await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild, errorGroupsRebuild] });
   await app.register(logStorePlugin);
+  await app.register(telemetryStorePlugin, { maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION });
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,
     pruneIntervalMs: config.RETENTION_PRUNE_INTERVAL_SECONDS * 1000,
@@ -111,7 +113,6 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     maxOccurrences: config.INGEST_MAX_OCCURRENCES,
     maxLogRecords: config.INGEST_MAX_LOG_RECORDS,
     rateLimitPerSecond: config.INGEST_RATE_LIMIT_PER_SECOND,
-    maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
   });
   const otlpSignals = (scope: App) => [traceSignal(scope.ingestion, scope.clock), logSignal(scope.ingestion, scope.clock)];
   await app.register(otlpHttpRoutes, { signals: otlpSignals });

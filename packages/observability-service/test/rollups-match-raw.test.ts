@@ -4,7 +4,7 @@ import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { histogramRelativeError, LatencyHistogram, minTrackedMs } from '../src/storage/latency-histogram.js';
 import { normalizeStatement, statementHash } from '../src/ingest/statement-normalizer.js';
-import type { IngestionTables, RollupFigures } from '../src/storage/storage-tables.js';
+import type { TelemetryDatabase, RollupFigures } from '../src/storage/storage-tables.js';
 import { buildTestApp } from './support/test-app.js';
 import { seededRandom as seeded } from '@playstack/server-kit/testing';
 
@@ -150,7 +150,7 @@ describeEachDatabase('rollups written at ingest time', (database) => {
       for (const response of responses) expect(response.json().rejected).toEqual({ occurrences: 0, logs: 0 });
     }
 
-    const db = app.database.db as Kysely<IngestionTables>;
+    const db = app.database.db as Kysely<TelemetryDatabase>;
     const raw = await db.selectFrom('occurrences').selectAll().execute();
     expect(raw.length).toBe(envelopes.flat().length);
     const minute = (row: { started_at: number }) => Math.floor(Number(row.started_at) / 60_000) * 60_000;

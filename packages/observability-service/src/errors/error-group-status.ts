@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { IngestionTables } from '../storage/storage-tables.js';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { storedErrorGroup } from './error-groups-view.js';
 import type { ErrorGroupStatusResponse, ErrorGroupStatusUpdate } from './error-schemas.js';
 
@@ -8,7 +8,7 @@ import type { ErrorGroupStatusResponse, ErrorGroupStatusUpdate } from './error-s
  * starts later marks the group regressed (src/errors/error-group-merge.ts).
  */
 export async function setErrorGroupStatus(
-  db: Kysely<IngestionTables>,
+  db: Kysely<TelemetryDatabase>,
   groupId: string,
   status: ErrorGroupStatusUpdate['status'],
   userId: string,

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { Occurrence } from '../query/query-schemas.js';
-import { ingestionDb } from '../query/read-query.js';
-import { setErrorGroupStatus } from './error-group-status.js';
-import { errorGroupDetail, errorGroupsView } from './error-groups-view.js';
+import type { TelemetryStore } from '../telemetry/index.js';
 import {
   ErrorGroupDetail,
   ErrorGroupListItem,
@@ -24,12 +22,12 @@ const groupingNote =
 /** Error groups: the list, one group, and its status (any signed-in user reads; members and admins change status with the CSRF token). */
 export async function errorRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify as unknown as App;
-  const db = ingestionDb(app.database);
+  const store = app.telemetry;
   app.addHook('onRequest', app.requireSession);
   // The read routes get their own context for the shared schemas: a context that adds schemas
   // validates bodies with Fastify's default validator (which drops unknown members instead of
   // refusing them), so the POST below stays outside it.
-  await app.register(async (reads) => errorReadRoutes(reads as unknown as App, db));
+  await app.register(async (reads) => errorReadRoutes(reads as unknown as App, store));
 
   app.post(
     '/api/v1/errors/:groupId/status',
@@ -45,11 +43,11 @@ export async function errorRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: ErrorGroupStatusResponse, ...errorResponses(400, 401, 403, 404, 415) },
       },
     },
-    async (request) => setErrorGroupStatus(db, request.params.groupId, request.body.status, request.signedIn!.user.id, app.clock.now()),
+    async (request) => store.setErrorGroupStatus(request.params.groupId, request.body.status, request.signedIn!.user.id, app.clock.now()),
   );
 }
 
-async function errorReadRoutes(app: App, db: ReturnType<typeof ingestionDb>): Promise<void> {
+async function errorReadRoutes(app: App, store: TelemetryStore): Promise<void> {
   app.addSchema(Occurrence);
   app.addSchema(ErrorGroupListItem);
 
@@ -65,7 +63,7 @@ async function errorReadRoutes(app: App, db: ReturnType<typeof ingestionDb>): Pr
         response: { 200: ErrorGroupsResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => errorGroupsView(db, app.clock.now(), request.query),
+    async (request) => store.errorGroups(app.clock.now(), request.query),
   );
 
   app.get(
@@ -81,6 +79,6 @@ async function errorReadRoutes(app: App, db: ReturnType<typeof ingestionDb>): Pr
         response: { 200: ErrorGroupDetail, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => errorGroupDetail(db, app.clock.now(), request.params.groupId, request.query),
+    async (request) => store.errorGroup(app.clock.now(), request.params.groupId, request.query),
   );
 }

@@ -18,6 +18,6 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: HealthViewResponse, ...errorResponses(401) },
       },
     },
-    async () => healthView(app.database, app.clock.now(), app.retention.policy),
+    async () => healthView(app.telemetry, app.clock.now(), app.retention.policy),
   );
 }

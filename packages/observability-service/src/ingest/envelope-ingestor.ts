@@ -1,11 +1,11 @@
 import { ApiError } from '@playstack/server-kit';
 import type { Clock } from '@playstack/server-kit';
-import type { OccurrenceWriter } from '../storage/occurrence-writer.js';
 import type { NewOccurrence } from '../storage/storage-tables.js';
 import { dayMs } from '../time-units.js';
 import { EnvelopeValidator, InvalidEnvelopeError } from './envelope-validator.js';
 import { mapLogRecord, type LogRecordExtras } from './log-record-mapper.js';
 import type { NewLogRecord } from '../logs/index.js';
+import type { TelemetryWriter } from '../telemetry/index.js';
 import { mapOccurrence, maxClockSkewMs } from './occurrence-mapper.js';
 import type { ProtocolLogRecord, ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
 import './ingest-error-codes.js';
@@ -33,7 +33,7 @@ export function emptyIngestResult(truncatedStrings = 0): IngestResult {
 }
 
 export interface EnvelopeIngestorOptions {
-  writer: OccurrenceWriter;
+  writer: TelemetryWriter;
   clock: Clock;
   maxOccurrences: number;
   maxLogRecords: number;

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { Counter, Histogram } from 'prom-client';
 import { ApiError, errorResponses, type App } from '@playstack/server-kit';
-import { OccurrenceWriter } from '../storage/occurrence-writer.js';
+import type { TelemetryWriter } from '../telemetry/index.js';
 import { ingestAdmission, installIngestAuth, type IngestAdmission, type IngestionKeyCheck } from './ingest-auth.js';
 import { installIngestBodyParser, type IngestBodyLimits } from './ingest-body-parser.js';
 import { IngestRateLimiter } from './ingest-rate-limiter.js';
@@ -24,7 +24,7 @@ declare module 'fastify' {
 export interface Ingestion {
   ingestor: EnvelopeIngestor;
   validator: EnvelopeValidator;
-  writer: OccurrenceWriter;
+  writer: TelemetryWriter;
   limits: IngestBodyLimits;
   /** Key check and rate limit; throws `unauthorized` or `rate-limited`. */
   admit: IngestAdmission;
@@ -40,7 +40,6 @@ export interface IngestionPluginOptions {
   maxOccurrences: number;
   maxLogRecords: number;
   rateLimitPerSecond: number;
-  maxRowsPerTransaction: number;
 }
 
 /** Counters an operator watches: throughput, and how well group commit batches envelopes. */
@@ -65,18 +64,13 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
   async (fastify, options) => {
     const app = fastify as unknown as App;
     const metrics = ingestMetrics(app);
-    const writer = new OccurrenceWriter({
-      database: app.database,
-      clock: app.clock,
-      maxRowsPerTransaction: options.maxRowsPerTransaction,
-      logs: app.logStore,
-      onCommit: ({ envelopes, rows, logs, durationMs }) => {
-        metrics.transactions.inc();
-        metrics.envelopes.inc(envelopes);
-        metrics.occurrences.inc(rows);
-        metrics.logs.inc(logs);
-        metrics.commitSeconds.observe(durationMs / 1000);
-      },
+    const writer = app.telemetry;
+    writer.onCommit(({ envelopes, rows, logs, durationMs }) => {
+      metrics.transactions.inc();
+      metrics.envelopes.inc(envelopes);
+      metrics.occurrences.inc(rows);
+      metrics.logs.inc(logs);
+      metrics.commitSeconds.observe(durationMs / 1000);
     });
     const validator = new EnvelopeValidator();
     const ingestor = new EnvelopeIngestor({
@@ -141,5 +135,5 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
       );
     });
   },
-  { name: 'ingestion', dependencies: ['retention', 'log-store'] },
+  { name: 'ingestion', dependencies: ['retention', 'telemetry-store'] },
 );

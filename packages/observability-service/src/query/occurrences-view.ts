@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { ApiError } from '@playstack/server-kit';
-import type { IngestionTables } from '../storage/storage-tables.js';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
 import { minuteMs, minuteOf } from '../time-units.js';
 import { aggregateRollups } from './rollup-aggregate.js';
@@ -45,18 +45,18 @@ export interface OccurrenceListOptions extends IndexedFilters, RowFilters, Searc
   offset: number;
 }
 
-type OccurrenceFilter = (eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => Expression<SqlBool>;
-type Conditions = Array<(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => Expression<SqlBool>>;
+type OccurrenceFilter = (eb: ExpressionBuilder<TelemetryDatabase, 'occurrences'>) => Expression<SqlBool>;
+type Conditions = Array<(eb: ExpressionBuilder<TelemetryDatabase, 'occurrences'>) => Expression<SqlBool>>;
 
 function indexedConditions(query: ReadQuery, options: IndexedFilters, fromMs: number, toMs: number): Conditions {
   const { filters } = query;
   return [
     (eb) => eb('started_at', '>=', fromMs),
     (eb) => eb('started_at', '<', toMs),
-    ...(filters.service === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('service', '=', filters.service!)]),
-    ...(filters.environment === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('environment', '=', filters.environment!)]),
-    ...(options.operation === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('operation', '=', options.operation!)]),
-    ...(options.status === undefined ? [] : [(eb: ExpressionBuilder<IngestionTables, 'occurrences'>) => eb('status', '=', options.status!)]),
+    ...(filters.service === undefined ? [] : [(eb: ExpressionBuilder<TelemetryDatabase, 'occurrences'>) => eb('service', '=', filters.service!)]),
+    ...(filters.environment === undefined ? [] : [(eb: ExpressionBuilder<TelemetryDatabase, 'occurrences'>) => eb('environment', '=', filters.environment!)]),
+    ...(options.operation === undefined ? [] : [(eb: ExpressionBuilder<TelemetryDatabase, 'occurrences'>) => eb('operation', '=', options.operation!)]),
+    ...(options.status === undefined ? [] : [(eb: ExpressionBuilder<TelemetryDatabase, 'occurrences'>) => eb('status', '=', options.status!)]),
   ];
 }
 

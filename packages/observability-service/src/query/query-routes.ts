@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, errorResponses, type App } from '@playstack/server-kit';
-import { databaseView } from './database-view.js';
-import { dependenciesView } from './dependencies-view.js';
 import { attributeFiltersOf } from './attribute-filter.js';
-import { occurrenceById, occurrenceDurationsView, occurrencesView } from './occurrences-view.js';
-import { operationsView } from './operations-view.js';
 import {
   DatabaseQuery,
   DatabaseResponse,
@@ -31,12 +27,8 @@ import {
   operationsLimitDefault,
   countedSpansNote,
 } from './query-schemas.js';
-import { ingestionDb, readQueryOf } from './read-query.js';
+import { telemetryReadOf } from './read-query.js';
 import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
-import { servicesView } from './services-view.js';
-import { summaryView } from './summary-view.js';
-import { lookupId, traceView } from './trace-view.js';
-import { trendView } from './trend-view.js';
 
 /** The filters the occurrence list and its duration distribution share. */
 function searchFiltersOf(query: OccurrenceDurationsQuery) {
@@ -61,7 +53,8 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
   const thresholds = apdexThresholdsFrom(app.database.db, options.apdexThresholdDefaultMs);
   app.addHook('onRequest', app.requireSession);
   app.addSchema(Occurrence);
-  const readQuery = (query: RangeFilterQuery) => readQueryOf(app.database, app.clock.now(), query);
+  const readQuery = (query: RangeFilterQuery) => telemetryReadOf(app.clock.now(), query);
+  const store = app.telemetry;
 
   app.get(
     '/api/v1/services',
@@ -75,7 +68,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: ServicesResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => servicesView(readQuery(request.query), thresholds),
+    async (request) => store.services(readQuery(request.query), thresholds),
   );
 
   app.get(
@@ -90,7 +83,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: SummaryResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => summaryView(readQuery(request.query), thresholds),
+    async (request) => store.summary(readQuery(request.query), thresholds),
   );
 
   app.get(
@@ -105,7 +98,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: TrendResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => trendView(readQuery(request.query), thresholds, request.query.interval),
+    async (request) => store.trend(readQuery(request.query), thresholds, request.query.interval),
   );
 
   app.get(
@@ -120,7 +113,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: OperationsResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => operationsView(readQuery(request.query), thresholds, { limit: request.query.limit ?? operationsLimitDefault, entry: request.query.entry }),
+    async (request) => store.operations(readQuery(request.query), thresholds, { limit: request.query.limit ?? operationsLimitDefault, entry: request.query.entry }),
   );
 
   const searchNote =
@@ -143,7 +136,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
       if (query.minDurationMs !== undefined && query.maxDurationMs !== undefined && query.minDurationMs > query.maxDurationMs) {
         throw new ApiError('invalid-request', `querystring.minDurationMs (${query.minDurationMs}) is above maxDurationMs (${query.maxDurationMs}).`);
       }
-      return occurrencesView(readQuery(query), {
+      return store.occurrences(readQuery(query), {
         ...searchFiltersOf(query),
         window: options.occurrenceSearchWindow,
         minDurationMs: query.minDurationMs,
@@ -166,7 +159,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: OccurrenceDurationsResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => occurrenceDurationsView(readQuery(request.query), { ...searchFiltersOf(request.query), window: options.occurrenceSearchWindow }),
+    async (request) => store.occurrenceDurations(readQuery(request.query), { ...searchFiltersOf(request.query), window: options.occurrenceSearchWindow }),
   );
 
   app.get(
@@ -182,7 +175,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: LookupResponse, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => lookupId({ db: ingestionDb(app.database) }, request.params.id),
+    async (request) => store.lookup(request.params.id),
   );
 
   app.get(
@@ -197,7 +190,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: Occurrence, ...errorResponses(401, 404) },
       },
     },
-    async (request) => occurrenceById({ db: ingestionDb(app.database) }, request.params.id),
+    async (request) => store.occurrence(request.params.id),
   );
 
   app.get(
@@ -213,7 +206,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: TraceResponse, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => traceView({ db: ingestionDb(app.database) }, request.params.traceId),
+    async (request) => store.trace(request.params.traceId),
   );
 
   app.get(
@@ -228,7 +221,7 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: DatabaseResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => databaseView(readQuery(request.query), request.query.limit ?? databaseStatementsLimitDefault),
+    async (request) => store.database(readQuery(request.query), request.query.limit ?? databaseStatementsLimitDefault),
   );
 
   app.get(
@@ -243,6 +236,6 @@ export async function queryRoutes(fastify: FastifyInstance, options: QueryRoutes
         response: { 200: DependenciesResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => dependenciesView(readQuery(request.query)),
+    async (request) => store.dependencies(readQuery(request.query)),
   );
 }

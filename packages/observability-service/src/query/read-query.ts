@@ -1,40 +1,29 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@playstack/server-kit';
-import type { IngestionTables } from '../storage/storage-tables.js';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { resolveQueryRange, type QueryFilters, type QueryRange } from './query-range.js';
 import type { DirtyMinutes } from './rollup-aggregate.js';
-import { dirtyMinutesNow } from './tier-watermark.js';
 
-/** What every read view receives: where to read, the resolved range and the filters. */
-export interface ReadQuery {
-  readonly db: Kysely<IngestionTables>;
+/** What every SQL read view receives: where to read, the resolved range and the filters. */
+export interface ReadQuery extends TelemetryRead {
+  readonly db: Kysely<TelemetryDatabase>;
   readonly dialect: Database['dialect'];
-  readonly range: QueryRange;
-  readonly filters: QueryFilters;
   /** The minutes the tiers have not caught up with, looked up once per request (on first use). */
   readonly dirtyMinutes: DirtyMinutes;
 }
 
-/** The service database seen through the ingestion tables the views read. */
-export function ingestionDb(database: Database): Kysely<IngestionTables> {
-  return database.db as Kysely<IngestionTables>;
+/** What a telemetry read covers: the resolved range and the service / environment filters. */
+export interface TelemetryRead {
+  readonly range: QueryRange;
+  readonly filters: QueryFilters;
 }
 
-/** Parses the shared parameters once per request. */
-export function readQueryOf(
-  database: Database,
+/** Parses the shared parameters once per request (a bad range is a 400). */
+export function telemetryReadOf(
   nowMs: number,
   query: { from?: string | undefined; to?: string | undefined; service?: string | undefined; environment?: string | undefined },
-): ReadQuery {
-  const db = ingestionDb(database);
-  let dirty: ReturnType<DirtyMinutes> | undefined;
-  return {
-    db,
-    dialect: database.dialect,
-    range: resolveQueryRange(query, nowMs),
-    filters: { service: query.service, environment: query.environment },
-    dirtyMinutes: () => (dirty ??= dirtyMinutesNow(db)),
-  };
+): TelemetryRead {
+  return { range: resolveQueryRange(query, nowMs), filters: { service: query.service, environment: query.environment } };
 }
 
 /** The range as the responses echo it. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { RollupTableName } from '../storage/rollup-accumulator.js';
-import type { IngestionTables } from '../storage/storage-tables.js';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { minuteMs, minuteOf } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
 import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type TierDimension } from './rollup-tiers.js';
@@ -18,7 +18,7 @@ export type DirtyMinutes = () => Promise<Set<number> | undefined>;
 
 /** Where rollups are read from; a `ReadQuery` is one. */
 export interface RollupSource {
-  readonly db: Kysely<IngestionTables>;
+  readonly db: Kysely<TelemetryDatabase>;
   readonly dialect: Dialect;
   /** Lets the reads of one request share one look-up; without it each read looks the minutes up now. */
   readonly dirtyMinutes?: DirtyMinutes | undefined;
@@ -98,7 +98,7 @@ interface Part {
   conditions: RollupCondition[];
 }
 
-async function aggregatePart(db: Kysely<IngestionTables>, dialect: Dialect, query: RollupAggregateQuery, part: Part): Promise<Array<Record<string, unknown>>> {
+async function aggregatePart(db: Kysely<TelemetryDatabase>, dialect: Dialect, query: RollupAggregateQuery, part: Part): Promise<Array<Record<string, unknown>>> {
   const groupBy = query.groupBy ?? [];
   const time = sql.ref(part.timeColumn);
   const bucket = query.bucketMs === undefined ? sql`0` : sql`(${time} - (${time} % ${sql.lit(query.bucketMs)}))`;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '@playstack/server-kit';
-import { compactTiers, type CompactionResult } from './tier-compactor.js';
+import type { MaintenanceResult as CompactionResult } from '../telemetry/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +24,7 @@ export const tierCompactorPlugin = fp<TierCompactorOptions>(
     const app = fastify as unknown as App;
     let running: Promise<CompactionResult> | undefined;
     const runOnce = (): Promise<CompactionResult> => {
-      running ??= compactTiers(app.database).finally(() => {
+      running ??= app.telemetry.maintain().finally(() => {
         running = undefined;
       });
       return running;
@@ -40,5 +40,5 @@ export const tierCompactorPlugin = fp<TierCompactorOptions>(
     });
     app.decorate('tierCompactor', { runOnce });
   },
-  { name: 'tier-compactor' },
+  { name: 'tier-compactor', dependencies: ['telemetry-store'] },
 );

@@ -24,10 +24,9 @@ export const retentionPlugin = fp<RetentionPluginOptions>(
     const policy = new RetentionPolicy(app.database.db, options.defaultDays);
     await policy.refresh();
     const pruner = new RetentionPruner({
-      database: app.database,
+      store: app.telemetry,
       clock: app.clock,
       policy,
-      logs: app.logStore,
       logger: app.log,
       batchRows: options.pruneBatchRows,
       intervalMs: options.pruneIntervalMs,
@@ -36,5 +35,5 @@ export const retentionPlugin = fp<RetentionPluginOptions>(
     app.addHook('onReady', async () => pruner.start());
     app.addHook('onClose', async () => pruner.stop());
   },
-  { name: 'retention', dependencies: ['log-store'] },
+  { name: 'retention', dependencies: ['telemetry-store'] },
 );

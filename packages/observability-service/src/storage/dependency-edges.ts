@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { IngestionTables, NewOccurrence } from './storage-tables.js';
+import type { TelemetryDatabase, NewOccurrence } from './storage-tables.js';
 
 /** One call from a service to something else, with the figures it is counted with. */
 export interface DependencyEdge {
@@ -79,7 +79,7 @@ const traceLookupChunk = 500;
  * pair is counted exactly once. A parent that already declares the call (a client span with
  * `peer`) does not add a second edge for it. The figures are the child's.
  */
-export async function crossServiceEdges(db: Kysely<IngestionTables>, batch: readonly NewOccurrence[]): Promise<DependencyEdge[]> {
+export async function crossServiceEdges(db: Kysely<TelemetryDatabase>, batch: readonly NewOccurrence[]): Promise<DependencyEdge[]> {
   const batchSpans = batch.map(spanFactsOf);
   const traceIds = [...new Set(batchSpans.map((span) => span.traceId))];
   const storedSpans: SpanFacts[] = [];

@@ -6,7 +6,7 @@ import { multiRowInsertSql } from './multi-row-insert.js';
 import { schemaLock } from './schema-lock.js';
 import { spanRoleOf } from './span-role.js';
 import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
-import type { IngestionTables, NewOccurrence, OccurrencesTable } from './storage-tables.js';
+import type { TelemetryDatabase, NewOccurrence, OccurrencesTable } from './storage-tables.js';
 import type { LogStore, NewLogRecord } from '../logs/index.js';
 import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
 import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
@@ -45,7 +45,7 @@ const rowsPerInsert = 1_000;
 export const rollupLock = schemaLock(0x6f627372); // "obsr"
 
 export interface OccurrenceWriterOptions {
-  database: Database<IngestionTables>;
+  database: Database<TelemetryDatabase>;
   clock: Clock;
   /** Envelopes waiting together are committed together, up to this many rows (occurrences and log records) per transaction. */
   maxRowsPerTransaction: number;
@@ -158,7 +158,7 @@ export class OccurrenceWriter {
     onCommit?.({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
   }
 
-  async #insertRows(trx: Transaction<IngestionTables>, rows: readonly GroupedOccurrence[], receivedAt: number): Promise<void> {
+  async #insertRows(trx: Transaction<TelemetryDatabase>, rows: readonly GroupedOccurrence[], receivedAt: number): Promise<void> {
     for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
       const chunk = rows.slice(offset, offset + rowsPerInsert);
       await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), occurrenceParameters(chunk, receivedAt)));
@@ -193,7 +193,7 @@ export function addStatement(
  * a normalized statement) and dependency (the edges rows declare, plus `parentChildEdges`), and
  * the error occurrences to their groups.
  */
-export async function mergeRollups(trx: Kysely<IngestionTables>, rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+export async function mergeRollups(trx: Kysely<TelemetryDatabase>, rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
   const errorGroups = new ErrorGroupAccumulator();
   const operations = new RollupAccumulator(rollupSpecs.operation);
   const tenants = new RollupAccumulator(rollupSpecs.tenant);

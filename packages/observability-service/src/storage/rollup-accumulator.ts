@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { minuteOf } from '../time-units.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import type { IngestionTables } from './storage-tables.js';
+import type { TelemetryDatabase } from './storage-tables.js';
 
 export type RollupTableName = 'operation_rollups' | 'tenant_rollups' | 'statement_rollups' | 'dependency_rollups';
 
@@ -106,7 +106,7 @@ export class RollupAccumulator {
   }
 
   /** Merges the batch's cells into the table: stored figures plus this batch's. */
-  async mergeInto(db: Kysely<IngestionTables>): Promise<void> {
+  async mergeInto(db: Kysely<TelemetryDatabase>): Promise<void> {
     if (this.#cells.size === 0) return;
     const spec = this.#spec;
     // Kysely cannot type a table chosen at run time; the spec names only this table's columns.

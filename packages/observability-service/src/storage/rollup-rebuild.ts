@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import { rollupLock } from './occurrence-writer.js';
-import type { IngestionTables, OccurrencesTable } from './storage-tables.js';
+import type { TelemetryDatabase, OccurrencesTable } from './storage-tables.js';
 
 /**
  * Recomputing what ingestion derives from occurrences (rollups, error groups) from the stored
@@ -26,9 +26,9 @@ export interface RebuildPart {
   /** `rebuild:<name>` in `rollup_tier_state` requests it. */
   name: string;
   /** Empties what the part derives, before the first chunk. */
-  clear(trx: Kysely<IngestionTables>): Promise<void>;
+  clear(trx: Kysely<TelemetryDatabase>): Promise<void>;
   /** Adds what a chunk of stored occurrences (in start order) contributes; chunks may share minutes. */
-  addChunk(trx: Kysely<IngestionTables>, rows: readonly RebuildRow[]): Promise<void>;
+  addChunk(trx: Kysely<TelemetryDatabase>, rows: readonly RebuildRow[]): Promise<void>;
   /** False for a part that derives nothing the rollup tiers are computed from (they are then kept). */
   feedsTiers: boolean;
 }
@@ -38,7 +38,7 @@ const idsPerUpdate = 500;
 
 /** Sets a derived occurrence column to each value for the occurrence ids listed under it. */
 export async function setOccurrenceColumn(
-  trx: Kysely<IngestionTables>,
+  trx: Kysely<TelemetryDatabase>,
   column: 'db_statement_hash' | 'error_group_id',
   idsByValue: ReadonlyMap<string | null, readonly number[]>,
 ): Promise<void> {
@@ -67,7 +67,7 @@ export interface RebuildResult {
  * The tiers are recomputed afterwards by the compactor (queries read the per-minute rollups
  * until it has caught up).
  */
-export async function runRequestedRebuilds(database: Database<IngestionTables>, parts: readonly RebuildPart[]): Promise<RebuildResult> {
+export async function runRequestedRebuilds(database: Database<TelemetryDatabase>, parts: readonly RebuildPart[]): Promise<RebuildResult> {
   return database.db.transaction().execute(async (trx) => {
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLock})`.execute(trx);
     const untyped = trx as unknown as Kysely<any>;

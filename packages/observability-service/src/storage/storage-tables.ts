@@ -1,5 +1,7 @@
 import type { Generated } from 'kysely';
 import type { ErrorGroupTables } from '../errors/error-group-tables.js';
+import type { IngestionCounterTables } from '../health/ingestion-counters.js';
+import type { LogTables } from '../logs/log-tables.js';
 
 /**
  * The ingestion storage contract: tables written by ingestion (src/ingest, src/otlp) and read
@@ -126,8 +128,35 @@ export interface DependencyRollupsTable extends RollupFigures {
   target_kind: string;
 }
 
-/** The tables ingestion writes, for `Kysely<IngestionTables>` (the error groups are the errors feature's). */
-export interface IngestionTables extends ErrorGroupTables {
+/** A row of one of the rollup tiers (query/rollup-tiers.ts): a rollup summed over `tier_ms` from `bucket`. */
+interface TierFigures {
+  tier_ms: number;
+  bucket: number;
+  /** Which cube columns hold "all" (bit i: cube column i). */
+  grain: number;
+  count: number;
+  error_count: number;
+  duration_sum_ms: number;
+  duration_max_ms: number;
+}
+
+/** The tiers the compactor maintains (migrations 2026-11-21-03 and -04). */
+export interface TierTables {
+  service_tiers: TierFigures & { service: string; environment: string; span_role: string; histogram: string; error_histogram: string };
+  operation_tiers: TierFigures & { service: string; environment: string; operation: string; kind: string; span_role: string; histogram: string; error_histogram: string };
+  tenant_tiers: TierFigures & { tenant_id: string; service: string; environment: string };
+  statement_tiers: TierFigures & { service: string; environment: string; db_system: string; statement_hash: string; statement: string; db_operation: string | null; histogram: string };
+  dependency_tiers: TierFigures & { environment: string; source_service: string; target: string; target_kind: string; histogram: string };
+  /** The compactor's watermark (`occurrence-id`: the last occurrence the tiers include). */
+  rollup_tier_state: { name: string; value: number };
+}
+
+/**
+ * Every table the SQL telemetry store owns, for `Kysely<TelemetryDatabase>`: occurrences and
+ * their rollups, error groups (the errors feature's), tiers, log records and their counts (the
+ * logs feature's), and the health counters. Users, sessions, keys and settings are not telemetry.
+ */
+export interface TelemetryDatabase extends ErrorGroupTables, LogTables, IngestionCounterTables, TierTables {
   occurrences: OccurrencesTable;
   operation_rollups: OperationRollupsTable;
   tenant_rollups: TenantRollupsTable;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
-import { readQueryOf } from '../query/read-query.js';
+import { telemetryReadOf } from '../query/read-query.js';
 import { csvChunks } from './csv-chunks.js';
 import { jsonArrayChunks } from './json-array-chunks.js';
 import {
@@ -14,7 +14,6 @@ import {
   usageExportIntervalDefault,
   type UsageExportRow,
 } from './usage-schemas.js';
-import { usageExportBatches, usageTrendView, usageView } from './usage-views.js';
 
 const tags = ['usage'];
 const security = [{ session: [] }];
@@ -34,7 +33,7 @@ function fileStamp(iso: string): string {
 export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify as unknown as App;
   app.addHook('onRequest', app.requireSession);
-  const readQuery = (query: UsageQuery) => readQueryOf(app.database, app.clock.now(), query);
+  const readQuery = (query: UsageQuery) => telemetryReadOf(app.clock.now(), query);
 
   app.get(
     '/api/v1/usage',
@@ -48,7 +47,7 @@ export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: UsageResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => usageView(readQuery(request.query), app.logStore, request.query.tenantId),
+    async (request) => app.telemetry.usage(readQuery(request.query), request.query.tenantId),
   );
 
   app.get(
@@ -63,7 +62,7 @@ export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: UsageTrendResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => usageTrendView(readQuery(request.query), app.logStore, request.query.tenantId, request.query.interval),
+    async (request) => app.telemetry.usageTrend(readQuery(request.query), request.query.tenantId, request.query.interval),
   );
 
   app.get(
@@ -91,7 +90,7 @@ export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const query = readQuery(request.query);
       const format = request.query.format ?? 'csv';
-      const batches = usageExportBatches(query, app.logStore, request.query.tenantId, request.query.interval ?? usageExportIntervalDefault);
+      const batches = app.telemetry.usageExport(query, request.query.tenantId, request.query.interval ?? usageExportIntervalDefault);
       const name = `usage-${fileStamp(new Date(query.range.fromMs).toISOString())}-${fileStamp(new Date(query.range.toMs).toISOString())}.${format}`;
       const chunks = format === 'json' ? jsonArrayChunks('rows', batches) : csvChunks(exportColumns, batches);
       return reply

@@ -1,0 +1,100 @@
+import type { Clock, Database } from '@playstack/server-kit';
+import { setErrorGroupStatus } from '../errors/error-group-status.js';
+import { errorGroupDetail, errorGroupsView } from '../errors/error-groups-view.js';
+import type { LogStore, NewLogRecord } from '../logs/index.js';
+import { databaseView } from '../query/database-view.js';
+import { dependenciesView } from '../query/dependencies-view.js';
+import { occurrenceById, occurrenceDurationsView, occurrencesView } from '../query/occurrences-view.js';
+import { operationsView } from '../query/operations-view.js';
+import type { ReadQuery, TelemetryRead } from '../query/read-query.js';
+import { dirtyMinutesNow } from '../query/tier-watermark.js';
+import type { DirtyMinutes } from '../query/rollup-aggregate.js';
+import { servicesView } from '../query/services-view.js';
+import { summaryView } from '../query/summary-view.js';
+import { compactTiers } from '../query/tier-compactor.js';
+import { lookupId, traceView } from '../query/trace-view.js';
+import { trendView } from '../query/trend-view.js';
+import { OccurrenceWriter } from '../storage/occurrence-writer.js';
+import type { NewOccurrence } from '../storage/storage-tables.js';
+import { usageExportBatches, usageTrendView, usageView } from '../usage/usage-views.js';
+import { sqlHealthFigures } from './sql-health-figures.js';
+import { pruneSqlTelemetry } from './sql-prune.js';
+import type { CommitReport, TelemetryStore } from './telemetry-store.js';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
+
+export interface SqlTelemetryStoreOptions {
+  database: Database<TelemetryDatabase>;
+  clock: Clock;
+  logs: LogStore;
+  /** Requests waiting together are committed together, up to this many rows per transaction. */
+  maxRowsPerTransaction: number;
+}
+
+/**
+ * Telemetry in the service database (SQLite or PostgreSQL, through Kysely): occurrences with
+ * per-minute rollups written in the same transaction, tiers folded in by `maintain`, log records
+ * through the SQL log store.
+ */
+export class SqlTelemetryStore implements TelemetryStore {
+  readonly logs: LogStore;
+  readonly #database: Database<TelemetryDatabase>;
+  readonly #writer: OccurrenceWriter;
+  readonly #listeners: Array<(commit: CommitReport) => void> = [];
+
+  constructor(options: SqlTelemetryStoreOptions) {
+    this.#database = options.database;
+    this.logs = options.logs;
+    this.#writer = new OccurrenceWriter({
+      database: options.database,
+      clock: options.clock,
+      maxRowsPerTransaction: options.maxRowsPerTransaction,
+      logs: options.logs,
+      onCommit: (commit) => {
+        for (const listener of this.#listeners) listener(commit);
+      },
+    });
+  }
+
+  write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
+    return this.#writer.write(rows, refused, logs);
+  }
+
+  idle(): Promise<void> {
+    return this.#writer.idle();
+  }
+
+  onCommit(listener: (commit: CommitReport) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** A read over the tables, the tiers' dirty minutes looked up once (on first use). */
+  #read(read: TelemetryRead): ReadQuery {
+    const { db, dialect } = this.#database;
+    let dirty: ReturnType<DirtyMinutes> | undefined;
+    return { db, dialect, range: read.range, filters: read.filters, dirtyMinutes: () => (dirty ??= dirtyMinutesNow(db)) };
+  }
+
+  services: TelemetryStore['services'] = (read, thresholds) => servicesView(this.#read(read), thresholds);
+  summary: TelemetryStore['summary'] = (read, thresholds) => summaryView(this.#read(read), thresholds);
+  trend: TelemetryStore['trend'] = (read, thresholds, interval) => trendView(this.#read(read), thresholds, interval);
+  operations: TelemetryStore['operations'] = (read, thresholds, options) => operationsView(this.#read(read), thresholds, options);
+  occurrences: TelemetryStore['occurrences'] = (read, options) => occurrencesView(this.#read(read), options);
+  occurrenceDurations: TelemetryStore['occurrenceDurations'] = (read, options) => occurrenceDurationsView(this.#read(read), options);
+  occurrence: TelemetryStore['occurrence'] = (id) => occurrenceById(this.#database, id);
+  lookup: TelemetryStore['lookup'] = (id) => lookupId(this.#database, id);
+  trace: TelemetryStore['trace'] = (traceId) => traceView(this.#database, traceId);
+  database: TelemetryStore['database'] = (read, limit) => databaseView(this.#read(read), limit);
+  dependencies: TelemetryStore['dependencies'] = (read) => dependenciesView(this.#read(read));
+
+  usage: TelemetryStore['usage'] = (read, tenantId) => usageView(this.#read(read), this.logs, tenantId);
+  usageTrend: TelemetryStore['usageTrend'] = (read, tenantId, interval) => usageTrendView(this.#read(read), this.logs, tenantId, interval);
+  usageExport: TelemetryStore['usageExport'] = (read, tenantId, interval) => usageExportBatches(this.#read(read), this.logs, tenantId, interval);
+
+  errorGroups: TelemetryStore['errorGroups'] = (nowMs, query) => errorGroupsView(this.#database.db, nowMs, query);
+  errorGroup: TelemetryStore['errorGroup'] = (nowMs, groupId, query) => errorGroupDetail(this.#database.db, nowMs, groupId, query);
+  setErrorGroupStatus: TelemetryStore['setErrorGroupStatus'] = (groupId, status, userId, nowMs) => setErrorGroupStatus(this.#database.db, groupId, status, userId, nowMs);
+
+  health: TelemetryStore['health'] = (nowMs) => sqlHealthFigures(this.#database, nowMs);
+  prune: TelemetryStore['prune'] = (cutoffMs, batchRows, stopped) => pruneSqlTelemetry(this.#database, this.logs, cutoffMs, batchRows, stopped);
+  maintain: TelemetryStore['maintain'] = () => compactTiers(this.#database);
+}
