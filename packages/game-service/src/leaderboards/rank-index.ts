@@ -586,37 +586,42 @@ export class RankIndex {
    * stops when the engine is out of use again (the next recovery goes on with what is left).
    */
   #replayMissed(): Promise<void> {
-    this.#replaying ??= (async () => {
-      try {
-        for (let round = 0; this.#engine.usable && this.#stale.size > 0; round++) {
-          if (round > 0) await new Promise((resolve) => setTimeout(resolve, busyRetryMs));
-          const stale = new Map(this.#stale);
-          const players = [...this.#missed.values()];
-          const overflowed = [...this.#overflowed];
-          this.#missed.clear();
-          this.#overflowed.clear();
-          const rebuilds = overflowed.map(async (id) => {
-            // Busy: another instance rebuilds it, perhaps from before the missed writes: again later.
-            const outcome = await this.#rebuild(stale.get(id)!, 'resync').catch(() => 'failed' as const);
-            if (outcome !== 'built') this.#overflowed.add(id);
-          });
-          for (const player of players) {
-            const sets = [...player.sets].filter(([id]) => !overflowed.includes(id)).map(([, set]) => set);
-            // A write missed again is remembered again (and its set stays stale).
-            await this.syncPlayer(player.gameId, player.playerId, sets);
-          }
-          await Promise.all(rebuilds);
-          for (const id of stale.keys()) this.#settle(id);
-          if (round >= maxReplayRounds) {
-            this.#log?.warn({ sets: this.#stale.size }, 'rank engine: missed writes could not all be replayed; those sets are answered from SQL until Redis recovers again');
-            return;
-          }
-        }
-      } finally {
-        this.#replaying = undefined;
+    if (this.#replaying) return this.#replaying;
+    // Cleared in a promise reaction, always after it was set: a replay with nothing to do ends
+    // without awaiting anything, and clearing it inside would run before the assignment, leaving
+    // a settled replay in place that every later recovery would take for one in progress.
+    const replaying = this.#replayRounds().finally(() => {
+      this.#replaying = undefined;
+    });
+    this.#replaying = replaying;
+    return replaying;
+  }
+
+  async #replayRounds(): Promise<void> {
+    for (let round = 0; this.#engine.usable && this.#stale.size > 0; round++) {
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, busyRetryMs));
+      const stale = new Map(this.#stale);
+      const players = [...this.#missed.values()];
+      const overflowed = [...this.#overflowed];
+      this.#missed.clear();
+      this.#overflowed.clear();
+      const rebuilds = overflowed.map(async (id) => {
+        // Busy: another instance rebuilds it, perhaps from before the missed writes: again later.
+        const outcome = await this.#rebuild(stale.get(id)!, 'resync').catch(() => 'failed' as const);
+        if (outcome !== 'built') this.#overflowed.add(id);
+      });
+      for (const player of players) {
+        const sets = [...player.sets].filter(([id]) => !overflowed.includes(id)).map(([, set]) => set);
+        // A write missed again is remembered again (and its set stays stale).
+        await this.syncPlayer(player.gameId, player.playerId, sets);
       }
-    })();
-    return this.#replaying;
+      await Promise.all(rebuilds);
+      for (const id of stale.keys()) this.#settle(id);
+      if (round >= maxReplayRounds) {
+        this.#log?.warn({ sets: this.#stale.size }, 'rank engine: missed writes could not all be replayed; those sets are answered from SQL until Redis recovers again');
+        return;
+      }
+    }
   }
 
   /** A stale set is in step again once no write to it is missing. */
