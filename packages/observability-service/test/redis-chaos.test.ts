@@ -12,6 +12,18 @@ import { buildTestApp } from './support/test-app.js';
 const callBoundMs = 2_000;
 const ratePerSecond = 5;
 
+/** Calls that note their status and how long each took. */
+function timedCalls() {
+  const calls: Array<{ what: string; status: number; ms: number }> = [];
+  const call = async (what: string, request: () => Promise<{ statusCode: number }>) => {
+    const started = performance.now();
+    const response = await request();
+    calls.push({ what, status: response.statusCode, ms: performance.now() - started });
+    return response.statusCode;
+  };
+  return { calls, call };
+}
+
 describeEachDatabase('observability service through a Redis outage and an empty Redis restart', (database) => {
   let redis: TestRedisServer;
   beforeAll(async () => {
@@ -28,13 +40,7 @@ describeEachDatabase('observability service through a Redis outage and an empty 
     try {
       await setUpFirstAdmin(app);
       const key = (await createIngestionKey(app.database.db, { name: 'chaos', createdBy: null, now: clock.now() })).key;
-      const calls: Array<{ what: string; status: number; ms: number }> = [];
-      const call = async (what: string, request: () => Promise<{ statusCode: number }>) => {
-        const started = performance.now();
-        const response = await request();
-        calls.push({ what, status: response.statusCode, ms: performance.now() - started });
-        return response.statusCode;
-      };
+      const { calls, call } = timedCalls();
       const ingest = () =>
         call('ingest', () =>
           app.inject({
@@ -80,4 +86,34 @@ describeEachDatabase('observability service through a Redis outage and an empty 
       await app.close();
     }
   }, 30_000);
+
+  it('answers ingestion and sign-in within 2 s from its fallbacks while Redis hangs without closing connections', async () => {
+    const clock = new ManualClock('2026-11-21T10:00:00.000Z');
+    const app = await buildTestApp(database(), { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `hang-${randomBytes(4).toString('hex')}:`, INGEST_RATE_LIMIT_PER_SECOND: String(ratePerSecond) }, { clock });
+    try {
+      // The suite's database has its first admin once the test above has run.
+      expect([200, 409]).toContain((await app.inject({ method: 'POST', url: '/api/v1/auth/setup', payload: firstAdmin })).statusCode);
+      const key = (await createIngestionKey(app.database.db, { name: 'hang', createdBy: null, now: clock.now() })).key;
+      const { calls, call } = timedCalls();
+      redis.pause();
+      for (let i = 0; i < 3; i++) {
+        await call('ingest', () =>
+          app.inject({
+            method: 'POST',
+            url: '/api/v1/ingest',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            payload: JSON.stringify(envelope([minimalOccurrence(new Date(clock.now()).toISOString())])),
+          }),
+        );
+        await call('login', () => app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: firstAdmin.email, password: firstAdmin.password } }));
+      }
+      redis.resume();
+      expect(calls.map((c) => `${c.what} ${c.status}`)).toEqual(Array(3).fill(['ingest 202', 'login 200']).flat());
+      expect(calls.filter((c) => c.ms > callBoundMs).map((c) => `${c.what} ${Math.round(c.ms)} ms`)).toEqual([]);
+      await vi.waitFor(async () => expect((await app.inject({ method: 'GET', url: '/readyz' })).json().degraded).toEqual([]), { timeout: 5_000, interval: 50 });
+    } finally {
+      redis.resume();
+      await app.close();
+    }
+  });
 });

@@ -271,6 +271,61 @@ describe('over a real socket', () => {
     expect(answer.headers.connection).not.toBe('close');
   });
 
+  /**
+   * Sends a request head and then body bytes in 64 KiB chunks until the server answers or closes
+   * (at most `maxBytes`); answers what arrived, how many body bytes were written, and how long it
+   * took.
+   */
+  const sendUntilAnswered = (head: string, maxBytes: number, chunked: boolean) =>
+    new Promise<{ raw: string; sent: number; ms: number; closed: boolean }>((resolve, reject) => {
+      const { port } = app.server.address() as AddressInfo;
+      const started = performance.now();
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const framed = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+      let raw = '';
+      let sent = 0;
+      let closed = false;
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(head);
+        const pump = () => {
+          while (!closed && raw === '' && sent < maxBytes) {
+            sent += chunk.length;
+            if (!socket.write(framed)) return void socket.once('drain', pump);
+          }
+        };
+        pump();
+      });
+      socket.on('data', (data) => (raw += data.toString()));
+      socket.on('close', () => {
+        closed = true;
+        resolve({ raw, sent, ms: performance.now() - started, closed });
+      });
+      // Past the bound the server closes with the rest of the upload unread: the client may then
+      // see a reset (the point of the bound), which ends the exchange like a close.
+      socket.on('error', (error: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(error.code ?? '') ? undefined : reject(error)));
+    });
+
+  it('answers at once and closes when the declared body is larger than it reads and drops (4 times the limit)', async () => {
+    // The head alone: the answer must not wait for a body.
+    const answer = await sendUntilAnswered(`POST /items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${10 * socketBodyLimitBytes}\r\n\r\n`, 0, false);
+    expect(answer.raw).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.raw.toLowerCase()).toContain('connection: close');
+    expect(answer.closed).toBe(true);
+    // Well short of the 10 s a stalled body is waited for.
+    expect(answer.ms).toBeLessThan(5_000);
+  });
+
+  it('reads a chunked body over the limit up to 4 times the limit, then answers and closes, not reading on', async () => {
+    const answer = await sendUntilAnswered('POST /items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n', 64 * socketBodyLimitBytes, true);
+    expect(answer.closed).toBe(true);
+    // What reaches this client, which never stops sending, is the 413 or a reset.
+    if (answer.raw) expect(answer.raw).toMatch(/^HTTP\/1\.1 413 [^]*connection: close/i);
+    // It read about 4 times the limit (plus what sat in socket buffers), never the whole stream.
+    expect(answer.sent).toBeGreaterThan(4 * socketBodyLimitBytes);
+    expect(answer.sent).toBeLessThan(32 * socketBodyLimitBytes);
+    expect(answer.ms).toBeLessThan(5_000);
+  });
+
   it('answers a URL that does not decode with the envelope', async () => {
     const response = await fetch(`${base}/items/%zz`);
     expect(response.status).toBe(400);
