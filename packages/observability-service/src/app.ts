@@ -27,6 +27,7 @@ import { errorGroupsRebuild } from './errors/error-groups-rebuild.js';
 import { errorRoutes } from './errors/error-routes.js';
 import { alertsPlugin } from './alerts/alerts-plugin.js';
 import { telemetryStorePlugin } from './telemetry/telemetry-store-plugin.js';
+import { alertRoutes } from './alerts/alert-routes.js';
 
 export const apiVersion = '0.1.0';
 
@@ -65,6 +66,7 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
         { name: 'logs', description: 'Log records: search (text, severity, trace, attributes) and counts over time' },
         { name: 'usage', description: 'Usage per tenant, its trend and export' },
         { name: 'health', description: 'Ingestion, storage and database status for operators' },
+        { name: 'alerts', description: 'Alert rules, their state and history, silences and notification channels; admins change them' },
       ],
       securitySchemes: {
         ingestionKey: { type: 'http', scheme: 'bearer', description: 'An ingestion key, or the legacy SERVICE_API_KEY' },
@@ -140,7 +142,9 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
     secrets,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
+    rulesFile: config.ALERT_RULES_FILE,
   });
+  await app.register(alertRoutes, { apdexThresholdDefaultMs: config.APDEX_THRESHOLD_MS, rulesFile: config.ALERT_RULES_FILE, publicUrl: config.PUBLIC_URL });
 
   await app.register(dashboardPlugin, { rootDir: config.OBSERVABILITY_WEB_DIR ?? defaultDashboardDir });
 }

@@ -33,6 +33,7 @@ export const observabilityConfigSchema = configSchema({
   INGEST_KEY_LAST_USED_FLUSH_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30, description: 'how often ingestion keys\' last-used times are written' }),
   ALERT_EVALUATION_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 10, description: 'how often an instance checks for alert minutes due (each minute is evaluated once, by the instance holding the lease)' }),
   ALERT_EVALUATION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 30, description: 'a minute\'s alert rules are evaluated this long after it ends, so late data still counts' }),
+  ALERT_RULES_FILE: Type.Optional(Type.String({ minLength: 1, description: 'YAML or JSON file of alert rules (docs/alerts.md, "Alerts as code"), loaded at start and read-only in the dashboard; a file with problems stops the start, listing every one' })),
   ALERT_CATCH_UP_MINUTES: Type.Integer({ minimum: 1, maximum: 10_080, default: 180, description: 'minutes missed while no instance ran that are evaluated when one starts again (the newest ones)' }),
   SESSION_IDLE_TIMEOUT_MINUTES: Type.Integer({ minimum: 1, maximum: 43_200, default: 120, description: 'a dashboard session ends after this long without a request' }),
   SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 8_760, default: 168, description: 'a dashboard session ends this long after sign-in, however active' }),

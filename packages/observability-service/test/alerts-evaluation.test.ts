@@ -35,7 +35,7 @@ describeEachDatabase('alert evaluation with an injected clock', (database) => {
     app = await buildTestApp(database(), alertTestEnv, { clock });
     for (let n = 0; n < 14; n += 1) {
       const traces = await ingestMinute(app, at(n), { requests: 20, errorShare: errorShareAt(n), durationMs: n >= 3 && n <= 8 ? 400 : 40 });
-      if (n === 5) slowestFailing = traces;
+      if (n === 5) slowestFailing = traces.map((trace) => trace.traceId);
     }
     ruleId = await addRule(app, errorRule);
     silencedId = await addRule(app, { ...errorRule, name: 'checkout failing (silenced)' });

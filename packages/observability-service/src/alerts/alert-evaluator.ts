@@ -4,13 +4,12 @@ import type { Clock, Database } from '@playstack/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { minuteMs, minuteOf } from '../time-units.js';
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
-import { operationMinutes, recentErrorGroups, tenantMinutes } from './alert-metrics.js';
 import { isBreached, type AlertRule } from './alert-rule.js';
 import { nextState, type AlertState } from './alert-state.js';
 import { gatherEvidence, type AlertEvidence } from './alert-evidence.js';
 import { insertEvent, listRules, ruleStates, saveRuleStates, silencesAfter, type StoredRuleState } from './alert-store.js';
 import type { AlertTables } from './alert-tables.js';
-import { RuleInputs } from './alert-values.js';
+import { readRuleInputs, type RuleInputs } from './alert-values.js';
 
 /** A stored transition, handed to the notifier inside the transaction that stores it. */
 export interface AlertTransition {
@@ -102,7 +101,7 @@ export class AlertEvaluator {
     if (first > lastDue) return [];
 
     const rules = await listRules(this.#options.database.db);
-    const inputs = await this.#inputs(rules, first, lastDue);
+    const inputs = await readRuleInputs(this.#options.database.db, rules, first, lastDue, this.#options.apdexThresholds);
     const states = await ruleStates(this.#db());
     const silences = await silencesAfter(this.#db(), first);
     const done: number[] = [];
@@ -142,24 +141,6 @@ export class AlertEvaluator {
       if (!(error instanceof MinuteTaken)) throw error;
     }
     return done;
-  }
-
-  async #inputs(rules: readonly AlertRule[], first: number, last: number): Promise<RuleInputs> {
-    const longest = Math.max(1, ...rules.map((rule) => rule.windowMinutes));
-    const from = first - (longest - 1) * minuteMs;
-    const end = last + minuteMs;
-    const db = this.#options.database.db;
-    const services = [...new Set(rules.map((rule) => rule.service))];
-    const tenants = [...new Set(rules.flatMap((rule) => (rule.tenant === undefined ? [] : [rule.tenant])))];
-    const groupServices = rules.filter((rule) => rule.metric === 'new-error-group').map((rule) => rule.service);
-    const apdexServices = [...new Set(rules.filter((rule) => rule.metric === 'apdex').map((rule) => rule.service))];
-    const thresholds = await this.#options.apdexThresholds(apdexServices);
-    return new RuleInputs({
-      operations: rules.some((rule) => rule.tenant === undefined && rule.metric !== 'new-error-group') ? await operationMinutes(db, services, from, end) : [],
-      tenants: await tenantMinutes(db, tenants, from, end),
-      groups: groupServices.length > 0 ? await recentErrorGroups(db, groupServices, from) : [],
-      apdexThresholdMs: (service) => thresholds.get(service) ?? 0,
-    });
   }
 
   async #evaluateMinute(

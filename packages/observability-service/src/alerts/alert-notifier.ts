@@ -67,7 +67,9 @@ export class AlertNotifier {
   /** Queues the deliveries of a transition (in the evaluator's transaction). */
   async enqueue(trx: Transaction<AlertTables>, transition: AlertTransition): Promise<void> {
     if (transition.silenced || (transition.to !== 'firing' && transition.to !== 'resolved') || transition.rule.channels.length === 0) return;
-    const channels = await trx.selectFrom('alert_channels').select('id').where('id', 'in', transition.rule.channels).execute();
+    // Rules name channels by id, or (in ALERT_RULES_FILE) by name.
+    const named = transition.rule.channels;
+    const channels = await trx.selectFrom('alert_channels').select('id').where((eb) => eb.or([eb('id', 'in', named), eb('name', 'in', named)])).execute();
     const notification = notificationOf(transition.rule, transition.to, transition.eventId, transition.minute, transition.evidence);
     for (const channel of channels) await this.#insert(trx, channel.id, transition.eventId, notification);
   }

@@ -34,7 +34,7 @@ export const AlertRuleSpec = Type.Object(
     forMinutes: Type.Integer({ minimum: 0, maximum: 1440, default: 0, description: 'Breached this many minutes in a row (pending) before it fires; 0 fires at once.' }),
     channels: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, default: [], description: 'Ids of the notification channels told when it fires and resolves.' }),
   },
-  { additionalProperties: false, $id: 'AlertRuleSpec' },
+  { additionalProperties: false },
 );
 export type AlertRuleSpec = Static<typeof AlertRuleSpec>;
 

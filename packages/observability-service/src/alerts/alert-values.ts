@@ -1,6 +1,8 @@
 import { MergedHistogram, apdexScore, roundMs } from '../query/latency-percentiles.js';
 import { minuteMs } from '../time-units.js';
-import type { AlertErrorGroup, OperationMinute, TenantMinute } from './alert-metrics.js';
+import type { Kysely } from 'kysely';
+import type { ApdexThresholds } from '../service-settings/service-settings.js';
+import { operationMinutes, recentErrorGroups, tenantMinutes, type AlertErrorGroup, type OperationMinute, type TenantMinute } from './alert-metrics.js';
 import type { AlertRule } from './alert-rule.js';
 
 const percentileOf: Record<string, number> = { 'latency-p50': 0.5, 'latency-p95': 0.95, 'latency-p99': 0.99 };
@@ -120,4 +122,21 @@ function valueOf(rule: AlertRule, figures: Figures, apdexThresholdMs: number): n
     default:
       return roundMs(figures.histogram.quantile(percentileOf[rule.metric]!));
   }
+}
+
+/** Reads what `rules` need to be evaluated at the minutes `first` to `last`, in one query per table. */
+export async function readRuleInputs(db: Kysely<any>, rules: readonly AlertRule[], first: number, last: number, apdexThresholds: ApdexThresholds): Promise<RuleInputs> {
+  const longest = Math.max(1, ...rules.map((rule) => rule.windowMinutes));
+  const from = first - (longest - 1) * minuteMs;
+  const end = last + minuteMs;
+  const services = [...new Set(rules.map((rule) => rule.service))];
+  const tenants = [...new Set(rules.flatMap((rule) => (rule.tenant === undefined ? [] : [rule.tenant])))];
+  const groupServices = rules.filter((rule) => rule.metric === 'new-error-group').map((rule) => rule.service);
+  const thresholds = await apdexThresholds([...new Set(rules.filter((rule) => rule.metric === 'apdex').map((rule) => rule.service))]);
+  return new RuleInputs({
+    operations: rules.some((rule) => rule.tenant === undefined && rule.metric !== 'new-error-group') ? await operationMinutes(db, services, from, end) : [],
+    tenants: await tenantMinutes(db, tenants, from, end),
+    groups: groupServices.length > 0 ? await recentErrorGroups(db, groupServices, from) : [],
+    apdexThresholdMs: (service) => thresholds.get(service) ?? 0,
+  });
 }

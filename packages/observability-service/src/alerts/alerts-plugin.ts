@@ -4,6 +4,8 @@ import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
 import { AlertEvaluator } from './alert-evaluator.js';
 import { AlertNotifier } from './alert-notifier.js';
 import { ChannelSealer } from './channel-secrets.js';
+import { readRulesFile } from './alert-rules-file.js';
+import { replaceFileRules } from './alert-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +25,8 @@ export interface AlertsPluginOptions {
   /** Email channels send through this SMTP server (the log when unset), from this address. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** ALERT_RULES_FILE: its rules replace the stored file rules at start (a file with problems stops the start, listing them all). */
+  rulesFile: string | undefined;
 }
 
 /**
@@ -35,6 +39,7 @@ export const evaluationLeaseMs = 90_000;
 export const alertsPlugin = fp<AlertsPluginOptions>(
   async (fastify, options) => {
     const app = fastify as unknown as App;
+    if (options.rulesFile !== undefined) await replaceFileRules(app.database.db, readRulesFile(options.rulesFile), app.clock.now());
     const sealer = new ChannelSealer(options.secrets);
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
     const notifier = new AlertNotifier({ database: app.database, clock: app.clock, sealer, mailer, logger: app.log });

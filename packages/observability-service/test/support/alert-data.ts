@@ -12,13 +12,13 @@ export const failureStack = 'PaymentDeclined: card declined\n    at charge (/srv
 /**
  * A generated minute of traffic: `requests` server spans of `service` spread over the minute
  * starting at `minuteMs`, `errorShare` of them failing with the same error, durations drawn
- * around `durationMs` (seeded by the minute). Returns the trace ids, slowest first.
+ * around `durationMs` (seeded by the minute). Returns what was sent, slowest first.
  */
 export async function ingestMinute(
   app: App,
   minuteMs: number,
   traffic: { service?: string; environment?: string; requests: number; errorShare?: number; durationMs?: number; tenantId?: string },
-): Promise<string[]> {
+): Promise<Array<{ traceId: string; durationMs: number; status: string }>> {
   const random = seededRandom(minuteMs / 60_000);
   const failing = Math.round(traffic.requests * (traffic.errorShare ?? 0));
   const occurrences = Array.from({ length: traffic.requests }, (_, i) => {
@@ -41,6 +41,6 @@ export async function ingestMinute(
   });
   expect(response.statusCode, response.body).toBe(202);
   return occurrences
-    .sort((a, b) => Number(b.durationMs) - Number(a.durationMs))
-    .map((occurrence) => String(occurrence.traceId));
+    .map((occurrence) => ({ traceId: String(occurrence.traceId), durationMs: Number(occurrence.durationMs), status: String(occurrence.status) }))
+    .sort((a, b) => b.durationMs - a.durationMs);
 }

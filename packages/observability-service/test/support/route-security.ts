@@ -26,9 +26,11 @@ export const signedOutRoutes: ReadonlySet<string> = new Set([
   'POST /api/v1/auth/invitations/accept',
 ]);
 
-/** Admin-only routes: the whole admin API. */
-export function isAdminOnly(path: string): boolean {
-  return path.startsWith('/api/v1/admin/');
+const isStateChanging = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
+
+/** Admin-only routes: the whole admin API, and every change to alerts (rules, silences, channels, previews, tests). */
+export function isAdminOnly(route: { method: string; path: string }): boolean {
+  return route.path.startsWith('/api/v1/admin/') || (route.path.startsWith('/api/v1/alerts/') && isStateChanging(route.method));
 }
 
 export interface DashboardRoute {
@@ -72,7 +74,6 @@ export function committedDocument(): OpenApiPaths {
   return JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as OpenApiPaths;
 }
 
-const isStateChanging = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
 /** Path parameters get a placeholder: the checks answer before any parameter is validated. */
 const urlOf = (route: DashboardRoute) => route.path.replace(/\{\w+\}/g, 'placeholder');
 
@@ -121,7 +122,7 @@ export function describeRouteGroupSecurity(group: string): void {
         });
       }
 
-      if (isAdminOnly(route.path)) {
+      if (isAdminOnly(route)) {
         it('answers 403 forbidden to a member, and lets an admin through', async () => {
           const refused = await asBrowser(app, member, { method: route.method, url: urlOf(route) });
           expect(refused.statusCode).toBe(403);

@@ -418,6 +418,921 @@ export interface paths {
       };
     };
   };
+  "/api/v1/alerts/channels": {
+    get: {
+      path: Record<string, never>;
+      query: Record<string, never>;
+      requestBody: never;
+      responses: {
+        "200": {
+          items: Array<{
+            id: string;
+            name: string;
+            kind: "webhook" | "slack" | "email";
+            target: string;
+            createdAt: string;
+          }>;
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    post: {
+      path: Record<string, never>;
+      query: Record<string, never>;
+      requestBody: {
+        name: string;
+        kind: "webhook" | "slack" | "email";
+        /** webhook and slack: where to POST. */
+        url?: string;
+        /** email: the addresses. */
+        to?: Array<string>;
+      };
+      responses: {
+        "201": {
+          channel: {
+            id: string;
+            name: string;
+            kind: "webhook" | "slack" | "email";
+            target: string;
+            createdAt: string;
+          };
+          /** webhook: the HMAC key of X-Alert-Signature, shown this once (stored sealed). */
+          signingSecret: string | null;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "415": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/channels/{id}": {
+    delete: {
+      path: {
+        id: string;
+      };
+      query: Record<string, never>;
+      requestBody: never;
+      responses: {
+        "204": unknown;
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/channels/{id}/deliveries": {
+    get: {
+      path: {
+        id: string;
+      };
+      query: {
+        limit?: number;
+      };
+      requestBody: never;
+      responses: {
+        "200": {
+          items: Array<{
+            id: number;
+            eventId: number | null;
+            channelId: string;
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            createdAt: string;
+            finishedAt: string | null;
+          }>;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/channels/{id}/test": {
+    post: {
+      path: {
+        id: string;
+      };
+      query: Record<string, never>;
+      requestBody: never;
+      responses: {
+        "200": {
+          id: number;
+          eventId: number | null;
+          channelId: string;
+          status: "pending" | "delivered" | "failed";
+          attempts: number;
+          nextAttemptAt: string | null;
+          lastStatusCode: number | null;
+          lastError: string | null;
+          createdAt: string;
+          finishedAt: string | null;
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/events": {
+    get: {
+      path: Record<string, never>;
+      query: {
+        ruleId?: string;
+        before?: number;
+        limit?: number;
+      };
+      requestBody: never;
+      responses: {
+        "200": {
+          items: Array<{
+            id: number;
+            ruleId: string;
+            ruleName: string;
+            from: "ok" | "pending" | "firing" | "resolved";
+            to: "ok" | "pending" | "firing" | "resolved";
+            minute: string;
+            value: number | null;
+            threshold: number;
+            silenced: boolean;
+            evidence: {
+              metric: string;
+              value: number | null;
+              comparison: string;
+              threshold: number;
+              window: {
+                from: string;
+                to: string;
+              };
+              dashboardUrl: string;
+              traces: Array<{
+                traceId: string;
+                spanId: string;
+                durationMs: number;
+                status: string;
+                url: string;
+              }>;
+              errorGroups: Array<{
+                groupId: string;
+                type: string;
+                message: string;
+                topFrames: Array<string>;
+                url: string;
+              }>;
+            };
+            deliveries: Array<{
+              id: number;
+              eventId: number | null;
+              channelId: string;
+              status: "pending" | "delivered" | "failed";
+              attempts: number;
+              nextAttemptAt: string | null;
+              lastStatusCode: number | null;
+              lastError: string | null;
+              createdAt: string;
+              finishedAt: string | null;
+            }>;
+          }>;
+          nextBefore: number | null;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/export": {
+    get: {
+      path: Record<string, never>;
+      query: {
+        format?: "yaml" | "json";
+      };
+      requestBody: never;
+      responses: {
+        "200": string;
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/preview": {
+    post: {
+      path: Record<string, never>;
+      query: Record<string, never>;
+      requestBody: {
+        /** Shown in notifications and the dashboard. */
+        name: string;
+        /** error-rate: percent of requests that failed (0-100); request-rate: requests per minute; latency-p50/p95/p99: milliseconds; apdex: 0-1 at the service’s Apdex threshold; new-error-group: error groups first seen, or regressed, in the window. */
+        metric: (("error-rate")) | (("request-rate")) | (("latency-p50")) | (("latency-p95")) | (("latency-p99")) | "apdex" | (("new-error-group"));
+        /** The service watched (its entry spans; with `operation`, that operation’s spans). */
+        service: string;
+        /** Only this operation of the service. */
+        operation?: string;
+        /** Only this environment; every environment when left out. */
+        environment?: string;
+        /** Only occurrences of this tenant (error-rate, request-rate and latency; not with `operation`). */
+        tenant?: string;
+        /** The rule is breached when `value <comparison> threshold`. */
+        comparison: ">" | ((">=")) | "<" | (("<="));
+        threshold: number;
+        /** Each minute the value is computed over the minutes ending with it. */
+        windowMinutes: number;
+        /** Breached this many minutes in a row (pending) before it fires; 0 fires at once. */
+        forMinutes: number;
+        /** Ids of the notification channels told when it fires and resolves. */
+        channels: Array<string>;
+      };
+      responses: {
+        "200": {
+          from: string;
+          to: string;
+          threshold: number;
+          points: Array<{
+            minute: string;
+            value: number | null;
+          }>;
+          /** When the rule fired (or would have) and resolved, replayed from ok at `from`. */
+          firing: Array<{
+            from: string;
+            to: string | null;
+          }>;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "415": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/rules": {
+    get: {
+      path: Record<string, never>;
+      query: Record<string, never>;
+      requestBody: never;
+      responses: {
+        "200": {
+          items: Array<{
+            id: string;
+            /** file: declared in ALERT_RULES_FILE, read-only here. */
+            source: "api" | "file";
+            rule: {
+              /** Shown in notifications and the dashboard. */
+              name: string;
+              /** error-rate: percent of requests that failed (0-100); request-rate: requests per minute; latency-p50/p95/p99: milliseconds; apdex: 0-1 at the service’s Apdex threshold; new-error-group: error groups first seen, or regressed, in the window. */
+              metric: (("error-rate")) | (("request-rate")) | (("latency-p50")) | (("latency-p95")) | (("latency-p99")) | "apdex" | (("new-error-group"));
+              /** The service watched (its entry spans; with `operation`, that operation’s spans). */
+              service: string;
+              /** Only this operation of the service. */
+              operation?: string;
+              /** Only this environment; every environment when left out. */
+              environment?: string;
+              /** Only occurrences of this tenant (error-rate, request-rate and latency; not with `operation`). */
+              tenant?: string;
+              /** The rule is breached when `value <comparison> threshold`. */
+              comparison: ">" | ((">=")) | "<" | (("<="));
+              threshold: number;
+              windowMinutes: number;
+              forMinutes: number;
+              channels: Array<string>;
+            };
+            state: {
+              state: "ok" | "pending" | "firing" | "resolved";
+              since: string | null;
+              value: number | null;
+              evaluatedAt: string | null;
+            };
+            /** The silence in force now, if any. */
+            silence: {
+              until: string;
+              reason: string;
+            } | null;
+          }>;
+          /** ALERT_RULES_FILE, when rules are declared in a file. */
+          rulesFile: string | null;
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    post: {
+      path: Record<string, never>;
+      query: Record<string, never>;
+      requestBody: {
+        /** Shown in notifications and the dashboard. */
+        name: string;
+        /** error-rate: percent of requests that failed (0-100); request-rate: requests per minute; latency-p50/p95/p99: milliseconds; apdex: 0-1 at the service’s Apdex threshold; new-error-group: error groups first seen, or regressed, in the window. */
+        metric: (("error-rate")) | (("request-rate")) | (("latency-p50")) | (("latency-p95")) | (("latency-p99")) | "apdex" | (("new-error-group"));
+        /** The service watched (its entry spans; with `operation`, that operation’s spans). */
+        service: string;
+        /** Only this operation of the service. */
+        operation?: string;
+        /** Only this environment; every environment when left out. */
+        environment?: string;
+        /** Only occurrences of this tenant (error-rate, request-rate and latency; not with `operation`). */
+        tenant?: string;
+        /** The rule is breached when `value <comparison> threshold`. */
+        comparison: ">" | ((">=")) | "<" | (("<="));
+        threshold: number;
+        /** Each minute the value is computed over the minutes ending with it. */
+        windowMinutes: number;
+        /** Breached this many minutes in a row (pending) before it fires; 0 fires at once. */
+        forMinutes: number;
+        /** Ids of the notification channels told when it fires and resolves. */
+        channels: Array<string>;
+      };
+      responses: {
+        "201": {
+          id: string;
+          /** file: declared in ALERT_RULES_FILE, read-only here. */
+          source: "api" | "file";
+          rule: {
+            /** Shown in notifications and the dashboard. */
+            name: string;
+            /** error-rate: percent of requests that failed (0-100); request-rate: requests per minute; latency-p50/p95/p99: milliseconds; apdex: 0-1 at the service’s Apdex threshold; new-error-group: error groups first seen, or regressed, in the window. */
+            metric: (("error-rate")) | (("request-rate")) | (("latency-p50")) | (("latency-p95")) | (("latency-p99")) | "apdex" | (("new-error-group"));
+            /** The service watched (its entry spans; with `operation`, that operation’s spans). */
+            service: string;
+            /** Only this operation of the service. */
+            operation?: string;
+            /** Only this environment; every environment when left out. */
+            environment?: string;
+            /** Only occurrences of this tenant (error-rate, request-rate and latency; not with `operation`). */
+            tenant?: string;
+            /** The rule is breached when `value <comparison> threshold`. */
+            comparison: ">" | ((">=")) | "<" | (("<="));
+            threshold: number;
+            windowMinutes: number;
+            forMinutes: number;
+            channels: Array<string>;
+          };
+          state: {
+            state: "ok" | "pending" | "firing" | "resolved";
+            since: string | null;
+            value: number | null;
+            evaluatedAt: string | null;
+          };
+          /** The silence in force now, if any. */
+          silence: {
+            until: string;
+            reason: string;
+          } | null;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "415": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/rules/{id}": {
+    get: {
+      path: {
+        id: string;
+      };
+      query: Record<string, never>;
+      requestBody: never;
+      responses: {
+        "200": {
+          id: string;
+          /** file: declared in ALERT_RULES_FILE, read-only here. */
+          source: "api" | "file";
+          rule: {
+            /** Shown in notifications and the dashboard. */
+            name: string;
+            /** error-rate: percent of requests that failed (0-100); request-rate: requests per minute; latency-p50/p95/p99: milliseconds; apdex: 0-1 at the service’s Apdex threshold; new-error-group: error groups first seen, or regressed, in the window. */
+            metric: (("error-rate")) | (("request-rate")) | (("latency-p50")) | (("latency-p95")) | (("latency-p99")) | "apdex" | (("new-error-group"));
+            /** The service watched (its entry spans; with `operation`, that operation’s spans). */
+            service: string;
+            /** Only this operation of the service. */
+            operation?: string;
+            /** Only this environment; every environment when left out. */
+            environment?: string;
+            /** Only occurrences of this tenant (error-rate, request-rate and latency; not with `operation`). */
+            tenant?: string;
+            /** The rule is breached when `value <comparison> threshold`. */
+            comparison: ">" | ((">=")) | "<" | (("<="));
+            threshold: number;
+            windowMinutes: number;
+            forMinutes: number;
+            channels: Array<string>;
+          };
+          state: {
+            state: "ok" | "pending" | "firing" | "resolved";
+            since: string | null;
+            value: number | null;
+            evaluatedAt: string | null;
+          };
+          /** The silence in force now, if any. */
+          silence: {
+            until: string;
+            reason: string;
+          } | null;
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    put: {
+      path: {
+        id: string;
+      };
+      query: Record<string, never>;
+      requestBody: {
+        /** Shown in notifications and the dashboard. */
+        name: string;
+        /** error-rate: percent of requests that failed (0-100); request-rate: requests per minute; latency-p50/p95/p99: milliseconds; apdex: 0-1 at the service’s Apdex threshold; new-error-group: error groups first seen, or regressed, in the window. */
+        metric: (("error-rate")) | (("request-rate")) | (("latency-p50")) | (("latency-p95")) | (("latency-p99")) | "apdex" | (("new-error-group"));
+        /** The service watched (its entry spans; with `operation`, that operation’s spans). */
+        service: string;
+        /** Only this operation of the service. */
+        operation?: string;
+        /** Only this environment; every environment when left out. */
+        environment?: string;
+        /** Only occurrences of this tenant (error-rate, request-rate and latency; not with `operation`). */
+        tenant?: string;
+        /** The rule is breached when `value <comparison> threshold`. */
+        comparison: ">" | ((">=")) | "<" | (("<="));
+        threshold: number;
+        /** Each minute the value is computed over the minutes ending with it. */
+        windowMinutes: number;
+        /** Breached this many minutes in a row (pending) before it fires; 0 fires at once. */
+        forMinutes: number;
+        /** Ids of the notification channels told when it fires and resolves. */
+        channels: Array<string>;
+      };
+      responses: {
+        "200": {
+          id: string;
+          /** file: declared in ALERT_RULES_FILE, read-only here. */
+          source: "api" | "file";
+          rule: {
+            /** Shown in notifications and the dashboard. */
+            name: string;
+            /** error-rate: percent of requests that failed (0-100); request-rate: requests per minute; latency-p50/p95/p99: milliseconds; apdex: 0-1 at the service’s Apdex threshold; new-error-group: error groups first seen, or regressed, in the window. */
+            metric: (("error-rate")) | (("request-rate")) | (("latency-p50")) | (("latency-p95")) | (("latency-p99")) | "apdex" | (("new-error-group"));
+            /** The service watched (its entry spans; with `operation`, that operation’s spans). */
+            service: string;
+            /** Only this operation of the service. */
+            operation?: string;
+            /** Only this environment; every environment when left out. */
+            environment?: string;
+            /** Only occurrences of this tenant (error-rate, request-rate and latency; not with `operation`). */
+            tenant?: string;
+            /** The rule is breached when `value <comparison> threshold`. */
+            comparison: ">" | ((">=")) | "<" | (("<="));
+            threshold: number;
+            windowMinutes: number;
+            forMinutes: number;
+            channels: Array<string>;
+          };
+          state: {
+            state: "ok" | "pending" | "firing" | "resolved";
+            since: string | null;
+            value: number | null;
+            evaluatedAt: string | null;
+          };
+          /** The silence in force now, if any. */
+          silence: {
+            until: string;
+            reason: string;
+          } | null;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "409": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "415": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    delete: {
+      path: {
+        id: string;
+      };
+      query: Record<string, never>;
+      requestBody: never;
+      responses: {
+        "204": unknown;
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "409": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/rules/{id}/series": {
+    get: {
+      path: {
+        id: string;
+      };
+      query: {
+        hours?: number;
+      };
+      requestBody: never;
+      responses: {
+        "200": {
+          from: string;
+          to: string;
+          threshold: number;
+          points: Array<{
+            minute: string;
+            value: number | null;
+          }>;
+          /** When the rule fired (or would have) and resolved, replayed from ok at `from`. */
+          firing: Array<{
+            from: string;
+            to: string | null;
+          }>;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/alerts/rules/{id}/silence": {
+    post: {
+      path: {
+        id: string;
+      };
+      query: Record<string, never>;
+      requestBody: {
+        /** The silence ends then (notifications resume; transitions are stored meanwhile). */
+        until: string;
+        reason: string;
+      };
+      responses: {
+        "201": {
+          id: string;
+          ruleId: string;
+          until: string;
+          reason: string;
+          createdAt: string;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "415": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    delete: {
+      path: {
+        id: string;
+      };
+      query: Record<string, never>;
+      requestBody: never;
+      responses: {
+        "204": unknown;
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "403": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
   "/api/v1/auth/invitations/accept": {
     post: {
       path: Record<string, never>;

@@ -1,0 +1,3 @@
+import { describeRouteGroupSecurity } from '../support/route-security.js';
+
+describeRouteGroupSecurity('alerts');
