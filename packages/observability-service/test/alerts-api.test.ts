@@ -232,5 +232,5 @@ describe('alerts as code (ALERT_RULES_FILE)', () => {
 
     writeFileSync(file, JSON.stringify({ version: 1, rules: [{ name: 'x', metric: 'apdex', service: 's', comparison: '<', threshold: 3 }, { name: 'y' }] }));
     await expect(buildTestApp(database, { ...alertTestEnv, ALERT_RULES_FILE: file })).rejects.toThrow(/rules\[1\]/);
-  });
+  }, 120_000); // two service starts, and an argon2 hash, on a loaded machine
 });
