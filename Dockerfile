@@ -7,8 +7,8 @@ ARG NODE_VERSION=24
 # Build: install everything, compile the services and the dashboard, then drop what only the
 # build and the tests need.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
-# better-sqlite3 12 (for Node.js 20 only) compiles from source at install; the 13 that Node.js 22
-# and 24 use comes prebuilt.
+# better-sqlite3 12 (for Node.js 20 only: NODE_VERSION=20) compiles from source at install (the
+# postinstall, scripts/install-sqlite.mjs); the 13 that Node.js 22.14 and later use comes prebuilt.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -19,6 +19,7 @@ COPY packages/game-client/package.json packages/game-client/
 COPY packages/game-service/package.json packages/game-service/
 COPY packages/observability-web/package.json packages/observability-web/
 COPY packages/observability-service/package.json packages/observability-service/
+COPY scripts/install-sqlite.mjs scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.base.json ./
 COPY scripts/ scripts/

@@ -121,6 +121,17 @@ describe('Dockerfile', () => {
     expect(sources).toContain('docs/protocol-v1.schema.json');
   });
 
+  it('copies what the root package\'s install scripts run before it runs npm ci', () => {
+    const build = stages.find((stage) => stage.name === 'build')!.instructions;
+    const install = build.findIndex((instruction) => instruction.keyword === 'RUN' && instruction.args.startsWith('npm ci'));
+    const copiedBefore = build.slice(0, install).filter((instruction) => instruction.keyword === 'COPY').flatMap((instruction) => instruction.args.split(/\s+/).slice(0, -1));
+    const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'].flatMap((name) => (scripts[name] ? [scripts[name]] : []));
+    const files = lifecycle.flatMap((command) => command.split(/\s+/).filter((word) => /^scripts\//.test(word)));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(copiedBefore, file).toContain(file);
+  });
+
   it.each(serviceNames)('%s: runs node itself (PID 1) with the flags its package.json lists, and checks /healthz on its port', (service) => {
     const image = imageOf(service);
     expect(image.cmd).toEqual(['node', ...nodeFlagsOf(service), `packages/${service}/dist/main.js`]);

@@ -13,6 +13,8 @@ const readJson = <T>(file: string) => JSON.parse(readFileSync(join(root, file), 
 interface PackageJson {
   engines?: { node?: string };
   workspaces?: string[];
+  scripts?: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
 }
 const rootPackage = readJson<PackageJson>('package.json');
 const range = rootPackage.engines!.node!;
@@ -25,7 +27,7 @@ it('names the supported majors, 20.19+, 22 and 24 (and later), in every workspac
   for (const workspace of rootPackage.workspaces!) expect(readJson<PackageJson>(`${workspace}/package.json`).engines?.node, workspace).toBe(range);
 });
 
-type LockedPackage = { version?: string; optional?: boolean; engines?: { node?: string } | string[] };
+type LockedPackage = { name?: string; version?: string; optional?: boolean; hasInstallScript?: boolean; engines?: { node?: string } | string[] };
 const lock = readJson<{ packages: Record<string, LockedPackage> }>('package-lock.json');
 const nodeRangeOf = (info: LockedPackage) => (Array.isArray(info.engines) ? undefined : info.engines?.node);
 
@@ -51,6 +53,19 @@ it('installs better-sqlite3 13 where it runs (Node.js 22 and later) and 12 every
   const legacy = lock.packages['node_modules/better-sqlite3']!;
   expect(legacy.optional).toBeUndefined();
   expect(semver.satisfies('20.19.0', nodeRangeOf(legacy)!)).toBe(true);
+});
+
+it('npm ci runs no install script it was not told about, and compiles better-sqlite3 12 only through the postinstall (where Node-API 10 is missing)', () => {
+  // A package with install scripts that allowScripts does not name makes npm ci end with a warning.
+  const uncovered = Object.entries(lock.packages)
+    .filter(([path, info]) => path && info.hasInstallScript)
+    .map(([path, info]) => info.name ?? path.replace(/^.*node_modules\//, ''))
+    .filter((name) => rootPackage.allowScripts?.[name] === undefined);
+  expect(uncovered).toEqual([]);
+  // better-sqlite3 12's own script would compile SQLite on every Node.js; scripts/install-sqlite.mjs
+  // runs it where 12 is the one loaded (packages/server-kit/test/sqlite-driver.test.ts).
+  expect(rootPackage.allowScripts?.['better-sqlite3']).toBe(false);
+  expect(rootPackage.scripts?.postinstall).toBe('node scripts/install-sqlite.mjs');
 });
 
 it('the README says which versions are supported', () => {
