@@ -20,7 +20,7 @@ import {
   type StartedSession,
 } from '@playstack/server-kit';
 
-/** The session cookie's name (decisions.md). */
+/** The session cookie's name (docs/observability-accounts.md). */
 export const sessionCookieName = 'obs_session';
 
 /** The signed-in user of a request and their session. */
