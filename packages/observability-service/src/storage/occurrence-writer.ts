@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock, Database } from '@playstack/server-kit';
 import { recordIngestion } from '../health/ingestion-counters.js';
 import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
+import { GroupCommit } from './group-commit.js';
 import { multiRowInsertSql } from './multi-row-insert.js';
 import { schemaLock } from './schema-lock.js';
 import { spanRoleOf } from './span-role.js';
@@ -59,26 +60,33 @@ interface PendingWrite {
   rows: readonly NewOccurrence[];
   logs: readonly NewLogRecord[];
   refused: number;
-  resolve: () => void;
-  reject: (error: unknown) => void;
 }
 
 /**
- * Stores occurrences and their rollups, and log records, durably, with group commit: envelopes that arrive while a
- * transaction is running wait and are committed together by the next one. `write` resolves only
- * after the transaction holding its rows has committed, so an acknowledged envelope survives a
- * crash. When a shared transaction fails, each envelope in it is retried alone, so one bad
- * envelope cannot fail its neighbours.
+ * Stores occurrences and their rollups, and log records, durably, with group commit
+ * (group-commit.ts): envelopes that arrive while a transaction is running are committed together
+ * by the next one. `write` resolves only after the transaction holding its rows has committed, so
+ * an acknowledged envelope survives a crash; one bad envelope cannot fail its neighbours.
  */
 export class OccurrenceWriter {
   readonly #options: OccurrenceWriterOptions;
   /** The full-chunk INSERT text; shorter chunks (one per transaction at most) are built as needed. */
   #fullChunkInsertSql: string | undefined;
-  #queue: PendingWrite[] = [];
-  #draining: Promise<void> | undefined;
+  readonly #commits: GroupCommit<PendingWrite>;
 
   constructor(options: OccurrenceWriterOptions) {
     this.#options = options;
+    this.#commits = new GroupCommit<PendingWrite>({
+      maxGroupSize: options.maxRowsPerTransaction,
+      size: (pending) => pending.rows.length + pending.logs.length,
+      commit: (group) =>
+        this.#commit(
+          group.flatMap((pending) => pending.rows),
+          group.flatMap((pending) => pending.logs),
+          group.reduce((sum, pending) => sum + pending.refused, 0),
+          group.length,
+        ),
+    });
   }
 
   /**
@@ -88,54 +96,12 @@ export class OccurrenceWriter {
   write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
     if (rows.length === 0 && logs.length === 0 && refused === 0) return Promise.resolve();
     if (logs.length > 0 && !this.#options.logs) return Promise.reject(new Error('this writer has no log store'));
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ rows, logs, refused, resolve, reject });
-      // Starting on the next turn lets envelopes parsed in the same I/O phase join this commit.
-      this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
-    });
+    return this.#commits.submit({ rows, logs, refused });
   }
 
   /** Resolves when every write queued so far has settled. */
-  async idle(): Promise<void> {
-    while (this.#draining) await this.#draining;
-  }
-
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        const group: PendingWrite[] = [];
-        let rows = 0;
-        while (this.#queue.length > 0 && (group.length === 0 || rows + this.#queue[0]!.rows.length + this.#queue[0]!.logs.length <= this.#options.maxRowsPerTransaction)) {
-          const next = this.#queue.shift()!;
-          group.push(next);
-          rows += next.rows.length + next.logs.length;
-        }
-        await this.#commitGroup(group);
-      }
-    } finally {
-      this.#draining = undefined;
-    }
-  }
-
-  async #commitGroup(group: PendingWrite[]): Promise<void> {
-    try {
-      const refused = group.reduce((sum, pending) => sum + pending.refused, 0);
-      await this.#commit(group.flatMap((pending) => pending.rows), group.flatMap((pending) => pending.logs), refused, group.length);
-      for (const pending of group) pending.resolve();
-    } catch (error) {
-      if (group.length === 1) {
-        group[0]!.reject(error);
-        return;
-      }
-      for (const pending of group) {
-        try {
-          await this.#commit(pending.rows, pending.logs, pending.refused, 1);
-          pending.resolve();
-        } catch (alone) {
-          pending.reject(alone);
-        }
-      }
-    }
+  idle(): Promise<void> {
+    return this.#commits.idle();
   }
 
   async #commit(rows: readonly NewOccurrence[], logs: readonly NewLogRecord[], refused: number, envelopes: number): Promise<void> {

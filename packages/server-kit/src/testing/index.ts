@@ -14,3 +14,4 @@ export { describeMigrationOrder, migrationNamePattern, migrationOrderProblems } 
 export { databaseMigratedUpTo, insertRow, type ServiceStorage } from './legacy-database.js';
 export { routeTable } from './route-table.js';
 export { fakeSmtpServer, type ReceivedMail } from './smtp-server.js';
+export { clickHouseAvailable, clickHouseServerInstalled, startTestClickHouse, TestClickHouseServer, type TestClickHouse } from './clickhouse-server.js';

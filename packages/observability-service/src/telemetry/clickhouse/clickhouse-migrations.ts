@@ -1,0 +1,144 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+
+/**
+ * The ClickHouse telemetry schema, versioned like the SQL migrations: each version's statements
+ * run once, in order, and the version is recorded in `schema_migrations`. Every statement is
+ * idempotent (`IF NOT EXISTS`), so instances starting together may both run a version.
+ *
+ * Only what ClickHouse 18.16 (Debian's package, which CI runs) and current releases both
+ * support: MergeTree tables partitioned by day, AggregatingMergeTree rollups fed by materialized
+ * views with -State functions, no DateTime64, no table TTL, no data-skipping indexes (a trace id
+ * index table instead).
+ */
+export interface ClickHouseMigration {
+  version: string;
+  /** Statements with `{db}` standing for the database name. */
+  statements: readonly string[];
+}
+
+/** Columns every rollup carries besides its key: mergeable states, so several writers' rows of one minute add up. */
+const rollupFigures = `
+  count AggregateFunction(count),
+  error_count AggregateFunction(sum, UInt8),
+  duration_sum_ms AggregateFunction(sum, Float64),
+  duration_max_ms AggregateFunction(max, Float64),
+  histogram AggregateFunction(sumMap, Array(UInt16), Array(UInt64))`;
+
+const rollupStates = `
+  countState() AS count,
+  sumState(is_error) AS error_count,
+  sumState(duration_ms) AS duration_sum_ms,
+  maxState(duration_ms) AS duration_max_ms,
+  sumMapState([latency_bucket], [toUInt64(1)]) AS histogram`;
+
+const minuteOf = 'toUInt64(floor(started_at / 60000)) * 60000';
+
+export const clickHouseMigrations: readonly ClickHouseMigration[] = [
+  {
+    version: '2026-11-27-01-telemetry',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS {db}.occurrences (
+        day Date,
+        id String,
+        client_id Nullable(String),
+        trace_id String,
+        span_id String,
+        parent_span_id Nullable(String),
+        service String,
+        environment String,
+        service_version Nullable(String),
+        instance Nullable(String),
+        operation String,
+        kind String,
+        span_role String,
+        started_at Float64,
+        duration_ms Float64,
+        latency_bucket UInt16,
+        status String,
+        is_error UInt8,
+        -- Which rollups a row feeds, set by the writer: a view's WHERE cannot test tenant_id or
+        -- db_system themselves, which its own assumeNotNull(...) aliases shadow (ClickHouse
+        -- substitutes an alias wherever its name appears).
+        has_tenant UInt8,
+        has_statement UInt8,
+        tenant_id Nullable(String),
+        http_method Nullable(String),
+        http_route Nullable(String),
+        http_status_code Nullable(UInt16),
+        db_system Nullable(String),
+        db_statement Nullable(String),
+        db_statement_hash Nullable(String),
+        normalized_statement Nullable(String),
+        db_operation Nullable(String),
+        peer_service Nullable(String),
+        peer_address Nullable(String),
+        error_type Nullable(String),
+        error_message Nullable(String),
+        error_stack Nullable(String),
+        error_group_id Nullable(String),
+        attributes Nullable(String),
+        resource_attributes Nullable(String),
+        events Nullable(String),
+        links Nullable(String),
+        received_at UInt64
+      ) ENGINE = MergeTree PARTITION BY day ORDER BY (service, started_at)`,
+      // Trace id -> the days its spans started on: a trace is read from those partitions only.
+      `CREATE TABLE IF NOT EXISTS {db}.trace_days (day Date, trace_id String, started_at Float64)
+        ENGINE = MergeTree PARTITION BY day ORDER BY (trace_id, started_at)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.trace_days_mv TO {db}.trace_days AS
+        SELECT day, trace_id, started_at FROM {db}.occurrences`,
+      `CREATE TABLE IF NOT EXISTS {db}.operation_rollups (
+        day Date, minute UInt64, service String, environment String, operation String, kind String, span_role String,
+        ${rollupFigures},
+        error_histogram AggregateFunction(sumMap, Array(UInt16), Array(UInt64))
+      ) ENGINE = AggregatingMergeTree PARTITION BY day ORDER BY (service, environment, span_role, minute, operation, kind)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.operation_rollups_mv TO {db}.operation_rollups AS
+        SELECT day, ${minuteOf} AS minute, service, environment, operation, kind, span_role,
+        ${rollupStates},
+        sumMapState(if(is_error = 1, [latency_bucket], emptyArrayUInt16()), if(is_error = 1, [toUInt64(1)], emptyArrayUInt64())) AS error_histogram
+        FROM {db}.occurrences GROUP BY day, minute, service, environment, operation, kind, span_role`,
+      `CREATE TABLE IF NOT EXISTS {db}.tenant_rollups (
+        day Date, minute UInt64, tenant_id String, service String, environment String,
+        ${rollupFigures}
+      ) ENGINE = AggregatingMergeTree PARTITION BY day ORDER BY (tenant_id, service, environment, minute)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.tenant_rollups_mv TO {db}.tenant_rollups AS
+        SELECT day, ${minuteOf} AS minute, assumeNotNull(tenant_id) AS tenant_id, service, environment,
+        ${rollupStates}
+        FROM {db}.occurrences WHERE has_tenant = 1 GROUP BY day, minute, tenant_id, service, environment`,
+      `CREATE TABLE IF NOT EXISTS {db}.statement_rollups (
+        day Date, minute UInt64, service String, environment String, db_system String, statement_hash String,
+        statement AggregateFunction(any, String),
+        -- any() skips NULLs: a statement without db.operation reads back as '' (null to callers).
+        db_operation AggregateFunction(any, String),
+        ${rollupFigures}
+      ) ENGINE = AggregatingMergeTree PARTITION BY day ORDER BY (service, environment, minute, db_system, statement_hash)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.statement_rollups_mv TO {db}.statement_rollups AS
+        SELECT day, ${minuteOf} AS minute, service, environment, assumeNotNull(db_system) AS db_system, assumeNotNull(db_statement_hash) AS statement_hash,
+        anyState(assumeNotNull(normalized_statement)) AS statement, anyState(db_operation) AS db_operation,
+        ${rollupStates}
+        FROM {db}.occurrences
+        WHERE has_statement = 1
+        GROUP BY day, minute, service, environment, db_system, statement_hash`,
+      // Items accepted and refused per receipt minute, for the health view.
+      `CREATE TABLE IF NOT EXISTS {db}.ingestion_minutes (day Date, minute UInt64, accepted UInt64, refused UInt64)
+        ENGINE = SummingMergeTree PARTITION BY day ORDER BY minute`,
+    ],
+  },
+];
+
+/** Creates the database and applies the versions not recorded yet, in order. */
+export async function migrateClickHouse(client: ClickHouseClient, database: string, migrations: readonly ClickHouseMigration[] = clickHouseMigrations): Promise<string[]> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`CLICKHOUSE_DATABASE must be a plain identifier, not "${database}"`);
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+  await client.command({ query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (version String, applied_at UInt64) ENGINE = MergeTree ORDER BY version` });
+  const result = await client.query({ query: `SELECT DISTINCT version FROM ${database}.schema_migrations`, format: 'JSONEachRow' });
+  const applied = new Set((await result.json<{ version: string }>()).map((row) => row.version));
+  const ran: string[] = [];
+  for (const migration of migrations) {
+    if (applied.has(migration.version)) continue;
+    for (const statement of migration.statements) await client.command({ query: statement.replaceAll('{db}', database) });
+    await client.insert({ table: `${database}.schema_migrations`, values: [{ version: migration.version, applied_at: Date.now() }], format: 'JSONEachRow' });
+    ran.push(migration.version);
+  }
+  return ran;
+}

@@ -1,0 +1,145 @@
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { Clock } from '@playstack/server-kit';
+import type { RollupAggregate } from '../../query/rollup-aggregate.js';
+import type { NewOccurrence } from '../../storage/storage-tables.js';
+import { dayMs } from '../../time-units.js';
+import type { CommitReport } from '../telemetry-store.js';
+import { numberLiteral, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
+import { migrateClickHouse } from './clickhouse-migrations.js';
+import { aggregateClickHouseRollups, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
+import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
+
+/** Every table retention drops day partitions of. */
+const partitionedTables = ['occurrences', 'trace_days', 'operation_rollups', 'tenant_rollups', 'statement_rollups', 'ingestion_minutes'] as const;
+
+export interface ClickHouseTelemetryOptions {
+  /** `http://host:8123` (CLICKHOUSE_URL). */
+  url: string;
+  /** The database holding the telemetry tables (CLICKHOUSE_DATABASE). */
+  database: string;
+  clock: Clock;
+  maxRowsPerInsert: number;
+}
+
+/** A stored occurrence as ClickHouse returns it (numbers of 64-bit columns arrive as strings). */
+export type ClickHouseOccurrenceRow = Record<string, unknown> & { id: string; trace_id: string; started_at: number };
+
+/**
+ * Telemetry in ClickHouse over HTTP (@clickhouse/client): versioned schema, batched inserts
+ * acknowledged once ClickHouse has them, rollups as mergeable states, retention by dropping day
+ * partitions. The write path, rollup reads, trace reads, pruning and storage figures; the read
+ * views on top of them, and selecting it with CLICKHOUSE_URL, are the next step
+ * (docs/ingestion-storage.md).
+ */
+export class ClickHouseTelemetry {
+  readonly database: string;
+  readonly #client: ClickHouseClient;
+  readonly #writer: ClickHouseWriter;
+  readonly #listeners: Array<(commit: CommitReport) => void> = [];
+
+  constructor(options: ClickHouseTelemetryOptions) {
+    this.database = options.database;
+    // The client's own logging is off: a failed insert rejects the write, which ingestion reports.
+    this.#client = createClient({ url: options.url, clickhouse_settings: { wait_end_of_query: 1 }, log: { level: ClickHouseLogLevel.OFF } });
+    this.#writer = new ClickHouseWriter({
+      client: this.#client,
+      database: options.database,
+      clock: options.clock,
+      maxRowsPerInsert: options.maxRowsPerInsert,
+      onCommit: (commit) => {
+        for (const listener of this.#listeners) listener(commit);
+      },
+    });
+  }
+
+  /** Creates the database and tables (the versions not applied yet); returns the versions applied now. */
+  migrate(): Promise<string[]> {
+    return migrateClickHouse(this.#client, this.database);
+  }
+
+  write(rows: readonly NewOccurrence[], refused = 0): Promise<void> {
+    return this.#writer.write(rows, refused);
+  }
+
+  idle(): Promise<void> {
+    return this.#writer.idle();
+  }
+
+  onCommit(listener: (commit: CommitReport) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  aggregate(query: ClickHouseRollupQuery): Promise<RollupAggregate[]> {
+    return aggregateClickHouseRollups(this.#client, this.database, query);
+  }
+
+  /** A trace's occurrences, earliest first, at most `limit`: its days from `trace_days`, then those partitions only. */
+  async traceSpans(traceId: string, limit: number): Promise<ClickHouseOccurrenceRow[]> {
+    const id = stringLiteral(traceId.toLowerCase());
+    const result = await this.#client.query({
+      query: `SELECT * FROM ${this.database}.occurrences
+        WHERE day IN (SELECT DISTINCT day FROM ${this.database}.trace_days WHERE trace_id = ${id}) AND trace_id = ${id}
+        ORDER BY started_at, id LIMIT ${numberLiteral(limit)}`,
+      format: 'JSONEachRow',
+    });
+    return result.json<ClickHouseOccurrenceRow>();
+  }
+
+  /** Items accepted and refused per receipt minute in [fromMs, toMs). */
+  async ingestionTotals(fromMs: number, toMs: number): Promise<{ accepted: number; refused: number }> {
+    const result = await this.#client.query({
+      query: `SELECT sum(accepted) AS accepted, sum(refused) AS refused FROM ${this.database}.ingestion_minutes
+        WHERE minute >= ${numberLiteral(fromMs)} AND minute < ${numberLiteral(toMs)}`,
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ accepted: string; refused: string }>();
+    return { accepted: Number(row?.accepted ?? 0), refused: Number(row?.refused ?? 0) };
+  }
+
+  /** Raw occurrences stored, and bytes on disk of every telemetry table. */
+  async storage(): Promise<{ occurrences: number; bytesOnDisk: number }> {
+    const result = await this.#client.query({
+      query: `SELECT sumIf(rows, table = 'occurrences') AS occurrences, sum(bytes_on_disk) AS bytes FROM system.parts
+        WHERE database = ${stringLiteral(this.database)} AND active`,
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ occurrences: string; bytes: string }>();
+    return { occurrences: Number(row?.occurrences ?? 0), bytesOnDisk: Number(row?.bytes ?? 0) };
+  }
+
+  /**
+   * Drops the day partitions that ended at or before `cutoffMs`, table by table: a metadata
+   * operation, however many rows a day holds. Retention is therefore by whole UTC days (a day
+   * goes when all of it is past the cutoff). Returns the occurrences dropped.
+   */
+  async prune(cutoffMs: number): Promise<number> {
+    const lastDroppable = dayOf(cutoffMs - dayMs);
+    const result = await this.#client.query({
+      query: `SELECT table, partition, sum(rows) AS rows FROM system.parts
+        WHERE database = ${stringLiteral(this.database)} AND active AND has(${stringArrayLiteral(partitionedTables)}, table) AND partition <= ${stringLiteral(lastDroppable)}
+        GROUP BY table, partition`,
+      format: 'JSONEachRow',
+    });
+    let occurrences = 0;
+    for (const part of await result.json<{ table: string; partition: string; rows: string }>()) {
+      await this.#client.command({ query: `ALTER TABLE ${this.database}.${part.table} DROP PARTITION ${stringLiteral(part.partition)}` });
+      if (part.table === 'occurrences') occurrences += Number(part.rows);
+    }
+    return occurrences;
+  }
+
+  /** Has ClickHouse merge every part now (`OPTIMIZE ... FINAL`): what it does in the background anyway; tests. */
+  async optimizeForTests(): Promise<void> {
+    for (const table of partitionedTables) await this.#client.command({ query: `OPTIMIZE TABLE ${this.database}.${table} FINAL` });
+  }
+
+  /** Drops the database (tests). */
+  async dropDatabase(): Promise<void> {
+    await this.#client.command({ query: `DROP DATABASE IF EXISTS ${this.database}` });
+  }
+
+  async close(): Promise<void> {
+    await this.#writer.idle();
+    await this.#client.close();
+  }
+}

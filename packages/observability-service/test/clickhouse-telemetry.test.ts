@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
+import { aggregateRollups, type RollupAggregate } from '../src/query/rollup-aggregate.js';
+import { LatencyHistogram } from '../src/storage/latency-histogram.js';
+import type { NewOccurrence } from '../src/storage/storage-tables.js';
+import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
+import type { ClickHouseRollupQuery } from '../src/telemetry/clickhouse/clickhouse-rollups.js';
+import { dayMs, minuteMs } from '../src/time-units.js';
+import { generateDataSet } from './support/generated-occurrences.js';
+import { buildTestApp } from './support/test-app.js';
+
+// ClickHouse as the telemetry store, on the server CI runs (Debian's 18.16) or TEST_CLICKHOUSE_URL:
+// the schema, the write path, the rollups (same figures as the SQL store's from the same data),
+// several writers on one minute, retention by day partitions, trace reads.
+
+const now = Date.parse('2026-11-21T12:00:00.000Z');
+const hourMs = 3_600_000;
+
+/** Doubles to 9 significant digits: ClickHouse 18.16 prints 17 (8.944 comes back as 8.943999999999999). */
+const double = (value: number) => Number(value.toPrecision(9));
+
+/** A group as compared: histograms as their merged buckets (the SQL store joins per-minute texts). */
+function comparable(groups: readonly RollupAggregate[]) {
+  const buckets = (text: string | null) => (text ? text.split(',').reduce((h, part) => h.merge(LatencyHistogram.decode(part)), new LatencyHistogram()).buckets() : []);
+  return groups
+    .map((group) => ({
+      keys: group.keys,
+      bucketStartMs: group.bucketStartMs,
+      count: group.count,
+      errorCount: group.errorCount,
+      durationSumMs: double(group.durationSumMs),
+      durationMaxMs: double(group.durationMaxMs),
+      histogram: buckets(group.histogram),
+      errorHistogram: buckets(group.errorHistogram),
+      extra: group.extra,
+    }))
+    .sort((a, b) => (JSON.stringify([a.bucketStartMs, a.keys]) < JSON.stringify([b.bucketStartMs, b.keys]) ? -1 : 1));
+}
+
+const range = { fromMs: now - 3 * dayMs, toMs: now + minuteMs };
+const rollupQueries: Array<{ name: string; query: ClickHouseRollupQuery }> = [
+  { name: 'services by role, with histograms', query: { table: 'operation_rollups', range, groupBy: ['service', 'environment', 'span_role'], withHistogram: true, withErrorHistogram: true } },
+  { name: 'one service per hour', query: { table: 'operation_rollups', range, equals: { service: 'orders' }, groupBy: ['operation', 'kind'], bucketMs: hourMs, withHistogram: true } },
+  { name: 'a part of a day, no grouping', query: { table: 'operation_rollups', range: { fromMs: now - 5 * hourMs - 17_000, toMs: now - 2 * hourMs + 5_000 }, withHistogram: true } },
+  { name: 'tenants per day', query: { table: 'tenant_rollups', range, groupBy: ['tenant_id', 'service', 'environment'], bucketMs: dayMs } },
+  { name: 'statements', query: { table: 'statement_rollups', range, groupBy: ['db_system', 'statement_hash'], withHistogram: true, extraColumns: ['statement', 'db_operation'] } },
+];
+
+// Declared only where ClickHouse can run; the run's closing account says when it was left out.
+if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
+  let clickHouse: TestClickHouse;
+  const stores: ClickHouseTelemetry[] = [];
+  const clock = new ManualClock(now);
+  const open = (database: string) => {
+    const store = new ClickHouseTelemetry({ url: clickHouse.url, database, clock, maxRowsPerInsert: 10_000 });
+    stores.push(store);
+    return store;
+  };
+
+  beforeAll(async () => {
+    clickHouse = await startTestClickHouse();
+  }, 120_000);
+  afterAll(async () => {
+    for (const store of stores) {
+      await store.dropDatabase().catch(() => undefined);
+      await store.close();
+    }
+    await clickHouse?.dispose();
+  });
+
+  it('creates its schema once: a second migration run applies nothing', async () => {
+    const store = open(clickHouse.database());
+    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry']);
+    expect(await store.migrate()).toEqual([]);
+    expect(await open(store.database).migrate()).toEqual([]);
+  });
+
+  describeEachDatabase('the same rollups as the SQL store from the same data', (database) => {
+    let app: App;
+    let store: ClickHouseTelemetry;
+    const data = generateDataSet(now, 1500);
+
+    beforeAll(async () => {
+      app = await buildTestApp(database(), { ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
+      store = open(clickHouse.database());
+      await store.migrate();
+      // In several requests, as ingestion would send them.
+      for (let offset = 0; offset < data.rows.length; offset += 400) {
+        const chunk = data.rows.slice(offset, offset + 400);
+        await Promise.all([app.telemetry.write(chunk), store.write(chunk)]);
+      }
+    }, 120_000);
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    for (const { name, query } of rollupQueries) {
+      it(name, async () => {
+        const sql = await aggregateRollups({ db: app.database.db, dialect: app.database.dialect }, query);
+        const columnar = await store.aggregate(query);
+        expect(sql.length).toBeGreaterThan(0);
+        expect(comparable(columnar)).toEqual(comparable(sql));
+      });
+    }
+
+    it('reads a trace from its own days: every span, earliest first', async () => {
+      const expected = data.rows.filter((row) => row.trace_id === data.traceId).sort((a, b) => a.started_at - b.started_at);
+      const spans = await store.traceSpans(data.traceId.toUpperCase(), 10_000);
+      expect(spans.map((span) => span.span_id)).toEqual(expected.map((row) => row.span_id));
+      expect(new Set(spans.map((span) => span.id)).size).toBe(spans.length);
+      expect(await store.traceSpans('f'.repeat(32), 10)).toEqual([]);
+    });
+  });
+
+  it('keeps every figure when several writers insert the same minute at once, before and after ClickHouse merges the parts', async () => {
+    const database = clickHouse.database();
+    const writers = [open(database), open(database), open(database)];
+    await writers[0]!.migrate();
+    const minute = now - 30 * minuteMs;
+    const rows: NewOccurrence[] = generateDataSet(now, 900, 11).rows.map((row, i) => ({ ...row, service: 'shared', environment: 'production', operation: 'GET /', kind: 'server', parent_span_id: null, started_at: minute + (i % 60_000), status: i % 7 === 0 ? 'error' : 'ok' }));
+    await Promise.all(rows.map((row, i) => writers[i % writers.length]!.write([row])));
+    const query: ClickHouseRollupQuery = { table: 'operation_rollups', range: { fromMs: minute, toMs: minute + minuteMs }, groupBy: ['service'], withHistogram: true, withErrorHistogram: true };
+    const expectFigures = async () => {
+      const [group] = await writers[1]!.aggregate(query);
+      expect(group).toMatchObject({ keys: { service: 'shared' }, count: rows.length, errorCount: rows.filter((row) => row.status === 'error').length });
+      expect(LatencyHistogram.decode(group!.histogram!).count).toBe(rows.length);
+      expect(group!.durationMaxMs).toBe(Math.max(...rows.map((row) => row.duration_ms)));
+    };
+    await expectFigures();
+    await writers[2]!.optimizeForTests();
+    await expectFigures();
+  });
+
+  it('acknowledges a write only once ClickHouse has it, and refuses when ClickHouse is away', async () => {
+    const store = open(clickHouse.database());
+    await store.migrate();
+    const rows = generateDataSet(now, 50, 3).rows;
+    await store.write(rows, 2);
+    expect((await store.storage()).occurrences).toBe(rows.length);
+    expect(await store.ingestionTotals(now - minuteMs, now + minuteMs)).toEqual({ accepted: rows.length, refused: 2 });
+
+    const away = new ClickHouseTelemetry({ url: 'http://127.0.0.1:9', database: store.database, clock, maxRowsPerInsert: 10 });
+    await expect(away.write(rows.slice(0, 5))).rejects.toThrow();
+    await away.close();
+  });
+
+  it('drops whole days past the retention, rollups included, and keeps the rest', async () => {
+    const store = open(clickHouse.database());
+    await store.migrate();
+    const data = generateDataSet(now, 800, 5);
+    await store.write(data.rows);
+    const cutoff = now - 2 * dayMs + 3 * hourMs;
+    const lastDroppedDayEnd = Math.floor(cutoff / dayMs) * dayMs;
+    const kept = data.rows.filter((row) => row.started_at >= lastDroppedDayEnd);
+    expect(kept.length).toBeLessThan(data.rows.length);
+    expect(await store.prune(cutoff)).toBe(data.rows.length - kept.length);
+    expect((await store.storage()).occurrences).toBe(kept.length);
+    const [all] = await store.aggregate({ table: 'operation_rollups', range: { fromMs: now - 7 * dayMs, toMs: now + minuteMs } });
+    expect(all!.count).toBe(kept.length);
+    expect(await store.prune(cutoff)).toBe(0);
+  });
+});
