@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { describeOrphan } from '../src/manifest/manifest-changes.js';
 import type { GameDefinition, Manifest } from '../src/manifest/manifest-schema.js';
 import { AdminBrowser } from './support/admin-browser-session.js';
 import { bearer, devSignIn, manifestWith, otherGame, storeManifest } from './support/identity-fixtures.js';
@@ -122,5 +123,12 @@ describeEachDatabase('the manifest editor', (database) => {
     const page = await admin.get('/admin/manifest');
     expect(page.body).toContain('renamed game &quot;other&quot; to &quot;Other, renamed&quot;');
     expect(page.body).toContain('removed game &quot;arcade&quot; (2 players, 6 entries, 4 runs), confirmed');
+  });
+});
+
+describe('what a change would orphan', () => {
+  it('counts each kind of data, in the singular for one', () => {
+    expect(describeOrphan({ part: { kind: 'game', gameId: 'old' }, data: { players: 1, runs: 12, entries: 0 } })).toBe('game "old" (1 player, 12 runs)');
+    expect(describeOrphan({ part: { kind: 'board', gameId: 'old', boardId: 'b' }, data: { entries: 1 } })).toBe('board "old/b" (1 entry)');
   });
 });

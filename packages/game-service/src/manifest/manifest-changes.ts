@@ -50,11 +50,14 @@ export function describePart(part: ManifestPart): string {
   return `adapter "${part.gameId}/${part.adapterId}"`;
 }
 
-/** `game "old" (3 players, 12 runs)`. */
+/** What one of each counted kind of data is called. */
+const singularOf: Readonly<Record<string, string>> = { players: 'player', runs: 'run', entries: 'entry' };
+
+/** `game "old" (3 players, 1 run)`. */
 export function describeOrphan(orphan: OrphanedPart): string {
   const counts = Object.entries(orphan.data)
     .filter(([, count]) => count > 0)
-    .map(([name, count]) => `${count} ${name}`);
+    .map(([name, count]) => `${count} ${count === 1 ? (singularOf[name] ?? name) : name}`);
   return `${describePart(orphan.part)} (${counts.join(', ')})`;
 }
 
