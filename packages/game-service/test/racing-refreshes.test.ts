@@ -1,19 +1,20 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashOpaqueToken, ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import { createTestDatabase, describeEachDatabase, redisVariants, type TestDatabase } from '@playstack/server-kit/testing';
 import { openSuccessor } from '../src/auth/refresh-successor.js';
 import { bearer, devSignIn } from './support/identity-fixtures.js';
 import { buildTestApp } from './support/test-app.js';
 
 const concurrentRefreshes = 50;
 const graceMs = 10_000;
+const unthrottled = { GAME_AUTH_RATE_LIMIT_MAX: '100000', GAME_PLAYER_RATE_LIMIT_MAX: '100000' };
 
 for (const variant of redisVariants()) {
   describeEachDatabase(`racing refreshes of one token, ${variant.name} state`, (database) => {
     const clock = new ManualClock('2026-11-25T10:00:00.000Z');
     let app: App;
     beforeAll(async () => {
-      app = await buildTestApp(database(), { ...variant.env(), GAME_AUTH_RATE_LIMIT_MAX: '100000', GAME_PLAYER_RATE_LIMIT_MAX: '100000' }, { clock });
+      app = await buildTestApp(database(), { ...variant.env(), ...unthrottled }, { clock });
     });
     afterAll(async () => {
       await app.close();
@@ -69,4 +70,35 @@ for (const variant of redisVariants()) {
       expect(openSuccessor(next.refreshToken, sealed)).toBeUndefined();
     });
   });
+}
+
+// Two processes of the service (SQLite is one instance per file): the same token raced at both.
+if (process.env.TEST_DATABASE_URL) {
+  for (const variant of redisVariants()) {
+    describe(`racing refreshes of one token over two instances on one PostgreSQL, ${variant.name} state`, () => {
+      let database: TestDatabase;
+      const apps: App[] = [];
+      beforeAll(async () => {
+        database = await createTestDatabase('postgres');
+        // The same Redis keys and token secret on both.
+        const env = { ...variant.env(), GAME_TOKEN_SECRET: 'r'.repeat(32), ...unthrottled };
+        for (let i = 0; i < 2; i++) apps.push(await buildTestApp(database, env));
+      });
+      afterAll(async () => {
+        for (const app of apps) await app.close();
+        await database?.dispose();
+      });
+
+      it(`${concurrentRefreshes} at once, half at each, all get the same usable successor`, async () => {
+        const session = await devSignIn(apps[0]!, 'demo', 'two-processes');
+        const at = (i: number) => apps[i % 2]!;
+        const answers = await Promise.all(Array.from({ length: concurrentRefreshes }, (_, i) => at(i).inject({ method: 'POST', url: '/v1/games/demo/auth/refresh', payload: { refreshToken: session.refreshToken } })));
+        expect(answers.map((answer) => answer.statusCode)).toEqual(Array(concurrentRefreshes).fill(200));
+        expect(new Set(answers.map((answer) => answer.json().refreshToken)).size).toBe(1);
+        // Each session is used at the other instance.
+        const checks = await Promise.all(answers.map((answer, i) => at(i + 1).inject({ method: 'GET', url: '/v1/games/demo/leaderboards/high-score/me', headers: bearer(answer.json().accessToken) })));
+        expect(checks.map((check) => check.statusCode)).toEqual(Array(concurrentRefreshes).fill(200));
+      });
+    });
+  }
 }
