@@ -59,3 +59,14 @@ export type ErrorGroupListItem = components['schemas']['ErrorGroupListItem'];
 export type ErrorGroupStatus = ErrorGroupListItem['status'];
 export type ErrorGroupsResponse = Ok<'/api/v1/errors', 'get'>;
 export type ErrorGroupDetail = Ok<'/api/v1/errors/{groupId}', 'get'>;
+
+export type AlertRulesResponse = Ok<'/api/v1/alerts/rules', 'get'>;
+export type AlertRuleView = AlertRulesResponse['items'][number];
+export type AlertRuleSpec = Omit<AlertRuleView['rule'], 'windowMinutes' | 'forMinutes' | 'channels'> & { windowMinutes?: number; forMinutes?: number; channels?: string[] };
+export type AlertSeries = Ok<'/api/v1/alerts/rules/{id}/series', 'get'>;
+export type AlertEventsResponse = Ok<'/api/v1/alerts/events', 'get'>;
+export type AlertEvent = AlertEventsResponse['items'][number];
+export type AlertChannelsResponse = Ok<'/api/v1/alerts/channels', 'get'>;
+export type AlertChannel = AlertChannelsResponse['items'][number];
+export type CreatedAlertChannel = Created<'/api/v1/alerts/channels', 'post'>;
+export type AlertDelivery = Ok<'/api/v1/alerts/channels/{id}/test', 'post'>;

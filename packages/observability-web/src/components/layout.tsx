@@ -17,6 +17,7 @@ const sections = [
   { path: '/database', label: 'Database' },
   { path: '/dependencies', label: 'Dependencies' },
   { path: '/usage', label: 'Usage' },
+  { path: '/alerts', label: 'Alerts' },
   { path: '/health', label: 'Health' },
   { path: '/settings', label: 'Settings' },
 ];

@@ -4,6 +4,7 @@ import { Layout } from '../../components/layout.js';
 import { Tabs } from '../../components/tabs.js';
 import { navigate } from '../../state/location.js';
 import type { RouteParams } from '../../state/routes.js';
+import { AlertChannelsSettings } from './alert-channels-settings.js';
 import { InvitationsSettings } from './invitations-settings.js';
 import { KeysSettings } from './keys-settings.js';
 import { PasswordSettings } from './password-settings.js';
@@ -15,6 +16,7 @@ const adminSections = [
   { key: 'users', label: 'Users' },
   { key: 'invitations', label: 'Invitations' },
   { key: 'retention', label: 'Retention' },
+  { key: 'alert-channels', label: 'Alert channels' },
 ];
 const everyoneSections = [{ key: 'password', label: 'Password' }];
 
@@ -38,6 +40,7 @@ export function SettingsPage({ params }: { params: RouteParams }) {
       {active === 'users' ? <UsersSettings /> : null}
       {active === 'invitations' ? <InvitationsSettings /> : null}
       {active === 'retention' ? <RetentionSettings /> : null}
+      {active === 'alert-channels' ? <AlertChannelsSettings /> : null}
       {active === 'password' ? <PasswordSettings /> : null}
     </Layout>
   );

@@ -1,0 +1,131 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describeEachDatabase, launchChromium } from '@playstack/server-kit/testing';
+import { HttpReceiver } from '../../observability-service/test/support/http-receiver.js';
+import { buildDashboard, clearScreenshots, screenshot, signedInAsFirstAdmin, startService, type watchPage, type RunningService } from './support/dashboard-harness.js';
+
+const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
+const key = 'alerts-browser-test-key-0123456789';
+const minuteMs = 60_000;
+
+let build: { dir: string; dispose: () => void };
+let browser: Browser;
+
+beforeAll(async () => {
+  [build, browser] = await Promise.all([buildDashboard(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  build?.dispose();
+});
+
+const hex = (length: number) => Array.from({ length }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+
+describeEachDatabase('alerts in a browser', (database) => {
+  let suite: string;
+  let service: RunningService;
+  let context: BrowserContext;
+  let page: Page;
+  let watched: ReturnType<typeof watchPage>;
+  const receiver = new HttpReceiver();
+  let receiverBase = '';
+  const url = (path: string) => `${service.baseUrl}${path}`;
+  const shot = (name: string) => screenshot(page, suite, name);
+
+  /** Requests of checkout in the minute starting `minuteStart`; `failing` of them fail. */
+  const ingest = async (minuteStart: number, requests: number, failing: number) => {
+    const occurrences = Array.from({ length: requests }, (_, i) => ({
+      traceId: hex(32),
+      spanId: hex(16),
+      operation: 'POST /checkout',
+      kind: 'server',
+      startedAt: new Date(minuteStart + i * 1000).toISOString(),
+      durationMs: 40 + i,
+      status: i < failing ? 'error' : 'ok',
+      ...(i < failing ? { error: { type: 'PaymentDeclined', message: 'card declined', stack: 'PaymentDeclined: card declined\n    at charge (/srv/app/charge.ts:41:7)' } } : {}),
+    }));
+    const response = await fetch(url('/api/v1/ingest'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ protocol: 1, sentAt: new Date().toISOString(), resource: { service: 'checkout', environment: 'production' }, occurrences }),
+    });
+    expect(response.status).toBe(202);
+  };
+
+  beforeAll(async () => {
+    suite = `alerts-${database().dialect}`;
+    clearScreenshots(suite);
+    receiverBase = await receiver.listen();
+    service = await startService(database(), build.dir, { SERVICE_API_KEY: key, ALERT_EVALUATION_INTERVAL_SECONDS: '3600', ALERT_EVALUATION_DELAY_SECONDS: '0' });
+    // Two hours ago: 20 minutes of failures (the preview shows them); the rest of the last hours healthy.
+    const thisMinute = Math.floor(Date.now() / minuteMs) * minuteMs;
+    for (let n = 180; n >= 3; n -= 1) await ingest(thisMinute - n * minuteMs, 10, n <= 130 && n > 110 ? 6 : 0);
+    ({ context, page, watched } = await signedInAsFirstAdmin(browser, service.baseUrl, admin));
+  }, 120_000);
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await shot(`failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await service?.app.close();
+    await receiver.close();
+  });
+
+  it('adds a webhook channel in Settings and sends a test', async () => {
+    await page.goto(url('/settings/alert-channels'));
+    await page.getByLabel('Channel name').fill('ops hook');
+    await page.getByLabel('URL').fill(`${receiverBase}/hook`);
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('status', { name: 'Signing secret' }).waitFor();
+    const row = page.getByRole('table', { name: 'Alert channels' }).getByRole('row', { name: /ops hook/ });
+    await row.getByRole('button', { name: 'Send test' }).click();
+    await expect.poll(() => page.getByTestId('test-result-ops hook').textContent()).toContain('delivered (HTTP 200)');
+    expect(JSON.parse(receiver.at('/hook')[0]!.body)).toMatchObject({ version: 1, type: 'test' });
+    await shot('alert-channels');
+  });
+
+  it('creates a rule after previewing how it would have fired over the last 24 hours', async () => {
+    await page.getByRole('link', { name: 'Alerts', exact: true }).click();
+    await page.waitForURL(/\/alerts$/);
+    await page.getByRole('button', { name: 'New rule' }).click();
+    const form = page.getByRole('form', { name: 'New alert rule' });
+    await form.getByLabel('Name').fill('checkout failing');
+    await form.getByLabel('Service').fill('checkout');
+    await form.getByLabel('Threshold').fill('30');
+    await form.getByLabel('Window (minutes)').fill('5');
+    await form.getByLabel('For (minutes)').fill('0');
+    await form.getByLabel(/ops hook/).check();
+    await form.getByRole('button', { name: 'Preview last 24 h' }).click();
+    await expect.poll(() => page.getByTestId('preview-summary').textContent()).toMatch(/^Would have fired 1 time: /);
+    await shot('rule-preview');
+    await form.getByRole('button', { name: 'Create rule' }).click();
+    const table = page.getByRole('table', { name: 'Alert rules' });
+    await table.getByRole('row', { name: /checkout failing/ }).waitFor();
+    await expect.poll(() => table.getByRole('row', { name: /checkout failing/ }).getByText('ok', { exact: true }).count()).toBe(1);
+    const alertChanges = watched.stateChanging.filter((request) => request.url.startsWith('/api/v1/alerts/'));
+    expect(alertChanges.map((request) => request.url)).toEqual(['/api/v1/alerts/channels', '/api/v1/alerts/channels/' + alertChanges[1]!.url.split('/')[5] + '/test', '/api/v1/alerts/preview', '/api/v1/alerts/rules']);
+    expect(alertChanges.every((request) => request.csrf !== undefined)).toBe(true);
+  });
+
+  it('shows the rule firing on injected data, and opens a linked trace from the alert event', async () => {
+    const thisMinute = Math.floor(Date.now() / minuteMs) * minuteMs;
+    for (let n = 5; n >= 1; n -= 1) await ingest(thisMinute - n * minuteMs, 10, 8);
+    await service.app.alerts.evaluator.runOnce();
+    await service.app.alerts.notifier.runOnce();
+    await page.reload();
+    const row = page.getByRole('table', { name: 'Alert rules' }).getByRole('row', { name: /checkout failing/ });
+    await expect.poll(() => row.getByText('firing', { exact: true }).count()).toBe(1);
+    const history = page.getByRole('list', { name: 'Alert history' });
+    await history.getByText('checkout failing').first().waitFor();
+    await shot('rule-firing');
+    expect(JSON.parse(receiver.at('/hook').at(-1)!.body)).toMatchObject({ type: 'alert', status: 'firing', rule: { name: 'checkout failing' } });
+
+    const traceLink = history.locator('a[href^="/traces/"]').first();
+    const href = await traceLink.getAttribute('href');
+    await traceLink.click();
+    await page.waitForURL(new RegExp(`${href}$`));
+    await page.getByText('POST /checkout').first().waitFor();
+    await shot('linked-trace');
+    expect(watched.problems).toEqual([]);
+  });
+});
