@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
+import { databaseView } from '../src/query/database-view.js';
+import { operationsView } from '../src/query/operations-view.js';
 import { aggregateRollups, type RollupAggregate } from '../src/query/rollup-aggregate.js';
+import { summaryView } from '../src/query/summary-view.js';
+import { trendView } from '../src/query/trend-view.js';
+import { apdexThresholdsFrom } from '../src/service-settings/service-settings.js';
 import { LatencyHistogram } from '../src/storage/latency-histogram.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
@@ -103,6 +108,25 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
         expect(comparable(columnar)).toEqual(comparable(sql));
       });
     }
+
+    it('answers the summary, trend, operations and database views as the SQL store does', async () => {
+      const thresholds = apdexThresholdsFrom(app.database.db, 500);
+      const reads = [
+        { range: { fromMs: now - dayMs, toMs: now }, filters: {} },
+        { range: { fromMs: now - 3 * dayMs, toMs: now + minuteMs }, filters: { environment: 'production' } },
+        { range: { fromMs: now - 7 * hourMs + 12_345, toMs: now - hourMs }, filters: { service: 'orders' } },
+      ];
+      for (const read of reads) {
+        const columnar = { ...read, rollups: store.rollups };
+        expect(await summaryView(columnar, thresholds)).toEqual(await app.telemetry.summary(read, thresholds));
+        expect(await trendView(columnar, thresholds, '1h')).toEqual(await app.telemetry.trend(read, thresholds, '1h'));
+        expect(await operationsView(columnar, thresholds, { limit: 5 })).toEqual(await app.telemetry.operations(read, thresholds, { limit: 5 }));
+        // Total time is a sum of doubles: the stores add in different orders.
+        const totals = (answer: Awaited<ReturnType<typeof databaseView>>) => ({ ...answer, statements: answer.statements.map((row) => ({ ...row, totalMs: double(row.totalMs) })) });
+        expect(totals(await databaseView(columnar, 20))).toEqual(totals(await app.telemetry.database(read, 20)));
+      }
+      expect((await app.telemetry.summary(reads[0]!, thresholds)).count).toBeGreaterThan(0);
+    });
 
     it('reads a trace from its own days: every span, earliest first', async () => {
       const expected = data.rows.filter((row) => row.trace_id === data.traceId).sort((a, b) => a.started_at - b.started_at);

@@ -1,6 +1,6 @@
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { addApdexCounts, MergedHistogram, noApdexCounts, type ApdexCounts } from './latency-percentiles.js';
-import { aggregateRollups, distinctRollupKeys, inList, type RollupAggregate, type RollupSource } from './rollup-aggregate.js';
+import type { RollupAggregate, RollupReader } from './rollup-aggregate.js';
 import type { QueryFilters, QueryRange } from './query-range.js';
 
 /**
@@ -18,14 +18,16 @@ export interface ServiceRoles {
   counted: CountedRole;
 }
 
-export interface FiguresQuery extends RollupSource {
+/** What the figure views read: a range and filters over a store's rollups. */
+export interface FiguresQuery {
   readonly range: QueryRange;
   readonly filters: QueryFilters;
+  readonly rollups: RollupReader;
 }
 
 /** Every service with spans in the range (and filters), its environments, and the spans its figures count. */
 export async function serviceRolesOf(query: FiguresQuery): Promise<Map<string, ServiceRoles>> {
-  const keys = await distinctRollupKeys(query, {
+  const keys = await query.rollups.distinctKeys({
     table: 'operation_rollups',
     range: query.range,
     equals: { service: query.filters.service, environment: query.filters.environment },
@@ -79,14 +81,14 @@ export async function countedFigures(query: FiguresQuery, roles: ReadonlyMap<str
   const entryGroupBy = uniform === undefined ? byService(options.groupBy) : options.groupBy;
   const reads: Array<Promise<RollupAggregate[]>> = [];
   if (rootOnly.length < counted.length) {
-    reads.push(aggregateRollups(query, { ...base, equals: { service: query.filters.service, environment: query.filters.environment, span_role: 'entry' }, groupBy: entryGroupBy }));
+    reads.push(query.rollups.aggregate({ ...base, equals: { service: query.filters.service, environment: query.filters.environment, span_role: 'entry' }, groupBy: entryGroupBy }));
   }
   if (rootOnly.length > 0) {
     reads.push(
-      aggregateRollups(query, {
+      query.rollups.aggregate({
         ...base,
         equals: { service: query.filters.service, environment: query.filters.environment, span_role: 'root' },
-        where: [inList('service', rootOnly)],
+        oneOf: { service: rootOnly },
         groupBy: byService(options.groupBy),
       }),
     );

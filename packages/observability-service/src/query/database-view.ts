@@ -1,12 +1,12 @@
-import { aggregateRollups } from './rollup-aggregate.js';
+import type { FiguresQuery } from './counted-figures.js';
 import { MergedHistogram } from './latency-percentiles.js';
-import { rangeEcho, type ReadQuery } from './read-query.js';
+import { rangeEcho } from './read-query.js';
 import type { DatabaseResponse } from './query-schemas.js';
 
 /** Per database system and normalized statement: volume, errors, total and typical time. */
-export async function databaseView(query: ReadQuery, limit: number): Promise<DatabaseResponse> {
+export async function databaseView(query: FiguresQuery, limit: number): Promise<DatabaseResponse> {
   const { range, filters } = query;
-  const groups = await aggregateRollups(query, {
+  const groups = await query.rollups.aggregate({
     table: 'statement_rollups',
     range,
     equals: { service: filters.service, environment: filters.environment },

@@ -1,8 +1,8 @@
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
-import { aggregateRollups, inList, joinHistograms, type RollupAggregate } from './rollup-aggregate.js';
+import { joinHistograms, type RollupAggregate } from './rollup-aggregate.js';
 import { apdexScore, MergedHistogram } from './latency-percentiles.js';
-import { serviceRolesOf, type ServiceRoles } from './counted-figures.js';
-import { compareText, errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
+import { serviceRolesOf, type FiguresQuery, type ServiceRoles } from './counted-figures.js';
+import { compareText, errorRateOf, rangeEcho } from './read-query.js';
 import { operationTiers } from './rollup-tiers.js';
 import type { OperationsResponse } from './query-schemas.js';
 
@@ -72,7 +72,7 @@ function foldRows(groups: readonly RollupAggregate[], roles: ReadonlyMap<string,
  * not caught up with, as every rollup view). Two reads: the counts of every operation, without
  * histogram text, then the histograms of the `limit` busiest only.
  */
-export async function operationsView(query: ReadQuery, thresholds: ApdexThresholds, options: OperationsOptions): Promise<OperationsResponse> {
+export async function operationsView(query: FiguresQuery, thresholds: ApdexThresholds, options: OperationsOptions): Promise<OperationsResponse> {
   const { range, filters } = query;
   const base = {
     table: 'operation_rollups',
@@ -81,7 +81,7 @@ export async function operationsView(query: ReadQuery, thresholds: ApdexThreshol
     equals: { service: filters.service, environment: filters.environment },
     groupBy: keyColumns,
   } as const;
-  const [roles, counts] = await Promise.all([serviceRolesOf(query), aggregateRollups(query, base)]);
+  const [roles, counts] = await Promise.all([serviceRolesOf(query), query.rollups.aggregate(base)]);
   const top = [...foldRows(counts, roles).values()]
     .filter((row) => options.entry === undefined || row.entry === options.entry)
     // In JavaScript: SQL text ordering depends on the database's collation.
@@ -98,11 +98,11 @@ export async function operationsView(query: ReadQuery, thresholds: ApdexThreshol
   if (top.length === 0) return { ...rangeEcho(range), operations: [] };
 
   const [withHistograms, thresholdByService] = await Promise.all([
-    aggregateRollups(query, {
+    query.rollups.aggregate({
       ...base,
       withHistogram: true,
       withErrorHistogram: true,
-      where: [inList('service', top.map((row) => row.service)), inList('operation', top.map((row) => row.operation))],
+      oneOf: { service: top.map((row) => row.service), operation: top.map((row) => row.operation) },
     }),
     thresholds([...new Set(top.map((row) => row.service))]),
   ]);

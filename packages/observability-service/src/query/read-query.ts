@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@playstack/server-kit';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { resolveQueryRange, type QueryFilters, type QueryRange } from './query-range.js';
-import type { DirtyMinutes } from './rollup-aggregate.js';
+import type { DirtyMinutes, RollupReader } from './rollup-aggregate.js';
 
 /** What every SQL read view receives: where to read, the resolved range and the filters. */
 export interface ReadQuery extends TelemetryRead {
@@ -10,6 +10,8 @@ export interface ReadQuery extends TelemetryRead {
   readonly dialect: Database['dialect'];
   /** The minutes the tiers have not caught up with, looked up once per request (on first use). */
   readonly dirtyMinutes: DirtyMinutes;
+  /** The rollups (per-minute tables and tiers) over `db`, for the figure views. */
+  readonly rollups: RollupReader;
 }
 
 /** What a telemetry read covers: the resolved range and the service / environment filters. */

@@ -32,7 +32,9 @@ export interface RollupAggregateQuery {
   range: QueryRange;
   /** Key columns that must equal a value; undefined values are not filters. */
   equals?: Readonly<Record<string, string | undefined>>;
-  /** Further conditions on columns that are never "all" in the tiers (not the cube columns). */
+  /** Key columns that must be one of the values (columns the query groups by, or never "all" in the tiers). */
+  oneOf?: Readonly<Record<string, readonly string[]>>;
+  /** Further SQL conditions on columns that are never "all" in the tiers (the SQL store only). */
   where?: RollupCondition[];
   /** Key columns to group by, returned under their own names. */
   groupBy?: readonly string[];
@@ -44,6 +46,17 @@ export interface RollupAggregateQuery {
   withErrorHistogram?: boolean;
   /** Descriptive columns of the dimension to return too, as `max(column)`. */
   extraColumns?: readonly string[];
+}
+
+/**
+ * Where the views read rollups from: the SQL store's tables and tiers (`sqlRollupReader`), or
+ * another store's rollups with the same figures.
+ */
+export interface RollupReader {
+  /** Sums a rollup's figures over a range, grouped as asked (see `aggregateRollups`). */
+  aggregate(query: RollupAggregateQuery): Promise<RollupAggregate[]>;
+  /** The distinct values of the `groupBy` columns with data in the range. */
+  distinctKeys(query: RollupAggregateQuery): Promise<Array<Record<string, string>>>;
 }
 
 /** One group of rollup rows, summed. */
@@ -134,6 +147,11 @@ function sourceKeyConditions(query: RollupAggregateQuery): RollupCondition[] {
     .map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
 }
 
+/** The query's `oneOf` and `where` conditions. */
+function furtherConditions(query: RollupAggregateQuery): RollupCondition[] {
+  return [...Object.entries(query.oneOf ?? {}).map(([column, values]) => inList(column, values)), ...(query.where ?? [])];
+}
+
 /**
  * Where a query's rows come from: clean stretches of the range from the tiers, the minutes the
  * tiers have not caught up with from the per-minute rollups.
@@ -159,7 +177,7 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
           sql` or `,
         )})`,
         ...sourceKeyConditions(query),
-        ...(query.where ?? []),
+        ...furtherConditions(query),
       ],
     });
   }
@@ -167,7 +185,7 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
     parts.push({
       from: sql.table(query.table),
       timeColumn: 'minute',
-      conditions: [spansCondition('minute', plan.sourceMinutes), ...sourceKeyConditions(query), ...(query.where ?? [])],
+      conditions: [spansCondition('minute', plan.sourceMinutes), ...sourceKeyConditions(query), ...furtherConditions(query)],
     });
   }
   return parts;
@@ -236,4 +254,9 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
     }
   }
   return [...merged.values()];
+}
+
+/** The SQL store's rollups (per-minute tables and their tiers) as a `RollupReader`. */
+export function sqlRollupReader(source: RollupSource): RollupReader {
+  return { aggregate: (query) => aggregateRollups(source, query), distinctKeys: (query) => distinctRollupKeys(source, query) };
 }

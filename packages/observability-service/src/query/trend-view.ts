@@ -1,12 +1,12 @@
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { apdexScore } from './latency-percentiles.js';
-import { countedFigures, serviceRolesOf } from './counted-figures.js';
-import { errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
+import { countedFigures, serviceRolesOf, type FiguresQuery } from './counted-figures.js';
+import { errorRateOf, rangeEcho } from './read-query.js';
 import { fillBuckets, trendBucketsFor, type TrendInterval } from './trend-interval.js';
 import type { TrendResponse } from './query-schemas.js';
 
 /** Volume, errors, latency and Apdex of the counted spans per time bucket; buckets without data are zeros. */
-export async function trendView(query: ReadQuery, thresholds: ApdexThresholds, interval?: TrendInterval): Promise<TrendResponse> {
+export async function trendView(query: FiguresQuery, thresholds: ApdexThresholds, interval?: TrendInterval): Promise<TrendResponse> {
   const { range } = query;
   const buckets = trendBucketsFor(range, interval);
   const roles = await serviceRolesOf(query);

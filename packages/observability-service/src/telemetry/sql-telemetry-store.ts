@@ -8,7 +8,7 @@ import { occurrenceById, occurrenceDurationsView, occurrencesView } from '../que
 import { operationsView } from '../query/operations-view.js';
 import type { ReadQuery, TelemetryRead } from '../query/read-query.js';
 import { dirtyMinutesNow } from '../query/tier-watermark.js';
-import type { DirtyMinutes } from '../query/rollup-aggregate.js';
+import { sqlRollupReader, type DirtyMinutes } from '../query/rollup-aggregate.js';
 import { servicesView } from '../query/services-view.js';
 import { summaryView } from '../query/summary-view.js';
 import { compactTiers } from '../query/tier-compactor.js';
@@ -71,7 +71,8 @@ export class SqlTelemetryStore implements TelemetryStore {
   #read(read: TelemetryRead): ReadQuery {
     const { db, dialect } = this.#database;
     let dirty: ReturnType<DirtyMinutes> | undefined;
-    return { db, dialect, range: read.range, filters: read.filters, dirtyMinutes: () => (dirty ??= dirtyMinutesNow(db)) };
+    const dirtyMinutes: DirtyMinutes = () => (dirty ??= dirtyMinutesNow(db));
+    return { db, dialect, range: read.range, filters: read.filters, dirtyMinutes, rollups: sqlRollupReader({ db, dialect, dirtyMinutes }) };
   }
 
   services: TelemetryStore['services'] = (read, thresholds) => servicesView(this.#read(read), thresholds);

@@ -4,7 +4,8 @@ import { numberLiteral, stringArrayLiteral, stringLiteral } from './clickhouse-l
 import { dayOf } from './clickhouse-writer.js';
 
 /** The rollups the ClickHouse store keeps (materialized views over `occurrences`). */
-export type ClickHouseRollupTable = 'operation_rollups' | 'tenant_rollups' | 'statement_rollups';
+export const clickHouseRollupTables = ['operation_rollups', 'tenant_rollups', 'statement_rollups'] as const;
+export type ClickHouseRollupTable = (typeof clickHouseRollupTables)[number];
 
 /** What a rollup read asks: the SQL store's `RollupAggregateQuery` less its SQL-only parts (tiers, raw conditions). */
 export type ClickHouseRollupQuery = Omit<RollupAggregateQuery, 'table' | 'tiers' | 'where'> & {

@@ -1,12 +1,12 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '@playstack/server-kit';
-import type { RollupAggregate } from '../../query/rollup-aggregate.js';
+import type { RollupAggregate, RollupAggregateQuery, RollupReader } from '../../query/rollup-aggregate.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { dayMs } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
 import { numberLiteral, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
 import { migrateClickHouse } from './clickhouse-migrations.js';
-import { aggregateClickHouseRollups, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
+import { aggregateClickHouseRollups, clickHouseRollupTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
 
 /** Every table retention drops day partitions of. */
@@ -71,6 +71,22 @@ export class ClickHouseTelemetry {
 
   aggregate(query: ClickHouseRollupQuery): Promise<RollupAggregate[]> {
     return aggregateClickHouseRollups(this.#client, this.database, query);
+  }
+
+  /**
+   * The rollups as the figure views read them (summary, trend, services' figures, operations,
+   * database): the per-minute states, which need no tiers (`tiers` is the SQL store's choice).
+   */
+  readonly rollups: RollupReader = {
+    aggregate: (query) => this.aggregate(this.#rollupQuery(query)),
+    distinctKeys: async (query) => (await this.aggregate(this.#rollupQuery(query))).map((group) => group.keys),
+  };
+
+  #rollupQuery({ table, tiers: _tiers, where, ...rest }: RollupAggregateQuery): ClickHouseRollupQuery {
+    if (where && where.length > 0) throw new Error('raw SQL conditions are the SQL store\'s; use equals or oneOf');
+    const found = clickHouseRollupTables.find((name) => name === table);
+    if (!found) throw new Error(`the ClickHouse store keeps no ${table} yet`);
+    return { ...rest, table: found };
   }
 
   /** A trace's occurrences, earliest first, at most `limit`: its days from `trace_days`, then those partitions only. */
