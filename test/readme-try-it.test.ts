@@ -29,7 +29,8 @@ async function startService(entry: string, env: Record<string, string>, url: str
     stdio: 'ignore',
   });
   running.push(child);
-  const deadline = Date.now() + 60_000;
+  // Two services from their sources at once: over 60 s at load average 19 on 2 cores.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       if ((await fetch(`${url}/readyz`)).ok) return;
@@ -50,7 +51,7 @@ beforeAll(async () => {
     startService('packages/game-service/src/main.ts', { GAME_PORT: String(gamePort), GAME_DEV_AUTH: '1' }, urls.game),
     startService('packages/observability-service/src/main.ts', { OBSERVABILITY_PORT: String(observabilityPort), OTLP_GRPC_PORT: '0' }, urls.observability),
   ]);
-}, 90_000);
+}, 150_000);
 
 afterAll(() => {
   for (const child of running) child.kill('SIGKILL');

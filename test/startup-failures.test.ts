@@ -4,10 +4,13 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, freePort, testRedisEnv, type TestDatabase } from '@playstack/server-kit/testing';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Each test starts a service from its sources (tsx): 25-30 s at load average 16-19 on 2 cores,
+// past the default 30 s.
+vi.setConfig({ testTimeout: 90_000 });
 const services = {
   'game-service': { entry: 'packages/game-service/src/main.ts', portVariable: 'GAME_PORT' },
   'observability-service': { entry: 'packages/observability-service/src/main.ts', portVariable: 'OBSERVABILITY_PORT' },
