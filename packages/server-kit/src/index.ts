@@ -35,7 +35,7 @@ export type { NotReadyBody } from './platform/boot-server.js';
 export { currentCommit, packageInfo } from './platform/version-info.js';
 export { hashOpaqueToken, newOpaqueToken, opaqueTokenBytes, secretsMatch } from './auth/opaque-token.js';
 export { hashPassword, maxPasswordLength, minPasswordLength, passwordHashParameters, passwordNeedsRehash, verifyPassword, verifyPasswordAgainstNothing } from './auth/password-hashing.js';
-export { KyselySessionStore, type SessionRow } from './accounts/kysely-session-store.js';
+export { KyselySessionStore } from './accounts/kysely-session-store.js';
 export { SessionManager, csrfTokenFor, csrfTokenMatches, type ActiveSession, type SessionPolicy, type SessionRecord, type SessionStore, type StartedSession } from './auth/session-manager.js';
 export { assertCsrfToken, assertSameOrigin, csrfHeaderName, isStateChanging, requestOrigin } from './auth/browser-request-guard.js';
 export { clearedSessionCookieOptions, sessionCookieOptions } from './auth/session-cookie.js';
@@ -45,7 +45,7 @@ export { TrustedDevices, accountKey, defaultTrustedDeviceLifetimeMs, type Truste
 export { readOrCreateSecretFile, type SecretFileOptions } from './auth/secret-file.js';
 export { createMailer, type MailMessage, type Mailer, type MailerOptions } from './auth/mailer.js';
 export { accountsTablesMigration } from './accounts/accounts-migration.js';
-export { accountSessionsTable, type AccountRow, type AccountsTables, type Role } from './accounts/account-tables.js';
+export type { AccountRow, AccountsTables, Role, SessionRow } from './accounts/account-tables.js';
 export { accountsDb, countAccounts, type AccountsDb } from './accounts/accounts-store.js';
 export {
   AccountsService,

@@ -24,13 +24,13 @@ describeEachDatabase('session manager over a Kysely table', (testDatabase) => {
   let database: Database;
   let sessions: SessionManager;
   const lastSeenOf = async (sessionId: string) =>
-    (await database.db.selectFrom('admin_sessions').select('last_seen_at').where('id_hash', '=', hashOpaqueToken(sessionId)).executeTakeFirst())?.last_seen_at;
+    (await database.db.selectFrom('account_sessions').select('last_seen_at').where('id_hash', '=', hashOpaqueToken(sessionId)).executeTakeFirst())?.last_seen_at;
 
   beforeAll(async () => {
     const env = testDatabase().env;
     database = await openDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA ?? 'public', poolSize: 2, dataDir: env.DATA_DIR!, fileName: 'kit.sqlite', sqliteSynchronous: 'normal' });
     await database.db.schema
-      .createTable('admin_sessions')
+      .createTable('account_sessions')
       .addColumn('id_hash', 'text', (col) => col.primaryKey())
       .addColumn('user_id', 'text', (col) => col.notNull())
       .addColumn('created_at', 'bigint', (col) => col.notNull())
@@ -38,7 +38,7 @@ describeEachDatabase('session manager over a Kysely table', (testDatabase) => {
       .addColumn('idle_expires_at', 'bigint', (col) => col.notNull())
       .addColumn('absolute_expires_at', 'bigint', (col) => col.notNull())
       .execute();
-    sessions = new SessionManager(new KyselySessionStore(database.db, 'admin_sessions'), clock, {
+    sessions = new SessionManager(new KyselySessionStore(database.db), clock, {
       idleTimeoutMs: 30 * 60_000,
       absoluteLifetimeMs: 8 * 3_600_000,
       touchIntervalMs: 60_000,
@@ -52,7 +52,7 @@ describeEachDatabase('session manager over a Kysely table', (testDatabase) => {
     const started = await sessions.start('user-1');
     expect(Buffer.from(started.sessionId, 'base64url')).toHaveLength(32);
     expect(started.csrfToken).toBe(csrfTokenFor(started.sessionId));
-    const stored = await database.db.selectFrom('admin_sessions').selectAll().execute();
+    const stored = await database.db.selectFrom('account_sessions').selectAll().execute();
     expect(JSON.stringify(stored)).not.toContain(started.sessionId);
     expect(JSON.stringify(stored)).not.toContain(started.csrfToken);
     expect(await sessions.resume(started.sessionId)).toMatchObject({ userId: 'user-1', csrfToken: started.csrfToken });
@@ -90,7 +90,7 @@ describeEachDatabase('session manager over a Kysely table', (testDatabase) => {
     await sessions.start('user-4');
     clock.advance(9 * 3_600_000);
     expect(await sessions.deleteExpired()).toBeGreaterThan(0);
-    expect(await database.db.selectFrom('admin_sessions').selectAll().execute()).toEqual([]);
+    expect(await database.db.selectFrom('account_sessions').selectAll().execute()).toEqual([]);
   });
 });
 

@@ -1,5 +1,3 @@
-import type { SessionRow } from './kysely-session-store.js';
-
 /** What an account may do: an admin manages accounts and settings, a member uses the service. */
 export type Role = 'admin' | 'member';
 
@@ -15,6 +13,20 @@ export interface AccountRow {
   active: number;
   created_at: number;
   updated_at: number;
+}
+
+/**
+ * A row of `account_sessions`: the session id is stored only as its hash. Columns: `id_hash text
+ * primary key, user_id text not null, created_at bigint, last_seen_at bigint, idle_expires_at
+ * bigint, absolute_expires_at bigint` (all not null), indexed on `user_id`.
+ */
+export interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  created_at: number;
+  last_seen_at: number;
+  idle_expires_at: number;
+  absolute_expires_at: number;
 }
 
 /** A row of `account_invitations`: the token is stored only as its hash. */
@@ -55,6 +67,3 @@ export interface AccountsTables {
   account_password_resets: PasswordResetRow;
   account_setup: AccountSetupRow;
 }
-
-/** The session table, for the kit's {@link KyselySessionStore}. */
-export const accountSessionsTable = 'account_sessions';

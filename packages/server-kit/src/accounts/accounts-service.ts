@@ -8,7 +8,7 @@ import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-token.js';
 import { hashPassword, passwordNeedsRehash, verifyPassword, verifyPasswordAgainstNothing } from '../auth/password-hashing.js';
 import { SessionManager, type SessionPolicy, type StartedSession } from '../auth/session-manager.js';
 import type { Clock } from '../system/clock.js';
-import { accountSessionsTable, type AccountRow, type InvitationRow, type Role } from './account-tables.js';
+import type { AccountRow, InvitationRow, Role } from './account-tables.js';
 import * as store from './accounts-store.js';
 
 /** An account as the API shows it: never the password hash. */
@@ -101,7 +101,7 @@ export class AccountsService {
 
   constructor(options: AccountsServiceOptions) {
     this.#o = options;
-    this.#sessions = new SessionManager(new KyselySessionStore(options.db, accountSessionsTable), options.clock, options.sessionPolicy);
+    this.#sessions = new SessionManager(new KyselySessionStore(options.db), options.clock, options.sessionPolicy);
   }
 
   async countAccounts(): Promise<number> {

@@ -1,21 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { SessionRecord, SessionStore } from '../auth/session-manager.js';
-
-/**
- * The columns a session table must have; a service creates the table in its own migration:
- * `id_hash text primary key, user_id text not null, created_at bigint, last_seen_at bigint,
- * idle_expires_at bigint, absolute_expires_at bigint` (all not null), indexed on `user_id`.
- */
-export interface SessionRow {
-  id_hash: string;
-  user_id: string;
-  created_at: number;
-  last_seen_at: number;
-  idle_expires_at: number;
-  absolute_expires_at: number;
-}
-
-type SessionTables = Record<string, SessionRow>;
+import type { SessionRow } from './account-tables.js';
+import type { AccountsDb } from './accounts-store.js';
 
 function fromRow(row: SessionRow): SessionRecord {
   return {
@@ -28,19 +13,17 @@ function fromRow(row: SessionRow): SessionRecord {
   };
 }
 
-/** Sessions in a table of the service's choosing (e.g. `user_sessions`, `admin_sessions`). */
+/** The accounts' sessions, in `account_sessions`. */
 export class KyselySessionStore implements SessionStore {
-  readonly #db: Kysely<SessionTables>;
-  readonly #table: string;
+  readonly #db: AccountsDb;
 
-  constructor(db: Kysely<any>, table: string) {
-    this.#db = db as Kysely<SessionTables>;
-    this.#table = table;
+  constructor(db: AccountsDb) {
+    this.#db = db;
   }
 
   async insert(session: SessionRecord): Promise<void> {
     await this.#db
-      .insertInto(this.#table)
+      .insertInto('account_sessions')
       .values({
         id_hash: session.idHash,
         user_id: session.userId,
@@ -53,24 +36,24 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async find(idHash: string): Promise<SessionRecord | undefined> {
-    const row = await this.#db.selectFrom(this.#table).selectAll().where('id_hash', '=', idHash).executeTakeFirst();
-    return row ? fromRow(row as SessionRow) : undefined;
+    const row = await this.#db.selectFrom('account_sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+    return row ? fromRow(row) : undefined;
   }
 
   async touch(idHash: string, lastSeenAt: number, idleExpiresAt: number): Promise<void> {
     await this.#db
-      .updateTable(this.#table)
+      .updateTable('account_sessions')
       .set({ last_seen_at: lastSeenAt, idle_expires_at: idleExpiresAt })
       .where('id_hash', '=', idHash)
       .execute();
   }
 
   async delete(idHash: string): Promise<void> {
-    await this.#db.deleteFrom(this.#table).where('id_hash', '=', idHash).execute();
+    await this.#db.deleteFrom('account_sessions').where('id_hash', '=', idHash).execute();
   }
 
   async deleteForUser(userId: string, keepIdHash?: string): Promise<number> {
-    let query = this.#db.deleteFrom(this.#table).where('user_id', '=', userId);
+    let query = this.#db.deleteFrom('account_sessions').where('user_id', '=', userId);
     if (keepIdHash !== undefined) query = query.where('id_hash', '!=', keepIdHash);
     const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -78,7 +61,7 @@ export class KyselySessionStore implements SessionStore {
 
   async deleteExpired(now: number): Promise<number> {
     const result = await this.#db
-      .deleteFrom(this.#table)
+      .deleteFrom('account_sessions')
       .where((eb) => eb.or([eb('idle_expires_at', '<=', now), eb('absolute_expires_at', '<=', now)]))
       .executeTakeFirst();
     return Number(result.numDeletedRows);

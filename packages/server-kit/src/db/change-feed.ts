@@ -17,6 +17,9 @@ export interface ChangeHandlers {
   onLost?(): void;
 }
 
+/** What runs a raw statement: any service's Kysely instance or transaction (the feed knows no tables). */
+export type StatementRunner = Pick<Kysely<never>, 'getExecutor'>;
+
 /**
  * Changes announced between the instances of a service (sharing its database): each instance
  * tells the others what it changed, and each hears the others'. On PostgreSQL through
@@ -32,7 +35,7 @@ export interface ChangeFeed {
    * PostgreSQL only: tells them when `trx` commits, atomically with the change (nothing is sent
    * if it rolls back, nothing is lost if the process dies after the commit).
    */
-  readonly publishOnCommit: ((trx: Kysely<any>, topic: string, message: string) => Promise<void>) | undefined;
+  readonly publishOnCommit: ((trx: StatementRunner, topic: string, message: string) => Promise<void>) | undefined;
   /** Hears the other instances' changes on `topic` (resolves once listening). */
   subscribe(topic: string, handlers: ChangeHandlers): Promise<void>;
   close(): Promise<void>;
@@ -106,11 +109,11 @@ const heartbeatTimeoutMs = 2_000;
  */
 export class PostgresChangeFeed implements ChangeFeed {
   readonly kind = 'postgres' as const;
-  readonly publishOnCommit: (trx: Kysely<any>, topic: string, message: string) => Promise<void>;
+  readonly publishOnCommit: (trx: StatementRunner, topic: string, message: string) => Promise<void>;
   /** The NOTIFY channel (also the listener's application_name, so operators can find it). */
   readonly channel: string;
   readonly #url: string;
-  readonly #db: Kysely<any>;
+  readonly #db: StatementRunner;
   readonly #log: FastifyBaseLogger;
   readonly #subscribers: Subscribers;
   #client: pg.Client | undefined;
@@ -120,7 +123,7 @@ export class PostgresChangeFeed implements ChangeFeed {
   #reconnectDelayMs = minReconnectDelayMs;
   #closed = false;
 
-  constructor(options: { url: string; schema: string; db: Kysely<any>; log: FastifyBaseLogger }) {
+  constructor(options: { url: string; schema: string; db: StatementRunner; log: FastifyBaseLogger }) {
     this.#url = options.url;
     this.#db = options.db;
     this.#log = options.log;

@@ -113,5 +113,5 @@ export function createServer(options: ServerOptions): App {
     done(null, payload);
   });
   installErrorHandling(app);
-  return app as unknown as App;
+  return app;
 }

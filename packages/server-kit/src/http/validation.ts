@@ -2,8 +2,9 @@ import { Ajv, type AnySchema, type Options } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifyServerOptions } from 'fastify';
 
-// ajv-formats is CommonJS: under ESM its function arrives as the default export.
-const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
+// ajv-formats is CommonJS: under ESM its module object arrives as the default export, and the
+// plugin is that object's own `default` (it is also the object itself, which its types do not say).
+const addFormats = ajvFormats.default.default;
 
 const shared: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
 
@@ -20,7 +21,8 @@ interface RouteSchemaPart {
  */
 function validatorCompiler(sharedSchemas: Record<string, AnySchema | AnySchema[]>) {
   const make = (options: Options) => {
-    const ajv = addFormats(new Ajv({ ...shared, ...options }));
+    const ajv = new Ajv({ ...shared, ...options });
+    addFormats(ajv);
     for (const schema of Object.values(sharedSchemas)) ajv.addSchema(schema);
     return ajv;
   };

@@ -22,6 +22,11 @@ export type CommonConfig = Readonly<Static<typeof commonConfigObject>>;
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /**
+     * The service's database. Declared once for every service of a program, it names no tables:
+     * each service reads it through its own accessor (`gameDatabase(app)`,
+     * `observabilityDatabase(app)`), which gives it that service's `Database` of tables.
+     */
     database: Database;
     /** Present when `REDIS_URL` is configured. */
     redis: Redis | undefined;

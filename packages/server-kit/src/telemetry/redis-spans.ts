@@ -2,22 +2,16 @@ import { SpanKind } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import { recordFailure, recordingSpanActive, type Tracing } from './tracing.js';
 
-interface SentCommand {
-  name: string;
-  args: unknown[];
-  promise: Promise<unknown>;
-}
-
 /**
  * Each command this connection sends (pipelined and MULTI ones included) is a CLIENT span named
  * after the command (`ZADD`), with `db.system` `redis`, the command and its key in
  * `db.query.text` (never the values), when a recording span is active (a sampled request's).
  */
 export function traceRedis(redis: Redis, tracing: Tracing): void {
-  const sendCommand = redis.sendCommand.bind(redis) as (command: SentCommand, ...rest: unknown[]) => unknown;
+  const sendCommand = redis.sendCommand.bind(redis);
   const { host, port } = redis.options;
-  (redis as unknown as { sendCommand: typeof sendCommand }).sendCommand = (command, ...rest) => {
-    if (!recordingSpanActive()) return sendCommand(command, ...rest);
+  redis.sendCommand = (command, stream) => {
+    if (!recordingSpanActive()) return sendCommand(command, stream);
     const operation = command.name.toUpperCase();
     const key = typeof command.args[0] === 'string' || Buffer.isBuffer(command.args[0]) ? String(command.args[0]) : undefined;
     const span = tracing.tracer.startSpan(operation, {
@@ -38,6 +32,6 @@ export function traceRedis(redis: Redis, tracing: Tracing): void {
         span.end();
       },
     );
-    return sendCommand(command, ...rest);
+    return sendCommand(command, stream);
   };
 }
