@@ -15,6 +15,7 @@ import {
   UserChangeBody,
   UserList,
 } from './admin-schemas.js';
+import { observabilityDatabase } from '../database.js';
 
 const tags = ['admin'];
 const security = [{ session: [] }];
@@ -24,7 +25,7 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 /** `/api/v1/admin`: users, invitations, ingestion keys and retention; admins only. */
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.requireAdmin);
-  const db = app.database.db;
+  const db = observabilityDatabase(app).db;
 
   app.get(
     '/users',

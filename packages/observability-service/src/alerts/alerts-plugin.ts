@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createMailer, type App } from '@playstack/server-kit';
+import { createMailer } from '@playstack/server-kit';
 import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
 import { AlertEvaluator } from './alert-evaluator.js';
 import { AlertNotifier } from './alert-notifier.js';
@@ -37,8 +37,7 @@ export const evaluationLeaseMs = 90_000;
 
 /** Decorates `app.alerts` and evaluates the rules in the background while the app runs. */
 export const alertsPlugin = fp<AlertsPluginOptions>(
-  async (fastify, options) => {
-    const app = fastify as unknown as App;
+  async (app, options) => {
     if (options.rulesFile !== undefined) await replaceFileRules(app.database.db, readRulesFile(options.rulesFile), app.clock.now());
     const sealer = new ChannelSealer(options.secrets);
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });

@@ -1,8 +1,10 @@
 import cookie from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import {
+  accountsDb,
   AccountsService,
   ApiError,
   attemptCounterFor,
@@ -19,6 +21,7 @@ import {
   type PublicAccount,
   type StartedSession,
 } from '@playstack/server-kit';
+import { observabilityDatabase } from '../database.js';
 
 /** The session cookie's name (docs/observability-accounts.md). */
 export const sessionCookieName = 'obs_session';
@@ -78,9 +81,8 @@ const expiredSweepIntervalMs = 10 * 60_000;
  * CSRF on state-changing ones (same-origin headers plus the session's `X-CSRF-Token`), and gives
  * routes `requireSession` / `requireAdmin` hooks.
  */
-export const sessionGuardPlugin = fp<SessionGuardOptions>(
-  async (fastify, options) => {
-    const app = fastify as unknown as App;
+export const sessionGuardPlugin = fp<SessionGuardOptions, RawServerDefault, TypeBoxTypeProvider>(
+  async (app, options) => {
     await app.register(cookie);
     const counter = attemptCounterFor(app, 'obs-auth');
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
@@ -91,7 +93,7 @@ export const sessionGuardPlugin = fp<SessionGuardOptions>(
       registers: [app.metrics],
     });
     const authService = new AccountsService({
-      db: app.database.db,
+      db: accountsDb(observabilityDatabase(app).db),
       clock: app.clock,
       sessionPolicy: {
         idleTimeoutMs: options.idleTimeoutMs,

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { Occurrence } from '../query/query-schemas.js';
 import type { TelemetryStore } from '../telemetry/index.js';
@@ -20,14 +19,13 @@ const groupingNote =
   'Error occurrences (status error, with a type, message or stack) are grouped at ingest by fingerprint: service, error type, normalized message and top in-app stack frame (see the read API documentation).';
 
 /** Error groups: the list, one group, and its status (any signed-in user reads; members and admins change status with the CSRF token). */
-export async function errorRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = fastify as unknown as App;
+export async function errorRoutes(app: App): Promise<void> {
   const store = app.telemetry;
   app.addHook('onRequest', app.requireSession);
   // The read routes get their own context for the shared schemas: a context that adds schemas
   // validates bodies with Fastify's default validator (which drops unknown members instead of
   // refusing them), so the POST below stays outside it.
-  await app.register(async (reads) => errorReadRoutes(reads as unknown as App, store));
+  await app.register(async (reads) => errorReadRoutes(reads, store));
 
   app.post(
     '/api/v1/errors/:groupId/status',

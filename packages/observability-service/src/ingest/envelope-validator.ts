@@ -3,8 +3,9 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import * as ajvFormats from 'ajv-formats';
 import type { ProtocolLogRecord, ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
 
-// ajv-formats is CommonJS: under ESM its function arrives as the default export.
-const addFormats = ajvFormats.default as unknown as (ajv: Ajv2020) => Ajv2020;
+// ajv-formats is CommonJS: under ESM its module object arrives as the default export, and the
+// plugin is that object's own `default` (it is also the object itself, which its types do not say).
+const addFormats = ajvFormats.default.default;
 
 /** The published envelope schema (docs/protocol-v1.schema.json) is the one the server validates with. */
 export const envelopeSchemaFile = new URL('../../../../docs/protocol-v1.schema.json', import.meta.url);
@@ -114,7 +115,8 @@ export class EnvelopeValidator {
   readonly #logPlan: TruncationPlan;
 
   constructor(schema: JsonSchema = JSON.parse(readFileSync(envelopeSchemaFile, 'utf8')) as JsonSchema) {
-    const ajv = addFormats(new Ajv2020({ allErrors: false, strict: false, verbose: true }));
+    const ajv = new Ajv2020({ allErrors: false, strict: false, verbose: true });
+    addFormats(ajv);
     const defs = schema.$defs as Record<string, JsonSchema>;
     const properties = schema.properties as Record<string, JsonSchema>;
     // The item count limits are configurable and answered with 413, so the shell checks only

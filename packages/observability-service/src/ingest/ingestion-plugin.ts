@@ -1,3 +1,5 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Histogram } from 'prom-client';
 import { ApiError, errorResponses, type App } from '@playstack/server-kit';
@@ -60,9 +62,8 @@ function ingestMetrics(app: App) {
 }
 
 /** Decorates `app.ingestion` and serves `POST /api/v1/ingest`. */
-export const ingestionPlugin = fp<IngestionPluginOptions>(
-  async (fastify, options) => {
-    const app = fastify as unknown as App;
+export const ingestionPlugin = fp<IngestionPluginOptions, RawServerDefault, TypeBoxTypeProvider>(
+  async (app, options) => {
     const metrics = ingestMetrics(app);
     const writer = app.telemetry;
     writer.onCommit(({ envelopes, rows, logs, durationMs }) => {
@@ -110,8 +111,7 @@ export const ingestionPlugin = fp<IngestionPluginOptions>(
     // Runs before the database closes (hooks run last-registered first): queued envelopes commit.
     app.addHook('onClose', async () => writer.idle());
 
-    await app.register(async (child) => {
-      const scope = child as unknown as App;
+    await app.register(async (scope) => {
       ingestion.prepareScope(scope);
       scope.post(
         '/api/v1/ingest',

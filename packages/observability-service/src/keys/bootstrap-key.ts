@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, hashOpaqueToken } from '@playstack/server-kit';
 import { ingestionKeyMarker } from './ingestion-key-format.js';
-import { insertIngestionKey, type KeysTables } from './keys-store.js';
+import { insertIngestionKey } from './keys-store.js';
+import type { ObservabilityDb } from '../database.js';
 
 /** `obsk_<8 hex>_<43 base64url>`, as `mintIngestionKey` makes them. */
 const keyPattern = new RegExp(`^(${ingestionKeyMarker}[0-9a-f]{8})_[A-Za-z0-9_-]{43}$`);
@@ -18,7 +18,7 @@ export const bootstrapKeyName = 'INGESTION_KEY_FILE';
  * key registered before is left as it is: a revoked one stays revoked.
  * @returns whether the key was new.
  */
-export async function registerBootstrapKey(db: Kysely<any>, path: string, now: number): Promise<boolean> {
+export async function registerBootstrapKey(db: ObservabilityDb, path: string, now: number): Promise<boolean> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8').trim();
@@ -28,8 +28,7 @@ export async function registerBootstrapKey(db: Kysely<any>, path: string, now: n
   const match = keyPattern.exec(text);
   if (!match) throw new ConfigError(`INGESTION_KEY_FILE ${path} does not hold an ingestion key (obsk_<8 hex>_<43 base64url characters>)`);
   const keyHash = hashOpaqueToken(text);
-  const typed = db as Kysely<KeysTables>;
-  const known = await typed.selectFrom('ingestion_keys').select('id').where('key_hash', '=', keyHash).executeTakeFirst();
+  const known = await db.selectFrom('ingestion_keys').select('id').where('key_hash', '=', keyHash).executeTakeFirst();
   if (known) return false;
   await insertIngestionKey(db, {
     id: randomUUID(),

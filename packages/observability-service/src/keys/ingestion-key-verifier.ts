@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { ObservabilityDb } from '../database.js';
 import type { Counter } from 'prom-client';
 import type { ChangeFeed, Clock } from '@playstack/server-kit';
 import { bearerCredential } from './ingestion-key-format.js';
@@ -17,7 +17,7 @@ export interface VerifiedIngestionKey {
 export const legacyIngestionKey: VerifiedIngestionKey = Object.freeze({ keyId: 'legacy', name: 'SERVICE_API_KEY', legacy: true });
 
 export interface IngestionKeyVerifierOptions {
-  db: Kysely<any>;
+  db: ObservabilityDb;
   clock: Clock;
   logger: FastifyBaseLogger;
   /** `SERVICE_API_KEY`; undefined disables the legacy key. */

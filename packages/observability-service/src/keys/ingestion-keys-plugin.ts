@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
-import type { App } from '@playstack/server-kit';
 import { registerBootstrapKey } from './bootstrap-key.js';
 import { IngestionKeyVerifier } from './ingestion-key-verifier.js';
+import { observabilityDatabase } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,15 +30,15 @@ const maxCachedKeys = 10_000;
 
 /** Decorates `app.ingestionKeys`, the verifier the ingest endpoint authenticates envelopes with. */
 export const ingestionKeysPlugin = fp<IngestionKeysOptions>(
-  async (fastify, options) => {
-    const app = fastify as unknown as App;
+  async (app, options) => {
+    const database = observabilityDatabase(app);
     const legacyUses = new Counter({
       name: 'observability_ingest_legacy_key_uses_total',
       help: 'Envelopes authenticated with the legacy SERVICE_API_KEY',
       registers: [app.metrics],
     });
     const verifier = new IngestionKeyVerifier({
-      db: app.database.db,
+      db: database.db,
       clock: app.clock,
       logger: app.log,
       legacyKey: options.legacyKey,
@@ -50,7 +50,7 @@ export const ingestionKeysPlugin = fp<IngestionKeysOptions>(
       maxCacheEntries: maxCachedKeys,
       lastUsedFlushIntervalMs: options.lastUsedFlushIntervalMs,
     });
-    if (options.bootstrapKeyFile && (await registerBootstrapKey(app.database.db, options.bootstrapKeyFile, app.clock.now()))) {
+    if (options.bootstrapKeyFile && (await registerBootstrapKey(database.db, options.bootstrapKeyFile, app.clock.now()))) {
       app.log.info({ path: options.bootstrapKeyFile }, 'registered the ingestion key in INGESTION_KEY_FILE');
     }
     await verifier.start();

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { ObservabilityDb } from '../database.js';
 import { hashOpaqueToken } from '@playstack/server-kit';
 import { mintIngestionKey } from './ingestion-key-format.js';
-import { insertIngestionKey, listIngestionKeys, revokeIngestionKey, type IngestionKeyRow } from './keys-store.js';
+import { insertIngestionKey, listIngestionKeys, revokeIngestionKey } from './keys-store.js';
+import type { IngestionKeyRow } from './keys-tables.js';
 
 /** What the key list shows: never the secret or its hash. */
 export interface IngestionKeySummary {
@@ -20,7 +21,7 @@ function summarize(row: IngestionKeyRow): IngestionKeySummary {
 
 /** Creates a named key; the returned `key` is the only time the secret exists outside the sender. */
 export async function createIngestionKey(
-  db: Kysely<any>,
+  db: ObservabilityDb,
   input: { name: string; createdBy: string | null; now: number },
 ): Promise<IngestionKeySummary & { key: string }> {
   const { key, prefix } = mintIngestionKey();
@@ -39,11 +40,11 @@ export async function createIngestionKey(
 }
 
 /** Every key, newest first. */
-export async function ingestionKeySummaries(db: Kysely<any>): Promise<IngestionKeySummary[]> {
+export async function ingestionKeySummaries(db: ObservabilityDb): Promise<IngestionKeySummary[]> {
   return (await listIngestionKeys(db)).map(summarize);
 }
 
 /** Revokes a key; false when it does not exist or was revoked already. */
-export async function revokeIngestionKeyById(db: Kysely<any>, id: string, now: number): Promise<boolean> {
+export async function revokeIngestionKeyById(db: ObservabilityDb, id: string, now: number): Promise<boolean> {
   return revokeIngestionKey(db, id, now);
 }

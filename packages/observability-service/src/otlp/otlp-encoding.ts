@@ -44,11 +44,16 @@ function hexIdsToBytes(node: unknown): void {
  */
 export function decodeOtlp<T>(type: protobuf.Type, body: Buffer, encoding: OtlpEncoding): T {
   try {
-    if (encoding === 'protobuf') return type.decode(body) as unknown as T;
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError('the body is not a JSON object');
-    hexIdsToBytes(parsed);
-    return type.fromObject(parsed as Record<string, unknown>) as unknown as T;
+    // protobufjs builds the message the definitions describe, which `T` declares in TypeScript.
+    let message: unknown;
+    if (encoding === 'protobuf') message = type.decode(body);
+    else {
+      const parsed: unknown = JSON.parse(body.toString('utf8'));
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError('the body is not a JSON object');
+      hexIdsToBytes(parsed);
+      message = type.fromObject(parsed as Record<string, unknown>);
+    }
+    return message as T;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const name = type.name;

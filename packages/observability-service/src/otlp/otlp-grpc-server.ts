@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import { format } from 'node:util';
 import { Metadata, Server, ServerCredentials, setLogger, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
@@ -61,9 +63,8 @@ function exportHandler(app: App, signal: OtlpSignal) {
 }
 
 /** Listens once the app is ready; stops with it, letting exports in flight finish first. */
-export const otlpGrpcPlugin = fp<OtlpGrpcOptions>(
-  async (fastify, options) => {
-    const app = fastify as unknown as App;
+export const otlpGrpcPlugin = fp<OtlpGrpcOptions, RawServerDefault, TypeBoxTypeProvider>(
+  async (app, options) => {
     if (options.port === 0) return;
     const credentials = credentialsFor(options.tls);
     const server = new Server({

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError, type App } from '@playstack/server-kit';
 import { decodeIngestBody } from '../ingest/ingest-body-parser.js';
 import { installIngestAuth } from '../ingest/ingest-auth.js';
@@ -31,8 +31,7 @@ function asOtlpError(error: FastifyError): ApiError {
  * authenticated with ingestion keys like protocol v1. Successes and errors are answered in the
  * request's encoding, errors as google.rpc.Status (OTLP specification, "OTLP/HTTP Response").
  */
-export async function otlpHttpRoutes(fastify: FastifyInstance, options: OtlpHttpOptions): Promise<void> {
-  const app = fastify as unknown as App;
+export async function otlpHttpRoutes(app: App, options: OtlpHttpOptions): Promise<void> {
   const { ingestion } = app;
   const parseBody = async (request: FastifyRequest, raw: Buffer) => decodeIngestBody(request, raw, ingestion.limits);
   app.removeAllContentTypeParsers();

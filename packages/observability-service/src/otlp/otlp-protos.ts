@@ -34,21 +34,23 @@ function messageTypes(namespace: protobuf.NamespaceBase): protobuf.Type[] {
  * so: protobufjs's helpers are restored at once.
  */
 function setUpWithPlainOneofs(root: protobuf.Root): void {
-  const util = protobuf.util as unknown as { oneOfGetter: (members: string[]) => () => unknown; oneOfSetter: (members: string[]) => (name: string) => void };
-  const { oneOfGetter, oneOfSetter } = util;
-  util.oneOfGetter = (members) =>
-    function (this: Record<string | symbol, unknown>) {
-      return this[setMember] ?? members.find((member) => Object.hasOwn(this, member) && this[member] !== null && this[member] !== undefined);
-    };
-  util.oneOfSetter = () =>
-    function (this: Record<string | symbol, unknown>, name: string) {
-      this[setMember] = name;
-    };
+  // `util` is protobufjs's own (mutable) object, which `setup()` reads the helpers from.
+  const { oneOfGetter, oneOfSetter } = protobuf.util;
+  Object.assign(protobuf.util, {
+    oneOfGetter: (members: string[]): protobuf.OneOfGetter =>
+      function (this: Record<string | symbol, unknown>) {
+        const set = this[setMember] as string | undefined;
+        return set ?? members.find((member) => Object.hasOwn(this, member) && this[member] !== null && this[member] !== undefined);
+      },
+    oneOfSetter: (): protobuf.OneOfSetter =>
+      function (this: Record<string | symbol, unknown>, name: string | undefined) {
+        this[setMember] = name;
+      },
+  });
   try {
     for (const type of messageTypes(root)) type.setup();
   } finally {
-    util.oneOfGetter = oneOfGetter;
-    util.oneOfSetter = oneOfSetter;
+    Object.assign(protobuf.util, { oneOfGetter, oneOfSetter });
   }
 }
 

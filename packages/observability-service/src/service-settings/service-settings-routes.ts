@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { ServiceSettings, ServiceSettingsParams, ServiceSettingsUpdate } from './service-settings-schemas.js';
 import { serviceSettingsOf, setApdexThreshold } from './service-settings.js';
+import { observabilityDatabase } from '../database.js';
 
 export interface ServiceSettingsRoutesOptions {
   apdexThresholdDefaultMs: number;
@@ -11,10 +11,10 @@ const tags = ['query'];
 const security = [{ session: [] }];
 
 /** A service's dashboard settings: read by any signed-in user, changed by any signed-in user (member or admin) with the CSRF token. */
-export async function serviceSettingsRoutes(fastify: FastifyInstance, options: ServiceSettingsRoutesOptions): Promise<void> {
-  const app = fastify as unknown as App;
+export async function serviceSettingsRoutes(app: App, options: ServiceSettingsRoutesOptions): Promise<void> {
   app.addHook('onRequest', app.requireSession);
   const defaultMs = options.apdexThresholdDefaultMs;
+  const { db } = observabilityDatabase(app);
 
   app.get(
     '/api/v1/services/:service/settings',
@@ -28,7 +28,7 @@ export async function serviceSettingsRoutes(fastify: FastifyInstance, options: S
         response: { 200: ServiceSettings, ...errorResponses(400, 401) },
       },
     },
-    async (request) => serviceSettingsOf(app.database.db, request.params.service, defaultMs),
+    async (request) => serviceSettingsOf(db, request.params.service, defaultMs),
   );
 
   app.put(
@@ -44,6 +44,6 @@ export async function serviceSettingsRoutes(fastify: FastifyInstance, options: S
         response: { 200: ServiceSettings, ...errorResponses(400, 401, 403, 415) },
       },
     },
-    async (request) => setApdexThreshold(app.database.db, request.params.service, request.body.apdexThresholdMs, request.signedIn!.user.id, app.clock.now(), defaultMs),
+    async (request) => setApdexThreshold(db, request.params.service, request.body.apdexThresholdMs, request.signedIn!.user.id, app.clock.now(), defaultMs),
   );
 }

@@ -1,23 +1,10 @@
-import type { Kysely } from 'kysely';
-
-/** Per-service settings (src/migrations/2026-11-27-02-entry-spans-apdex.ts); a service without a row uses the defaults. */
-export interface ServiceSettingsTable {
-  service: string;
-  /** The Apdex threshold T in milliseconds: satisfied at or below T, tolerating up to 4T. */
-  apdex_threshold_ms: number;
-  updated_at: number;
-  /** The user who last changed it (their id), when known. */
-  updated_by: string | null;
-}
-
-export interface ServiceSettingsTables {
-  service_settings: ServiceSettingsTable;
-}
+import type { ObservabilityDb } from '../database.js';
+import type { ServiceSettingsTable } from './service-settings-tables.js';
 
 /** Thresholds per service, read in one query. */
-export async function storedApdexThresholds(db: Kysely<any>, services: readonly string[]): Promise<Map<string, number>> {
+export async function storedApdexThresholds(db: ObservabilityDb, services: readonly string[]): Promise<Map<string, number>> {
   if (services.length === 0) return new Map();
-  const rows = await (db as Kysely<ServiceSettingsTables>)
+  const rows = await db
     .selectFrom('service_settings')
     .select(['service', 'apdex_threshold_ms'])
     .where('service', 'in', [...new Set(services)])
@@ -26,12 +13,12 @@ export async function storedApdexThresholds(db: Kysely<any>, services: readonly 
 }
 
 /** One service's stored row, or undefined when it uses the defaults. */
-export async function storedServiceSettings(db: Kysely<any>, service: string): Promise<ServiceSettingsTable | undefined> {
-  return (db as Kysely<ServiceSettingsTables>).selectFrom('service_settings').selectAll().where('service', '=', service).executeTakeFirst();
+export async function storedServiceSettings(db: ObservabilityDb, service: string): Promise<ServiceSettingsTable | undefined> {
+  return db.selectFrom('service_settings').selectAll().where('service', '=', service).executeTakeFirst();
 }
 
-export async function storeApdexThreshold(db: Kysely<any>, service: string, thresholdMs: number, updatedBy: string, now: number): Promise<void> {
-  await (db as Kysely<ServiceSettingsTables>)
+export async function storeApdexThreshold(db: ObservabilityDb, service: string, thresholdMs: number, updatedBy: string, now: number): Promise<void> {
+  await db
     .insertInto('service_settings')
     .values({ service, apdex_threshold_ms: thresholdMs, updated_at: now, updated_by: updatedBy })
     .onConflict((oc) => oc.column('service').doUpdateSet({ apdex_threshold_ms: thresholdMs, updated_at: now, updated_by: updatedBy }))

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { telemetryReadOf } from '../query/read-query.js';
 import { csvChunks } from './csv-chunks.js';
@@ -30,8 +29,7 @@ function fileStamp(iso: string): string {
 }
 
 /** Usage per tenant: totals, a trend, and an export (CSV or JSON, streamed). */
-export async function usageRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = fastify as unknown as App;
+export async function usageRoutes(app: App): Promise<void> {
   app.addHook('onRequest', app.requireSession);
   const readQuery = (query: UsageQuery) => telemetryReadOf(app.clock.now(), query);
 

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { AccountsTables, Database } from '@playstack/server-kit';
+import type { AlertTables } from './alerts/alert-tables.js';
+import type { KeysTables } from './keys/keys-tables.js';
+import type { SettingsTables } from './retention/settings-store.js';
+import type { ServiceSettingsTables } from './service-settings/service-settings-tables.js';
+import type { TelemetryDatabase } from './storage/storage-tables.js';
+
+/**
+ * The observability service's database: every table, as its migrations leave them
+ * (src/migrations/), each declared beside the feature that owns it (the telemetry tables by the
+ * telemetry store); and the kit's accounts tables (users, sessions, invitations). Timestamps are
+ * epoch milliseconds, read as numbers.
+ */
+export interface ObservabilityDatabase
+  extends AccountsTables,
+    TelemetryDatabase,
+    AlertTables,
+    KeysTables,
+    ServiceSettingsTables,
+    SettingsTables {}
+
+/** The observability service's Kysely instance. */
+export type ObservabilityDb = Kysely<ObservabilityDatabase>;
+
+/** A transaction over the observability service's database. */
+export type ObservabilityTransaction = Transaction<ObservabilityDatabase>;
+
+/**
+ * The platform's database as the observability service's. The kit's `app.database` is declared
+ * once for every service of a program, so it cannot name one service's tables: each service
+ * reads it through an accessor like this one, the one place its tables are attached to it.
+ */
+export function observabilityDatabase(app: Pick<FastifyInstance, 'database'>): Database<ObservabilityDatabase> {
+  return app.database;
+}
