@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { AlertTables } from './alert-tables.js';
 import type { ChannelSealer } from './channel-secrets.js';
+import type { ObservabilityDb } from '../database.js';
 
 export const channelKinds = ['webhook', 'slack', 'email'] as const;
 export type ChannelKind = (typeof channelKinds)[number];
@@ -22,8 +21,6 @@ export interface ChannelSummary {
   createdAt: number;
 }
 
-const asAlerts = (db: Kysely<any>) => db as Kysely<AlertTables>;
-
 function targetHint(config: ChannelConfig): string {
   return config.kind === 'email' ? config.to.join(', ') : new URL(config.url).host;
 }
@@ -31,27 +28,27 @@ function targetHint(config: ChannelConfig): string {
 /** A new webhook signing secret: 32 random bytes, shown once when the channel is created. */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
-export async function createChannel(db: Kysely<any>, sealer: ChannelSealer, channel: { name: string; config: ChannelConfig }, now: number, by: string | null): Promise<ChannelSummary> {
+export async function createChannel(db: ObservabilityDb, sealer: ChannelSealer, channel: { name: string; config: ChannelConfig }, now: number, by: string | null): Promise<ChannelSummary> {
   const id = `chn_${randomBytes(8).toString('hex')}`;
   const target = targetHint(channel.config);
-  await asAlerts(db)
+  await db
     .insertInto('alert_channels')
     .values({ id, name: channel.name, kind: channel.config.kind, target_hint: target, sealed_config: sealer.seal(JSON.stringify(channel.config)), created_at: now, created_by: by })
     .execute();
   return { id, name: channel.name, kind: channel.config.kind, target, createdAt: now };
 }
 
-export async function listChannels(db: Kysely<any>): Promise<ChannelSummary[]> {
-  const rows = await asAlerts(db).selectFrom('alert_channels').select(['id', 'name', 'kind', 'target_hint', 'created_at']).orderBy('name').orderBy('id').execute();
+export async function listChannels(db: ObservabilityDb): Promise<ChannelSummary[]> {
+  const rows = await db.selectFrom('alert_channels').select(['id', 'name', 'kind', 'target_hint', 'created_at']).orderBy('name').orderBy('id').execute();
   return rows.map((row) => ({ id: row.id, name: row.name, kind: row.kind as ChannelKind, target: row.target_hint, createdAt: Number(row.created_at) }));
 }
 
-export async function channelConfig(db: Kysely<any>, sealer: ChannelSealer, id: string): Promise<ChannelConfig | undefined> {
-  const row = await asAlerts(db).selectFrom('alert_channels').select('sealed_config').where('id', '=', id).executeTakeFirst();
+export async function channelConfig(db: ObservabilityDb, sealer: ChannelSealer, id: string): Promise<ChannelConfig | undefined> {
+  const row = await db.selectFrom('alert_channels').select('sealed_config').where('id', '=', id).executeTakeFirst();
   return row && (JSON.parse(sealer.open(row.sealed_config)) as ChannelConfig);
 }
 
-export async function deleteChannel(db: Kysely<any>, id: string): Promise<boolean> {
-  const result = await asAlerts(db).deleteFrom('alert_channels').where('id', '=', id).executeTakeFirst();
+export async function deleteChannel(db: ObservabilityDb, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('alert_channels').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

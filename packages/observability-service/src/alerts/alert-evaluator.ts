@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
 import type { Clock, Database } from '@playstack/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { minuteMs, minuteOf } from '../time-units.js';
@@ -8,8 +7,8 @@ import { isBreached, type AlertRule } from './alert-rule.js';
 import { nextState, type AlertState } from './alert-state.js';
 import { gatherEvidence, type AlertEvidence } from './alert-evidence.js';
 import { insertEvent, listRules, ruleStates, saveRuleStates, silencesAfter, type StoredRuleState } from './alert-store.js';
-import type { AlertTables } from './alert-tables.js';
 import { readRuleInputs, type RuleInputs } from './alert-values.js';
+import type { ObservabilityDatabase, ObservabilityTransaction } from '../database.js';
 
 /** A stored transition, handed to the notifier inside the transaction that stores it. */
 export interface AlertTransition {
@@ -24,7 +23,7 @@ export interface AlertTransition {
 }
 
 export interface AlertEvaluatorOptions {
-  database: Database;
+  database: Database<ObservabilityDatabase>;
   clock: Clock;
   logger: FastifyBaseLogger;
   apdexThresholds: ApdexThresholds;
@@ -36,7 +35,7 @@ export interface AlertEvaluatorOptions {
   maxCatchUpMinutes: number;
   publicUrl: string | undefined;
   /** Called for every transition, in its transaction (the notifier queues deliveries). */
-  onTransition?: (trx: Transaction<AlertTables>, transition: AlertTransition) => Promise<void>;
+  onTransition?: (trx: ObservabilityTransaction, transition: AlertTransition) => Promise<void>;
   /** Names this instance in the lease (default: random). */
   instanceId?: string;
 }
@@ -78,7 +77,7 @@ export class AlertEvaluator {
   }
 
   #db() {
-    return this.#options.database.db as import('kysely').Kysely<AlertTables>;
+    return this.#options.database.db;
   }
 
   async #claimLease(now: number): Promise<boolean> {

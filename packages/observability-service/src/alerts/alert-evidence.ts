@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import { minuteMs } from '../time-units.js';
 import { errorGroupDetails, exampleTraces, topErrorGroupId } from './alert-metrics.js';
 import type { AlertRule } from './alert-rule.js';
 import { windowStart, type RuleInputs } from './alert-values.js';
+import type { ObservabilityDb } from '../database.js';
 
 /** An error group as a notification shows it. */
 export interface EvidenceErrorGroup {
@@ -42,7 +42,7 @@ function framesOf(stack: string | null, topFrame: string): string[] {
 }
 
 /** Gathers the evidence of `rule` at `minute` from the window's occurrences and error groups. */
-export async function gatherEvidence(db: Kysely<any>, rule: AlertRule, minute: number, value: number | null, inputs: RuleInputs, publicUrl: string | undefined): Promise<AlertEvidence> {
+export async function gatherEvidence(db: ObservabilityDb, rule: AlertRule, minute: number, value: number | null, inputs: RuleInputs, publicUrl: string | undefined): Promise<AlertEvidence> {
   const fromMs = windowStart(rule, minute);
   const toMs = minute + minuteMs;
   const base = publicUrl?.replace(/\/+$/, '') ?? '';

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { ObservabilityDb } from '../database.js';
 
 /**
  * Every query alerts make of the telemetry: the per-minute rollups rules are evaluated on, and the
@@ -41,7 +42,7 @@ function servicesCondition(services: readonly string[], column = 'service') {
 }
 
 /** The operation rollups of the minutes in [fromMinute, endMinute) of these services. */
-export async function operationMinutes(db: Kysely<any>, services: readonly string[], fromMinute: number, endMinute: number): Promise<OperationMinute[]> {
+export async function operationMinutes(db: ObservabilityDb, services: readonly string[], fromMinute: number, endMinute: number): Promise<OperationMinute[]> {
   const result = await sql<Record<string, unknown>>`
     select minute, service, environment, operation, span_role, count, error_count, histogram, error_histogram
     from operation_rollups
@@ -61,7 +62,7 @@ export async function operationMinutes(db: Kysely<any>, services: readonly strin
 }
 
 /** The tenant rollups of the minutes in [fromMinute, endMinute) of these tenants. */
-export async function tenantMinutes(db: Kysely<any>, tenants: readonly string[], fromMinute: number, endMinute: number): Promise<TenantMinute[]> {
+export async function tenantMinutes(db: ObservabilityDb, tenants: readonly string[], fromMinute: number, endMinute: number): Promise<TenantMinute[]> {
   if (tenants.length === 0) return [];
   const result = await sql<Record<string, unknown>>`
     select minute, tenant_id, service, environment, count, error_count, histogram
@@ -98,7 +99,7 @@ export interface AlertErrorGroup {
  * Groups of these services first seen, or regressed (seen after being resolved), at or after
  * `fromMs`, with the environments they occurred in since the hour `fromMs` falls in.
  */
-export async function recentErrorGroups(db: Kysely<any>, services: readonly string[], fromMs: number): Promise<AlertErrorGroup[]> {
+export async function recentErrorGroups(db: ObservabilityDb, services: readonly string[], fromMs: number): Promise<AlertErrorGroup[]> {
   const result = await sql<Record<string, unknown>>`
     select group_id, service, error_type, message, top_frame, status, first_seen, last_seen, resolved_at
     from error_groups
@@ -155,7 +156,7 @@ export interface ExampleTrace {
 }
 
 /** Up to `limit` of the slowest occurrences in [fromMs, toMs), failing ones only when `failing`. */
-export async function exampleTraces(db: Kysely<any>, filter: OccurrenceFilter, fromMs: number, toMs: number, failing: boolean, limit = 3): Promise<ExampleTrace[]> {
+export async function exampleTraces(db: ObservabilityDb, filter: OccurrenceFilter, fromMs: number, toMs: number, failing: boolean, limit = 3): Promise<ExampleTrace[]> {
   const conditions = [...occurrenceConditions(filter, fromMs, toMs), ...(failing ? [sql`status = 'error'`] : [])];
   const result = await sql<Record<string, unknown>>`
     select id, trace_id, span_id, duration_ms, status from occurrences
@@ -172,7 +173,7 @@ export async function exampleTraces(db: Kysely<any>, filter: OccurrenceFilter, f
 }
 
 /** The error group with the most occurrences in [fromMs, toMs), with its stored details. */
-export async function topErrorGroupId(db: Kysely<any>, filter: OccurrenceFilter, fromMs: number, toMs: number): Promise<string | undefined> {
+export async function topErrorGroupId(db: ObservabilityDb, filter: OccurrenceFilter, fromMs: number, toMs: number): Promise<string | undefined> {
   const result = await sql<{ error_group_id: string }>`
     select error_group_id from occurrences
     where ${sql.join([...occurrenceConditions(filter, fromMs, toMs), sql`error_group_id is not null`], sql` and `)}
@@ -183,7 +184,7 @@ export async function topErrorGroupId(db: Kysely<any>, filter: OccurrenceFilter,
 
 /** A group's message and the stack of its example occurrence (null when that is gone). */
 export async function errorGroupDetails(
-  db: Kysely<any>,
+  db: ObservabilityDb,
   groupId: string,
 ): Promise<{ groupId: string; type: string; message: string; topFrame: string; exampleTraceId: string; stack: string | null } | undefined> {
   const group = await sql<Record<string, unknown>>`

@@ -1,11 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
 import { tracedFetch, type Clock, type Mailer } from '@playstack/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { channelConfig, type ChannelConfig } from './alert-channels.js';
 import type { AlertTransition } from './alert-evaluator.js';
 import { emailOf, notificationOf, signatureHeader, signatureOf, slackBody, type AlertNotification } from './alert-notification.js';
-import type { AlertTables } from './alert-tables.js';
 import type { ChannelSealer } from './channel-secrets.js';
+import type { ObservabilityDb, ObservabilityTransaction } from '../database.js';
 
 /** Waits before the 2nd, 3rd... attempt; after the last the delivery has failed. */
 export const retryDelaysMs = [30_000, 120_000, 600_000, 1_800_000, 7_200_000] as const;
@@ -29,7 +28,7 @@ export interface DeliveryRecord {
 }
 
 export interface AlertNotifierOptions {
-  database: { db: Kysely<any> };
+  database: { db: ObservabilityDb };
   clock: Clock;
   sealer: ChannelSealer;
   mailer: Mailer;
@@ -61,11 +60,11 @@ export class AlertNotifier {
   }
 
   #db() {
-    return this.#options.database.db as Kysely<AlertTables>;
+    return this.#options.database.db;
   }
 
   /** Queues the deliveries of a transition (in the evaluator's transaction). */
-  async enqueue(trx: Transaction<AlertTables>, transition: AlertTransition): Promise<void> {
+  async enqueue(trx: ObservabilityTransaction, transition: AlertTransition): Promise<void> {
     if (transition.silenced || (transition.to !== 'firing' && transition.to !== 'resolved') || transition.rule.channels.length === 0) return;
     // Rules name channels by id, or (in ALERT_RULES_FILE) by name.
     const named = transition.rule.channels;
@@ -81,7 +80,7 @@ export class AlertNotifier {
     return (await this.#deliveries('id', id, 1))[0]!;
   }
 
-  async #insert(db: Kysely<AlertTables> | Transaction<AlertTables>, channelId: string, eventId: number | null, notification: AlertNotification): Promise<number> {
+  async #insert(db: ObservabilityDb, channelId: string, eventId: number | null, notification: AlertNotification): Promise<number> {
     const now = this.#options.clock.now();
     const row = await db
       .insertInto('alert_deliveries')

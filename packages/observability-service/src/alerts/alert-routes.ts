@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { ApiError, errorResponses, type App } from '@playstack/server-kit';
 import { minuteMs, minuteOf } from '../time-units.js';
 import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
@@ -31,6 +30,7 @@ import {
 import { ruleSeries } from './alert-series.js';
 import { addSilence, deleteRule, endSilences, findRule, insertRule, listEvents, listRules, newRuleId, ruleStates, silencesAfter, updateRule } from './alert-store.js';
 import { readRuleInputs } from './alert-values.js';
+import { observabilityDatabase } from '../database.js';
 
 export interface AlertRoutesOptions {
   apdexThresholdDefaultMs: number;
@@ -55,9 +55,8 @@ const channelView = (channel: ChannelSummary) => ({ ...channel, createdAt: iso(c
  * of transitions, and notification channels. Any signed-in user reads; changes (and previews,
  * tests) are for admins, with the session's CSRF token.
  */
-export async function alertRoutes(fastify: FastifyInstance, options: AlertRoutesOptions): Promise<void> {
-  const app = fastify as unknown as App;
-  const db = app.database.db;
+export async function alertRoutes(app: App, options: AlertRoutesOptions): Promise<void> {
+  const { db } = observabilityDatabase(app);
   const apdexThresholds = apdexThresholdsFrom(db, options.apdexThresholdDefaultMs);
   app.addHook('onRequest', async (request, reply) => {
     await (['GET', 'HEAD'].includes(request.method) ? app.requireSession(request, reply) : app.requireAdmin(request, reply));

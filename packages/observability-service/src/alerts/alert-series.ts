@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
 import { minuteMs } from '../time-units.js';
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { isBreached, type AlertRule } from './alert-rule.js';
 import { nextState, type RuleState } from './alert-state.js';
 import { readRuleInputs } from './alert-values.js';
+import type { ObservabilityDb } from '../database.js';
 
 export interface RuleSeries {
   /** The watched value at each minute (over the window ending with it); null without data. */
@@ -16,7 +16,7 @@ export interface RuleSeries {
  * A rule replayed over the minutes `first` to `last`: its value each minute, and when it would
  * have fired, starting from ok (the sparkline of a rule, and the preview of a draft).
  */
-export async function ruleSeries(db: Kysely<any>, rule: AlertRule, first: number, last: number, apdexThresholds: ApdexThresholds): Promise<RuleSeries> {
+export async function ruleSeries(db: ObservabilityDb, rule: AlertRule, first: number, last: number, apdexThresholds: ApdexThresholds): Promise<RuleSeries> {
   const inputs = await readRuleInputs(db, [rule], first, last, apdexThresholds);
   const points: RuleSeries['points'] = [];
   const firing: RuleSeries['firing'] = [];

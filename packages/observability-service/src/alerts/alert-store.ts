@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
 import { withDefaults, type AlertRule, type AlertRuleSpec } from './alert-rule.js';
 import type { AlertState } from './alert-state.js';
-import type { AlertTables } from './alert-tables.js';
-
-export type AlertsDb = Kysely<AlertTables> | Transaction<AlertTables>;
-
-const asAlerts = (db: Kysely<any>) => db as Kysely<AlertTables>;
+import type { ObservabilityDb } from '../database.js';
 
 export const newRuleId = () => `alr_${randomBytes(8).toString('hex')}`;
 
@@ -15,25 +10,25 @@ function ruleOf(row: { id: string; source: string; definition: string }): AlertR
 }
 
 /** Every rule, by name. */
-export async function listRules(db: Kysely<any>): Promise<AlertRule[]> {
-  const rows = await asAlerts(db).selectFrom('alert_rules').select(['id', 'source', 'definition']).orderBy('name').orderBy('id').execute();
+export async function listRules(db: ObservabilityDb): Promise<AlertRule[]> {
+  const rows = await db.selectFrom('alert_rules').select(['id', 'source', 'definition']).orderBy('name').orderBy('id').execute();
   return rows.map(ruleOf);
 }
 
-export async function findRule(db: Kysely<any>, id: string): Promise<AlertRule | undefined> {
-  const row = await asAlerts(db).selectFrom('alert_rules').select(['id', 'source', 'definition']).where('id', '=', id).executeTakeFirst();
+export async function findRule(db: ObservabilityDb, id: string): Promise<AlertRule | undefined> {
+  const row = await db.selectFrom('alert_rules').select(['id', 'source', 'definition']).where('id', '=', id).executeTakeFirst();
   return row && ruleOf(row);
 }
 
-export async function insertRule(db: Kysely<any>, rule: { id: string; source: 'api' | 'file'; spec: AlertRuleSpec }, now: number, by: string | null): Promise<void> {
-  await asAlerts(db)
+export async function insertRule(db: ObservabilityDb, rule: { id: string; source: 'api' | 'file'; spec: AlertRuleSpec }, now: number, by: string | null): Promise<void> {
+  await db
     .insertInto('alert_rules')
     .values({ id: rule.id, name: rule.spec.name, source: rule.source, definition: JSON.stringify(rule.spec), created_at: now, updated_at: now, updated_by: by })
     .execute();
 }
 
-export async function updateRule(db: Kysely<any>, id: string, spec: AlertRuleSpec, now: number, by: string | null): Promise<boolean> {
-  const result = await asAlerts(db)
+export async function updateRule(db: ObservabilityDb, id: string, spec: AlertRuleSpec, now: number, by: string | null): Promise<boolean> {
+  const result = await db
     .updateTable('alert_rules')
     .set({ name: spec.name, definition: JSON.stringify(spec), updated_at: now, updated_by: by })
     .where('id', '=', id)
@@ -42,8 +37,8 @@ export async function updateRule(db: Kysely<any>, id: string, spec: AlertRuleSpe
 }
 
 /** Deletes a rule, its state and silences; its events stay (history names the rule). */
-export async function deleteRule(db: Kysely<any>, id: string): Promise<boolean> {
-  return asAlerts(db)
+export async function deleteRule(db: ObservabilityDb, id: string): Promise<boolean> {
+  return db
     .transaction()
     .execute(async (trx) => {
       const result = await trx.deleteFrom('alert_rules').where('id', '=', id).executeTakeFirst();
@@ -54,8 +49,8 @@ export async function deleteRule(db: Kysely<any>, id: string): Promise<boolean> 
 }
 
 /** Makes the file's rules the stored `file` rules: new ones added, changed ones updated, the rest removed. */
-export async function replaceFileRules(db: Kysely<any>, rules: ReadonlyArray<{ id: string; spec: AlertRuleSpec }>, now: number): Promise<void> {
-  const existing = new Set((await asAlerts(db).selectFrom('alert_rules').select('id').where('source', '=', 'file').execute()).map((row) => row.id));
+export async function replaceFileRules(db: ObservabilityDb, rules: ReadonlyArray<{ id: string; spec: AlertRuleSpec }>, now: number): Promise<void> {
+  const existing = new Set((await db.selectFrom('alert_rules').select('id').where('source', '=', 'file').execute()).map((row) => row.id));
   for (const rule of rules) {
     if (existing.has(rule.id)) await updateRule(db, rule.id, rule.spec, now, null);
     else await insertRule(db, { id: rule.id, source: 'file', spec: rule.spec }, now, null);
@@ -71,7 +66,7 @@ export interface StoredRuleState {
   evaluatedMinute: number;
 }
 
-export async function ruleStates(db: AlertsDb): Promise<Map<string, StoredRuleState>> {
+export async function ruleStates(db: ObservabilityDb): Promise<Map<string, StoredRuleState>> {
   const rows = await db.selectFrom('alert_states').selectAll().execute();
   return new Map(
     rows.map((row) => [row.rule_id, { state: row.state as AlertState, sinceMinute: Number(row.since_minute), value: row.value === null ? null : Number(row.value), evaluatedMinute: Number(row.evaluated_minute) }]),
@@ -79,7 +74,7 @@ export async function ruleStates(db: AlertsDb): Promise<Map<string, StoredRuleSt
 }
 
 /** Upserts rules' states, several rows per statement. */
-export async function saveRuleStates(db: AlertsDb, states: ReadonlyArray<{ ruleId: string; state: StoredRuleState }>): Promise<void> {
+export async function saveRuleStates(db: ObservabilityDb, states: ReadonlyArray<{ ruleId: string; state: StoredRuleState }>): Promise<void> {
   for (let start = 0; start < states.length; start += 500) {
     const rows = states.slice(start, start + 500).map(({ ruleId, state }) => ({
       rule_id: ruleId,
@@ -117,7 +112,7 @@ export interface AlertEventRecord {
   createdAt: number;
 }
 
-export async function insertEvent(db: AlertsDb, event: Omit<AlertEventRecord, 'id'>): Promise<number> {
+export async function insertEvent(db: ObservabilityDb, event: Omit<AlertEventRecord, 'id'>): Promise<number> {
   const row = await db
     .insertInto('alert_events')
     .values({
@@ -138,8 +133,8 @@ export async function insertEvent(db: AlertsDb, event: Omit<AlertEventRecord, 'i
 }
 
 /** Events newest first; `beforeId` pages on. */
-export async function listEvents(db: Kysely<any>, filter: { ruleId?: string | undefined; beforeId?: number | undefined; limit: number }): Promise<AlertEventRecord[]> {
-  let query = asAlerts(db).selectFrom('alert_events').selectAll();
+export async function listEvents(db: ObservabilityDb, filter: { ruleId?: string | undefined; beforeId?: number | undefined; limit: number }): Promise<AlertEventRecord[]> {
+  let query = db.selectFrom('alert_events').selectAll();
   if (filter.ruleId !== undefined) query = query.where('rule_id', '=', filter.ruleId);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
@@ -167,9 +162,9 @@ export interface Silence {
   createdAt: number;
 }
 
-export async function addSilence(db: Kysely<any>, silence: Omit<Silence, 'id'>): Promise<Silence> {
+export async function addSilence(db: ObservabilityDb, silence: Omit<Silence, 'id'>): Promise<Silence> {
   const id = `sil_${randomBytes(8).toString('hex')}`;
-  await asAlerts(db)
+  await db
     .insertInto('alert_silences')
     .values({ id, rule_id: silence.ruleId, until: silence.until, reason: silence.reason, created_by: silence.createdBy, created_at: silence.createdAt })
     .execute();
@@ -177,7 +172,7 @@ export async function addSilence(db: Kysely<any>, silence: Omit<Silence, 'id'>):
 }
 
 /** Silences that end after `afterMs`, per rule, latest end first. */
-export async function silencesAfter(db: AlertsDb, afterMs: number): Promise<Map<string, Silence[]>> {
+export async function silencesAfter(db: ObservabilityDb, afterMs: number): Promise<Map<string, Silence[]>> {
   const rows = await db.selectFrom('alert_silences').selectAll().where('until', '>', afterMs).orderBy('until', 'desc').execute();
   const byRule = new Map<string, Silence[]>();
   for (const row of rows) {
@@ -188,7 +183,7 @@ export async function silencesAfter(db: AlertsDb, afterMs: number): Promise<Map<
 }
 
 /** Ends a rule's silences now. */
-export async function endSilences(db: Kysely<any>, ruleId: string, now: number): Promise<number> {
-  const result = await asAlerts(db).updateTable('alert_silences').set({ until: now }).where('rule_id', '=', ruleId).where('until', '>', now).executeTakeFirst();
+export async function endSilences(db: ObservabilityDb, ruleId: string, now: number): Promise<number> {
+  const result = await db.updateTable('alert_silences').set({ until: now }).where('rule_id', '=', ruleId).where('until', '>', now).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

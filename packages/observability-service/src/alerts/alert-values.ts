@@ -1,9 +1,9 @@
 import { MergedHistogram, apdexScore, roundMs } from '../query/latency-percentiles.js';
 import { minuteMs } from '../time-units.js';
-import type { Kysely } from 'kysely';
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { operationMinutes, recentErrorGroups, tenantMinutes, type AlertErrorGroup, type OperationMinute, type TenantMinute } from './alert-metrics.js';
 import type { AlertRule } from './alert-rule.js';
+import type { ObservabilityDb } from '../database.js';
 
 const percentileOf: Record<string, number> = { 'latency-p50': 0.5, 'latency-p95': 0.95, 'latency-p99': 0.99 };
 
@@ -125,7 +125,7 @@ function valueOf(rule: AlertRule, figures: Figures, apdexThresholdMs: number): n
 }
 
 /** Reads what `rules` need to be evaluated at the minutes `first` to `last`, in one query per table. */
-export async function readRuleInputs(db: Kysely<any>, rules: readonly AlertRule[], first: number, last: number, apdexThresholds: ApdexThresholds): Promise<RuleInputs> {
+export async function readRuleInputs(db: ObservabilityDb, rules: readonly AlertRule[], first: number, last: number, apdexThresholds: ApdexThresholds): Promise<RuleInputs> {
   const longest = Math.max(1, ...rules.map((rule) => rule.windowMinutes));
   const from = first - (longest - 1) * minuteMs;
   const end = last + minuteMs;

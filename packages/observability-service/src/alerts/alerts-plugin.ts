@@ -6,6 +6,7 @@ import { AlertNotifier } from './alert-notifier.js';
 import { ChannelSealer } from './channel-secrets.js';
 import { readRulesFile } from './alert-rules-file.js';
 import { replaceFileRules } from './alert-store.js';
+import { observabilityDatabase } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,15 +39,16 @@ export const evaluationLeaseMs = 90_000;
 /** Decorates `app.alerts` and evaluates the rules in the background while the app runs. */
 export const alertsPlugin = fp<AlertsPluginOptions>(
   async (app, options) => {
-    if (options.rulesFile !== undefined) await replaceFileRules(app.database.db, readRulesFile(options.rulesFile), app.clock.now());
+    const database = observabilityDatabase(app);
+    if (options.rulesFile !== undefined) await replaceFileRules(database.db, readRulesFile(options.rulesFile), app.clock.now());
     const sealer = new ChannelSealer(options.secrets);
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
-    const notifier = new AlertNotifier({ database: app.database, clock: app.clock, sealer, mailer, logger: app.log });
+    const notifier = new AlertNotifier({ database, clock: app.clock, sealer, mailer, logger: app.log });
     const evaluator = new AlertEvaluator({
-      database: app.database,
+      database,
       clock: app.clock,
       logger: app.log,
-      apdexThresholds: apdexThresholdsFrom(app.database.db, options.apdexThresholdDefaultMs),
+      apdexThresholds: apdexThresholdsFrom(database.db, options.apdexThresholdDefaultMs),
       delayMs: options.evaluationDelayMs,
       leaseMs: evaluationLeaseMs,
       maxCatchUpMinutes: options.maxCatchUpMinutes,
