@@ -4,7 +4,7 @@ import { serviceColors, servicePalette } from '../src/charts/service-colors.js';
 import { apdexRating, formatApdex, formatBytes, formatDurationMs, formatDurationTicks, formatPercent, formatRate, formatTimestamp } from '../src/format.js';
 import { matchRoute, safeNextPath } from '../src/state/routes.js';
 import { sparklineInterval } from '../src/state/sparkline-interval.js';
-import { sparklineCounts } from '../src/state/sparkline-counts.js';
+import { sparklineCounts } from '../src/pages/sparkline-counts.js';
 
 describe('client routes', () => {
   it('matches patterns and decodes parameters', () => {

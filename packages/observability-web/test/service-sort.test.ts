@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceRow } from '../src/api/api-types.js';
-import { defaultServiceSort, nextServiceSort, readServiceSort, sortServices, writeServiceSort } from '../src/state/service-sort.js';
+import { defaultServiceSort, nextServiceSort, readServiceSort, sortServices, writeServiceSort } from '../src/pages/service-sort.js';
 
 const row = (service: string, count: number, p95Ms: number | null): ServiceRow => ({
   service,

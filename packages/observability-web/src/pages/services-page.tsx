@@ -9,9 +9,9 @@ import { formatApdex, formatCount, formatDurationMs, formatPercent, formatRate }
 import { isHighErrorRate } from '../state/error-rate.js';
 import { hrefWithView, serviceHref, withParams } from '../state/links.js';
 import { perMinute } from '../state/rates.js';
-import { nextServiceSort, readServiceSort, sortServices, writeServiceSort, type ServiceSortKey } from '../state/service-sort.js';
+import { nextServiceSort, readServiceSort, sortServices, writeServiceSort, type ServiceSortKey } from './service-sort.js';
 import { sparklineInterval } from '../state/sparkline-interval.js';
-import { sparklineCounts } from '../state/sparkline-counts.js';
+import { sparklineCounts } from './sparkline-counts.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 
