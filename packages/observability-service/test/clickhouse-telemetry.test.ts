@@ -22,7 +22,7 @@ import { buildTestApp } from './support/test-app.js';
 const now = Date.parse('2026-11-21T12:00:00.000Z');
 const hourMs = 3_600_000;
 
-/** Doubles to 9 significant digits: ClickHouse 18.16 prints 17 (8.944 comes back as 8.943999999999999). */
+/** Doubles to 9 significant digits: sums of durations depend on the order each store adds them in. */
 const double = (value: number) => Number(value.toPrecision(9));
 
 /** A group as compared: histograms as their merged buckets (the SQL store joins per-minute texts). */
@@ -134,6 +134,13 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
       expect(spans.map((span) => span.span_id)).toEqual(expected.map((row) => row.span_id));
       expect(new Set(spans.map((span) => span.id)).size).toBe(spans.length);
       expect(await store.traceSpans('f'.repeat(32), 10)).toEqual([]);
+    });
+
+    it('serves a trace as the same waterfall as the SQL store (ids aside: each store assigns its own), and 404 for an unknown one', async () => {
+      const withoutIds = (view: Awaited<ReturnType<typeof store.trace>>) => ({ ...view, spans: view.spans.map(({ id: _id, ...span }) => span) });
+      const traceIds = [data.traceId, ...new Set(data.rows.slice(0, 40).map((row) => row.trace_id))];
+      for (const traceId of traceIds) expect(withoutIds(await store.trace(traceId))).toEqual(withoutIds(await app.telemetry.trace(traceId)));
+      await expect(store.trace('e'.repeat(32))).rejects.toMatchObject({ code: 'trace-not-found' });
     });
   });
 

@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { OccurrencesTable } from '../storage/storage-tables.js';
 import type { Occurrence } from './query-schemas.js';
 
-type OccurrenceRow = Selectable<OccurrencesTable>;
+/** A stored occurrence: the SQL store's row, or another store's with the same columns (its id may be text). */
+export type OccurrenceRow = Omit<Selectable<OccurrencesTable>, 'id'> & { id: number | string };
 
 type AttributeMap = NonNullable<Occurrence['attributes']>;
 

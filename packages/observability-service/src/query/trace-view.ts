@@ -1,5 +1,5 @@
 import { ApiError } from '@playstack/server-kit';
-import { occurrenceFromRow } from './occurrence-record.js';
+import { occurrenceFromRow, type OccurrenceRow } from './occurrence-record.js';
 import type { LookupResponse, Occurrence } from './query-schemas.js';
 import type { ReadQuery } from './read-query.js';
 import { buildTraceTree } from './trace-tree.js';
@@ -33,12 +33,20 @@ async function countSpans(query: Pick<ReadQuery, 'db'>, traceId: string): Promis
 export async function traceView(query: Pick<ReadQuery, 'db'>, traceIdParam: string): Promise<TraceView> {
   const traceId = traceIdParam.toLowerCase();
   const rows = await query.db.selectFrom('occurrences').selectAll().where('trace_id', '=', traceId).orderBy('started_at').orderBy('id').limit(traceSpansMax).execute();
+  return traceViewOf(traceId, rows, () => countSpans(query, traceId));
+}
+
+/**
+ * The waterfall of a trace's rows (its earliest `traceSpansMax`, earliest first), whichever store
+ * read them; `countSpans` is asked only when the rows hit the cap. 404 when there are none.
+ */
+export async function traceViewOf(traceId: string, rows: readonly OccurrenceRow[], countSpans: () => Promise<number>): Promise<TraceView> {
   if (rows.length === 0) throw new ApiError('trace-not-found', `No occurrence of trace ${traceId} is stored.`);
   const tree = buildTraceTree(
     rows.map((row) => ({ ...occurrenceFromRow(row), startedAtMs: Number(row.started_at) })),
   );
   // Below the cap the rows are the whole trace; only a capped read needs the count.
-  const spanCount = rows.length < traceSpansMax ? rows.length : await countSpans(query, traceId);
+  const spanCount = rows.length < traceSpansMax ? rows.length : await countSpans();
   return {
     traceId,
     startedAt: new Date(tree.startedAtMs).toISOString(),

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { rollupMinuteBounds, type RollupAggregate, type RollupAggregateQuery } from '../../query/rollup-aggregate.js';
-import { numberLiteral, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
+import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
 import { dayOf } from './clickhouse-writer.js';
 
 /** The rollups the ClickHouse store keeps (materialized views over `occurrences`). */
@@ -67,8 +67,8 @@ export async function aggregateClickHouseRollups(client: ClickHouseClient, datab
     bucketStartMs: Number(row.bucket_start),
     count: Number(row.n),
     errorCount: Number(row.errors),
-    durationSumMs: Number(row.duration_sum),
-    durationMaxMs: Number(row.duration_max),
+    durationSumMs: sentDouble(row.duration_sum as number),
+    durationMaxMs: sentDouble(row.duration_max as number),
     histogram: histogramText(row.hist as never),
     errorHistogram: histogramText(row.error_hist as never),
     // Rollups keep no NULL in their states ('' stands for it: clickhouse-migrations.ts).

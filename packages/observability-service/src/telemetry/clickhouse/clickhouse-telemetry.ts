@@ -1,10 +1,12 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '@playstack/server-kit';
+import type { OccurrenceRow } from '../../query/occurrence-record.js';
 import type { RollupAggregate, RollupAggregateQuery, RollupReader } from '../../query/rollup-aggregate.js';
+import { traceSpansMax, traceViewOf, type TraceView } from '../../query/trace-view.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { dayMs } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
-import { numberLiteral, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
+import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
 import { migrateClickHouse } from './clickhouse-migrations.js';
 import { aggregateClickHouseRollups, clickHouseRollupTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
@@ -21,8 +23,8 @@ export interface ClickHouseTelemetryOptions {
   maxRowsPerInsert: number;
 }
 
-/** A stored occurrence as ClickHouse returns it (numbers of 64-bit columns arrive as strings). */
-export type ClickHouseOccurrenceRow = Record<string, unknown> & { id: string; trace_id: string; started_at: number };
+/** A stored occurrence as ClickHouse returns it: the SQL row's columns (64-bit integers arrive as text), and its own. */
+export type ClickHouseOccurrenceRow = OccurrenceRow & { id: string; day: string; span_role: string; latency_bucket: number; is_error: number };
 
 /**
  * Telemetry in ClickHouse over HTTP (@clickhouse/client): versioned schema, batched inserts
@@ -98,7 +100,17 @@ export class ClickHouseTelemetry {
         ORDER BY started_at, id LIMIT ${numberLiteral(limit)}`,
       format: 'JSONEachRow',
     });
-    return result.json<ClickHouseOccurrenceRow>();
+    return (await result.json<ClickHouseOccurrenceRow>()).map((row) => ({ ...row, started_at: sentDouble(row.started_at, 16), duration_ms: sentDouble(row.duration_ms) }));
+  }
+
+  /** A trace as the waterfall the API serves (the SQL store's trace view over these rows). */
+  async trace(traceIdParam: string): Promise<TraceView> {
+    const traceId = traceIdParam.toLowerCase();
+    return traceViewOf(traceId, await this.traceSpans(traceId, traceSpansMax), async () => {
+      const result = await this.#client.query({ query: `SELECT count() AS n FROM ${this.database}.trace_days WHERE trace_id = ${stringLiteral(traceId)}`, format: 'JSONEachRow' });
+      const [row] = await result.json<{ n: string }>();
+      return Number(row?.n ?? 0);
+    });
   }
 
   /** Items accepted and refused per receipt minute in [fromMs, toMs). */
