@@ -1,7 +1,7 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { recordFailure, type Tracing } from './tracing.js';
+import { recordFailure, sampledRoot, type Tracing } from './tracing.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,11 +31,18 @@ export function traceRequests(app: FastifyInstance, tracing: Tracing, options: R
       context.with(suppressTracing(context.active()), done);
       return;
     }
-    const parent = propagation.extract(context.active(), request.headers);
+    // A new trace is sampled or not before anything is created: an unsampled request costs a
+    // draw. A caller's trace (`traceparent`) is the sampler's to follow, on its parent.
+    const newTrace = request.headers.traceparent === undefined;
+    if (newTrace && !tracing.sampleNewTrace()) {
+      done();
+      return;
+    }
+    const parent = newTrace ? context.active() : propagation.extract(context.active(), request.headers);
     const route = request.routeOptions.url;
-    // No attributes until the sampler says the span records: an unsampled request pays the
-    // decision (and its ids) only. The configured samplers decide on the trace id and parent.
-    const span = tracing.tracer.startSpan(route ? `${request.method} ${route}` : request.method, { kind: SpanKind.SERVER }, parent);
+    // No attributes until the sampler says the span records: a caller's unsampled request pays
+    // the decision (and its ids) only.
+    const span = tracing.tracer.startSpan(route ? `${request.method} ${route}` : request.method, { kind: SpanKind.SERVER }, newTrace ? sampledRoot(parent) : parent);
     // Not sampled: nothing to record, so nothing more to pay (no context, no listeners); the
     // request's work then starts no spans either (they need a recording parent).
     if (!span.isRecording()) {

@@ -1,8 +1,18 @@
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { context, createContextKey, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SamplingDecision,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 
 /** What tracing needs to know about the service it runs in. */
 export interface TracingIdentity {
@@ -21,6 +31,13 @@ export interface Tracing {
    * was most of what 10% sampling cost.
    */
   holdContext(): () => void;
+  /**
+   * Whether a new trace (a request without `traceparent`) is sampled: a draw at the root ratio
+   * `OTEL_TRACES_SAMPLER(_ARG)` configure, made before anything is created, so that an unsampled
+   * request costs this draw only (no ids, no span, no sampler). Its span is started in
+   * `sampledRoot(...)`, which the sampler records without deciding again.
+   */
+  sampleNewTrace(): boolean;
   /** Exports what is buffered (within `shutdownTimeoutMs`) and unregisters the SDK. */
   shutdown(): Promise<void>;
 }
@@ -46,6 +63,48 @@ export function otlpProtocol(env: Readonly<Record<string, string | undefined>>, 
 }
 
 let active: Tracing | undefined;
+
+/** Marks the context a new trace's root span starts in once `sampleNewTrace` has said sampled. */
+const decidedSampled = createContextKey('playstack.sampled-new-trace');
+
+/** The context to start a new trace's root span in after `Tracing.sampleNewTrace` said sampled. */
+export function sampledRoot(parent: Context): Context {
+  return parent.setValue(decidedSampled, true);
+}
+
+/** The sampler `OTEL_TRACES_SAMPLER(_ARG)` name, as the SDK reads them, and its ratio for new traces. */
+export function samplerFromEnv(env: Readonly<Record<string, string | undefined>>): { sampler: Sampler; rootRatio: number } {
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const parsed = arg ? Number(arg) : Number.NaN;
+  // The SDK's reading: a blank, unreadable or out-of-range ratio is 1.
+  const ratio = Number.isNaN(parsed) || parsed < 0 || parsed > 1 ? 1 : parsed;
+  switch (env.OTEL_TRACES_SAMPLER?.trim()) {
+    case 'always_on':
+      return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
+    case 'always_off':
+      return { sampler: new AlwaysOffSampler(), rootRatio: 0 };
+    case 'parentbased_always_off':
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), rootRatio: 0 };
+    case 'traceidratio':
+      return { sampler: new TraceIdRatioBasedSampler(ratio), rootRatio: ratio };
+    case 'parentbased_traceidratio':
+      return { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }), rootRatio: ratio };
+    default:
+      // parentbased_always_on, the default (unset or unknown).
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), rootRatio: 1 };
+  }
+}
+
+/** `sampler`, except for a root span started in `sampledRoot(...)`: already decided, recorded. */
+function decidedFirst(sampler: Sampler): Sampler {
+  return {
+    shouldSample(ctx, traceId, spanName, spanKind, attributes, links) {
+      if (ctx.getValue(decidedSampled) === true) return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+      return sampler.shouldSample(ctx, traceId, spanName, spanKind, attributes, links);
+    },
+    toString: () => sampler.toString(),
+  };
+}
 
 /** The tracing started in this process, if any: features use it to skip span work entirely when off. */
 export function activeTracing(): Tracing | undefined {
@@ -95,7 +154,8 @@ export async function startTracing(identity: TracingIdentity, env: Readonly<Reco
   if (!tracingRequested(env)) return undefined;
   if (active) throw new Error('tracing is already started in this process');
   const resource = serviceResource(identity);
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(await exporterFor(env))] });
+  const { sampler, rootRatio } = samplerFromEnv(env);
+  const provider = new BasicTracerProvider({ resource, sampler: decidedFirst(sampler), spanProcessors: [new BatchSpanProcessor(await exporterFor(env))] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   let held = 0;
@@ -122,6 +182,7 @@ export async function startTracing(identity: TracingIdentity, env: Readonly<Reco
         releaseContext();
       };
     },
+    sampleNewTrace: rootRatio >= 1 ? () => true : rootRatio <= 0 ? () => false : () => Math.random() < rootRatio,
     async shutdown() {
       if (active !== tracing) return;
       active = undefined;
