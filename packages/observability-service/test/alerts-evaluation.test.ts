@@ -174,6 +174,5 @@ describeEachDatabase('alert evaluation after a restart', (database) => {
       { from: 'pending', to: 'firing', minute: 5 },
       { from: 'firing', to: 'resolved', minute: 9 },
     ]);
-  });
+  }, 120_000); // two service starts on a loaded machine
 });
-

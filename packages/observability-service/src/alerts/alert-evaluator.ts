@@ -160,7 +160,9 @@ export class AlertEvaluator {
         continue;
       }
       const silenced = (silences.get(rule.id) ?? []).some((silence) => silence.until > minute);
-      const evidence = await gatherEvidence(this.#options.database.db, rule, minute, value, inputs, this.#options.publicUrl);
+      // Pending and back to ok notify no one: they keep the value, not the example traces.
+      const notified = transition.to === 'firing' || transition.to === 'resolved';
+      const evidence = await gatherEvidence(this.#options.database.db, rule, minute, value, inputs, this.#options.publicUrl, notified);
       changes.push({ rule, state, transition: { ...transition, silenced, evidence } });
     }
     return changes;

@@ -41,8 +41,19 @@ function framesOf(stack: string | null, topFrame: string): string[] {
   return frames.length > 0 ? frames : [topFrame].filter((frame) => frame !== '');
 }
 
-/** Gathers the evidence of `rule` at `minute` from the window's occurrences and error groups. */
-export async function gatherEvidence(db: ObservabilityDb, rule: AlertRule, minute: number, value: number | null, inputs: RuleInputs, publicUrl: string | undefined): Promise<AlertEvidence> {
+/**
+ * Gathers the evidence of `rule` at `minute`; with `examples`, also the window's example traces
+ * and error groups (the queries on raw occurrences: only for what is notified, firing and resolved).
+ */
+export async function gatherEvidence(
+  db: ObservabilityDb,
+  rule: AlertRule,
+  minute: number,
+  value: number | null,
+  inputs: RuleInputs,
+  publicUrl: string | undefined,
+  examples = true,
+): Promise<AlertEvidence> {
   const fromMs = windowStart(rule, minute);
   const toMs = minute + minuteMs;
   const base = publicUrl?.replace(/\/+$/, '') ?? '';
@@ -50,10 +61,11 @@ export async function gatherEvidence(db: ObservabilityDb, rule: AlertRule, minut
   if (rule.environment !== undefined) view.set('environment', rule.environment);
   const isErrorRule = rule.metric === 'error-rate' || rule.metric === 'new-error-group';
   const filter = { service: rule.service, operation: rule.operation, environment: rule.environment, tenant: rule.tenant };
-  const traces = await exampleTraces(db, filter, fromMs, toMs, isErrorRule);
+  const traces = examples ? await exampleTraces(db, filter, fromMs, toMs, isErrorRule) : [];
 
-  const groupIds =
-    rule.metric === 'new-error-group'
+  const groupIds = !examples
+    ? []
+    : rule.metric === 'new-error-group'
       ? inputs.newOrRegressedGroups(rule, minute).slice(0, 3).map((group) => group.groupId)
       : rule.metric === 'error-rate'
         ? [await topErrorGroupId(db, filter, fromMs, toMs)].filter((id): id is string => id !== undefined)
