@@ -4,6 +4,7 @@ import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type Te
 import { databaseView } from '../src/query/database-view.js';
 import { operationsView } from '../src/query/operations-view.js';
 import { aggregateRollups, type RollupAggregate } from '../src/query/rollup-aggregate.js';
+import { servicesView } from '../src/query/services-view.js';
 import { summaryView } from '../src/query/summary-view.js';
 import { trendView } from '../src/query/trend-view.js';
 import { apdexThresholdsFrom } from '../src/service-settings/service-settings.js';
@@ -109,7 +110,7 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
       });
     }
 
-    it('answers the summary, trend, operations and database views as the SQL store does', async () => {
+    it('answers the services, summary, trend, operations and database views as the SQL store does', async () => {
       const thresholds = apdexThresholdsFrom(app.database.db, 500);
       const reads = [
         { range: { fromMs: now - dayMs, toMs: now }, filters: {} },
@@ -118,6 +119,7 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
       ];
       for (const read of reads) {
         const columnar = { ...read, rollups: store.rollups };
+        expect(await servicesView({ ...columnar, lastSeen: store.lastSeen }, thresholds)).toEqual(await app.telemetry.services(read, thresholds));
         expect(await summaryView(columnar, thresholds)).toEqual(await app.telemetry.summary(read, thresholds));
         expect(await trendView(columnar, thresholds, '1h')).toEqual(await app.telemetry.trend(read, thresholds, '1h'));
         expect(await operationsView(columnar, thresholds, { limit: 5 })).toEqual(await app.telemetry.operations(read, thresholds, { limit: 5 }));

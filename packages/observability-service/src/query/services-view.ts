@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { rollupMinuteBounds } from './rollup-aggregate.js';
 import { apdexScore } from './latency-percentiles.js';
-import { countedFigures, serviceRolesOf, sumFigures } from './counted-figures.js';
+import { countedFigures, serviceRolesOf, sumFigures, type FiguresQuery } from './counted-figures.js';
 import { compareText, errorRateOf, rangeEcho, type ReadQuery } from './read-query.js';
 import type { ServicesResponse } from './query-schemas.js';
 
@@ -11,17 +11,14 @@ import type { ServicesResponse } from './query-schemas.js';
  * (entry spans, else internal roots; counted-figures.ts) from the rollups; last seen from raw rows.
  * Services with only child spans in the range are listed too, with zero figures.
  */
-export async function servicesView(query: ReadQuery, thresholds: ApdexThresholds): Promise<ServicesResponse> {
-  const { db, range } = query;
-  const roles = await serviceRolesOf(query);
-  const [groups, thresholdByService] = await Promise.all([countedFigures(query, roles, thresholds, { groupBy: ['service'] }), thresholds([...roles.keys()])]);
-  const figuresByService = new Map(groups.map((group) => [group.keys.service!, group]));
-  // The latest start per (service, environment): one index probe each, all in one statement,
-  // over the same whole minutes the rollups covered, so every listed service has one.
-  const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(range);
-  const lastSeenByService = new Map<string, number>();
-  const pairs = [...roles].flatMap(([service, role]) => [...role.environments].map((environment) => ({ service, environment })));
-  if (pairs.length > 0) {
+/** The latest start per service among (service, environment) pairs, over [firstMinuteMs, endMinuteMs). */
+export type LastSeenReader = (pairs: ReadonlyArray<{ service: string; environment: string }>, firstMinuteMs: number, endMinuteMs: number) => Promise<Map<string, number>>;
+
+/** The SQL store's last-seen reader: one index probe per (service, environment), all in one statement. */
+export function sqlLastSeen(db: ReadQuery['db']): LastSeenReader {
+  return async (pairs, firstMinuteMs, endMinuteMs) => {
+    const lastSeenByService = new Map<string, number>();
+    if (pairs.length === 0) return lastSeenByService;
     const probes = pairs.map(
       (pair) => sql`select ${pair.service} as service, (
         select max(started_at) from occurrences
@@ -32,7 +29,25 @@ export async function servicesView(query: ReadQuery, thresholds: ApdexThresholds
     for (const { service, last } of result.rows) {
       if (last !== null && Number(last) > (lastSeenByService.get(service) ?? -Infinity)) lastSeenByService.set(service, Number(last));
     }
-  }
+    return lastSeenByService;
+  };
+}
+
+/**
+ * Per service: its environments, and volume, error rate, latency and Apdex of its counted spans
+ * (entry spans, else internal roots; counted-figures.ts) from the rollups; last seen from raw rows.
+ * Services with only child spans in the range are listed too, with zero figures.
+ */
+export async function servicesView(query: FiguresQuery & { lastSeen: LastSeenReader }, thresholds: ApdexThresholds): Promise<ServicesResponse> {
+  const { range } = query;
+  const roles = await serviceRolesOf(query);
+  const [groups, thresholdByService] = await Promise.all([countedFigures(query, roles, thresholds, { groupBy: ['service'] }), thresholds([...roles.keys()])]);
+  const figuresByService = new Map(groups.map((group) => [group.keys.service!, group]));
+  // The latest start per (service, environment), over the same whole minutes the rollups
+  // covered, so every listed service has one.
+  const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(range);
+  const pairs = [...roles].flatMap(([service, role]) => [...role.environments].map((environment) => ({ service, environment })));
+  const lastSeenByService = await query.lastSeen(pairs, firstMinuteMs, endMinuteMs);
   const services = [...roles.entries()]
     .sort(([a], [b]) => compareText(a, b))
     .map(([service, role]) => {

@@ -9,7 +9,7 @@ import { operationsView } from '../query/operations-view.js';
 import type { ReadQuery, TelemetryRead } from '../query/read-query.js';
 import { dirtyMinutesNow } from '../query/tier-watermark.js';
 import { sqlRollupReader, type DirtyMinutes } from '../query/rollup-aggregate.js';
-import { servicesView } from '../query/services-view.js';
+import { servicesView, sqlLastSeen } from '../query/services-view.js';
 import { summaryView } from '../query/summary-view.js';
 import { compactTiers } from '../query/tier-compactor.js';
 import { lookupId, traceView } from '../query/trace-view.js';
@@ -75,7 +75,7 @@ export class SqlTelemetryStore implements TelemetryStore {
     return { db, dialect, range: read.range, filters: read.filters, dirtyMinutes, rollups: sqlRollupReader({ db, dialect, dirtyMinutes }) };
   }
 
-  services: TelemetryStore['services'] = (read, thresholds) => servicesView(this.#read(read), thresholds);
+  services: TelemetryStore['services'] = (read, thresholds) => servicesView({ ...this.#read(read), lastSeen: sqlLastSeen(this.#database.db) }, thresholds);
   summary: TelemetryStore['summary'] = (read, thresholds) => summaryView(this.#read(read), thresholds);
   trend: TelemetryStore['trend'] = (read, thresholds, interval) => trendView(this.#read(read), thresholds, interval);
   operations: TelemetryStore['operations'] = (read, thresholds, options) => operationsView(this.#read(read), thresholds, options);

@@ -2,6 +2,7 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickh
 import type { Clock } from '@playstack/server-kit';
 import type { OccurrenceRow } from '../../query/occurrence-record.js';
 import type { RollupAggregate, RollupAggregateQuery, RollupReader } from '../../query/rollup-aggregate.js';
+import type { LastSeenReader } from '../../query/services-view.js';
 import { traceSpansMax, traceViewOf, type TraceView } from '../../query/trace-view.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { dayMs } from '../../time-units.js';
@@ -102,6 +103,22 @@ export class ClickHouseTelemetry {
     });
     return (await result.json<ClickHouseOccurrenceRow>()).map((row) => ({ ...row, started_at: sentDouble(row.started_at, 16), duration_ms: sentDouble(row.duration_ms) }));
   }
+
+  /** The latest start per service among (service, environment) pairs (the services view's last seen). */
+  readonly lastSeen: LastSeenReader = async (pairs, firstMinuteMs, endMinuteMs) => {
+    const found = new Map<string, number>();
+    if (pairs.length === 0) return found;
+    const tuples = pairs.map((pair) => `(${stringLiteral(pair.service)}, ${stringLiteral(pair.environment)})`).join(', ');
+    const result = await this.#client.query({
+      query: `SELECT service, max(started_at) AS last FROM ${this.database}.occurrences
+        WHERE day >= toDate(${stringLiteral(dayOf(firstMinuteMs))}) AND day <= toDate(${stringLiteral(dayOf(endMinuteMs - 1))})
+          AND started_at >= ${numberLiteral(firstMinuteMs)} AND started_at < ${numberLiteral(endMinuteMs)} AND (service, environment) IN (${tuples})
+        GROUP BY service`,
+      format: 'JSONEachRow',
+    });
+    for (const row of await result.json<{ service: string; last: number }>()) found.set(row.service, sentDouble(row.last, 16));
+    return found;
+  };
 
   /** A trace as the waterfall the API serves (the SQL store's trace view over these rows). */
   async trace(traceIdParam: string): Promise<TraceView> {
