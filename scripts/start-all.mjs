@@ -126,7 +126,7 @@ let exitCode = 0;
 let running = services.length;
 const children = services.map(({ name, entry, nodeFlags }) => {
   // The IPC channel is how a service notices this launcher is gone (it closes when we die).
-  const child = spawn(process.execPath, [...nodeFlags, entry], { env: { ...env, ...serviceEnv[name] }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true });
+  const child = spawn(process.execPath, [...nodeFlags, entry], { env: { ...env, ...serviceEnv[name], PLAYSTACK_LAUNCHER_CHANNEL: '1' }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true });
   child.on('exit', (code, signal) => {
     const failed = signal ? !passedOn.has(signal) : code !== 0;
     if (failed) {

@@ -258,6 +258,36 @@ describe('no service outlives what started it', () => {
   );
 });
 
+it(
+  'a launcher killed while a service is still loading its modules (the channel closed before anyone listened): the service stops by itself once running, exit 0',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'early-'));
+    // As the launcher starts it, from its sources (seconds of module loading under tsx).
+    const service = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'packages/game-service/src/main.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, GAME_PORT: String(await freePort()), LOG_FORMAT: 'json', PLAYSTACK_LAUNCHER_CHANNEL: '1' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    let output = '';
+    service.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    service.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // 'exit', not 'close': tsx's esbuild helper may hold the output pipes a moment longer.
+    const exited = new Promise<number | null>((resolve) => service.on('exit', (code) => resolve(code)));
+    try {
+      // The launcher's end, as its death would: the channel closes at once.
+      service.disconnect();
+      const code = await Promise.race([exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 60_000))]);
+      expect(code, output).toBe(0);
+      expect(output).toContain('the launcher that started this service is gone');
+      expect(output).toMatch(/stopped \(the launcher is gone\)/);
+    } finally {
+      service.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+  150_000,
+);
+
 it('the launcher refuses unknown service names', async () => {
   const unknown = spawn(process.execPath, [launcherEntry, 'game-service', 'no-such-service'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

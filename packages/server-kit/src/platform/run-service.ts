@@ -147,13 +147,18 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
     void close();
   };
   // Started by a launcher (scripts/start-all.mjs) with an IPC channel: the channel closes when the
-  // launcher dies, however it died (SIGKILL included), and a service must not outlive it.
-  if (process.channel) {
-    process.once('disconnect', () => {
-      log.warn('the launcher that started this service is gone');
-      stopBecause('the launcher is gone');
-    });
+  // launcher dies, however it died (SIGKILL included), and a service must not outlive it. The
+  // launcher also sets PLAYSTACK_LAUNCHER_CHANNEL=1: a channel already closed here closed while
+  // this process was still loading its modules, its 'disconnect' heard by nobody.
+  const launcherGone = () => {
+    log.warn('the launcher that started this service is gone');
+    stopBecause('the launcher is gone');
+  };
+  if (process.channel && process.connected) {
+    process.once('disconnect', launcherGone);
     process.channel.unref();
+  } else if (process.env.PLAYSTACK_LAUNCHER_CHANNEL === '1') {
+    launcherGone();
   }
   // Nobody reads what it writes any more (its terminal hung up, the log collector reading its
   // pipe is gone): running on unheard and unsupervised helps nobody, so it stops.
