@@ -145,5 +145,5 @@ describeEachDatabase('upgrading a database whose operation rollups counted every
     // The tiers are rebuilt by the compactor from the new rollups, to the same figures.
     await app.tierCompactor.runOnce();
     expect((await asBrowser(app, session, { method: 'GET', url: '/api/v1/summary' })).json()).toEqual(summary);
-  });
+  }, 120_000); // writes, rebuilds and compacts a generated data set: up to 43 s on a loaded 2-core machine
 });

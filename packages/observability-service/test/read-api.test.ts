@@ -538,7 +538,7 @@ describeEachDatabase('top operations over the operation tiers', (database) => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000); // generates, writes and compacts days of data: 15-40 s on a loaded 2-core machine
 });
 
 describeEachDatabase('rollup tiers and retention', (database) => {
@@ -560,5 +560,5 @@ describeEachDatabase('rollup tiers and retention', (database) => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000);
 });
