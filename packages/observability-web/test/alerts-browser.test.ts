@@ -56,7 +56,8 @@ describeEachDatabase('alerts in a browser', (database) => {
     suite = `alerts-${database().dialect}`;
     clearScreenshots(suite);
     receiverBase = await receiver.listen();
-    service = await startService(database(), build.dir, { SERVICE_API_KEY: key, ALERT_EVALUATION_INTERVAL_SECONDS: '3600', ALERT_EVALUATION_DELAY_SECONDS: '0' });
+    // 178 envelopes in a loop: past the default 100 per second per key on a quiet machine.
+    service = await startService(database(), build.dir, { SERVICE_API_KEY: key, ALERT_EVALUATION_INTERVAL_SECONDS: '3600', ALERT_EVALUATION_DELAY_SECONDS: '0', INGEST_RATE_LIMIT_PER_SECOND: '100000' });
     // Two hours ago: 20 minutes of failures (the preview shows them); the rest of the last hours healthy.
     const thisMinute = Math.floor(Date.now() / minuteMs) * minuteMs;
     for (let n = 180; n >= 3; n -= 1) await ingest(thisMinute - n * minuteMs, 10, n <= 130 && n > 110 ? 6 : 0);
