@@ -99,6 +99,7 @@ async function registerFeatures(app: App, config: Readonly<GameConfig>, options:
   await app.register(runsPlugin, {
     rateLimit: { max: config.GAME_RUN_RATE_LIMIT_MAX, timeWindowMs: config.GAME_RUN_RATE_LIMIT_WINDOW_MS },
     maxRunsPerCommit: config.GAME_RUNS_PER_COMMIT_MAX,
+    commitLanes: config.GAME_RUN_COMMIT_LANES,
   });
 
   // Route plugins under /v1/games/:gameId, where the game is resolved (400/404) before anything

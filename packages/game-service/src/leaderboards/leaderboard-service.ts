@@ -1,13 +1,7 @@
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
 import { andThen, type Awaitable } from '../awaitable.js';
-import {
-  deletePlayerEntries,
-  entriesOfPlayer,
-  insertEntriesIfAbsent,
-  updateEntry,
-  type Entry,
-} from './leaderboard-store.js';
+import { deletePlayerEntries, EntryStatements, type Entry } from './leaderboard-store.js';
 import { periodKeyAt, periodKeysFor, resolvePeriod } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedBoard, type RankedSet } from './ranked-board.js';
@@ -83,6 +77,7 @@ export class Leaderboards {
   readonly #clock: Clock;
   readonly #games: () => Iterable<LeaderboardGame>;
   readonly #announce: AnnounceChange | undefined;
+  readonly #statements: EntryStatements;
   readonly ranks: RankIndex;
 
   constructor(options: { db: GameDb; dialect: Dialect; clock: Clock; games: () => Iterable<LeaderboardGame>; ranks: RankIndex; announce?: AnnounceChange | undefined }) {
@@ -91,6 +86,7 @@ export class Leaderboards {
     this.#clock = options.clock;
     this.#games = options.games;
     this.#announce = options.announce;
+    this.#statements = new EntryStatements(options.db, options.dialect);
     this.ranks = options.ranks;
   }
 
@@ -118,7 +114,7 @@ export class Leaderboards {
     const resultWith = (score: number): Entry => ({ playerId: run.playerId, displayName: run.displayName, score, achievedAt: run.achievedAt });
     const sets = targets.map((t) => t.set);
     const sameSet = (set: RankedSet) => (row: { boardId: string; period: string }) => row.boardId === set.boardId && row.period === set.period;
-    const existingRows = await entriesOfPlayer(db, run.game.id, run.playerId, sets, this.#dialect);
+    const existingRows = await this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, sets);
     const inserted: Array<{ boardId: string; period: string }> = [];
     let missing = targets.filter(({ set }) => !existingRows.some(sameSet(set)));
     // A concurrent run may create an entry between our read and our insert (we then lock and
@@ -126,7 +122,7 @@ export class Leaderboards {
     // insert once more): a few rounds settle every set.
     for (let round = 0; missing.length > 0; round++) {
       if (round === maxWriteRounds) throw new Error(`entries of ${run.playerId} kept changing during the write`);
-      const created = await insertEntriesIfAbsent(
+      const created = await this.#statements.insertEntriesIfAbsent(
         db,
         run.game.id,
         missing.map(({ set, score }) => ({ boardId: set.boardId, period: set.period, entry: resultWith(score) })),
@@ -134,7 +130,7 @@ export class Leaderboards {
       );
       inserted.push(...created);
       const raced = missing.filter(({ set }) => !created.some(sameSet(set))).map((t) => t.set);
-      if (raced.length > 0) existingRows.push(...(await entriesOfPlayer(db, run.game.id, run.playerId, raced, this.#dialect)));
+      if (raced.length > 0) existingRows.push(...(await this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, raced)));
       missing = missing.filter(({ set }) => !inserted.some(sameSet(set)) && !existingRows.some(sameSet(set)));
     }
 
@@ -147,7 +143,7 @@ export class Leaderboards {
       const existing = existingRows.find(sameSet(set))!;
       const { result, improved } = applyOperator(board.operator, board.order, existing, resultWith(score));
       const changed = result.score !== existing.score || result.achievedAt !== existing.achievedAt || existing.displayName !== run.displayName;
-      if (changed) await updateEntry(db, set, { ...resultWith(result.score), achievedAt: result.achievedAt }, now);
+      if (changed) await this.#statements.updateEntry(db, set, { ...resultWith(result.score), achievedAt: result.achievedAt }, now);
       outcomes.push({ set, score: result.score, improved });
     }
     if (targets.length > 0) await this.#announce?.(db, run.game.id, run.playerId);

@@ -1,6 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
+import { PrecompiledByCount, PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 import type { RankedSet, SortOrder } from './ranked-board.js';
 import type { GameDatabase, GameDb, LeaderboardEntriesTable } from '../database.js';
 
@@ -27,7 +28,7 @@ function toEntry(row: Pick<LeaderboardEntriesTable, (typeof entryColumns)[number
   return { playerId: row.player_id, displayName: row.display_name, score: Number(row.score), achievedAt: Number(row.achieved_at) };
 }
 
-function inSet(eb: Eb, set: RankedSet) {
+function inSet(eb: Eb, set: Pick<RankedSet, 'gameId' | 'boardId' | 'period'>) {
   return eb.and([eb('game_id', '=', set.gameId), eb('board_id', '=', set.boardId), eb('period', '=', set.period)]);
 }
 
@@ -53,6 +54,22 @@ function ordered<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, order: 
   return query.orderBy('score', flip(order)).orderBy('achieved_at', flip('asc')).orderBy('player_id', flip('asc'));
 }
 
+type PlayerEntry = Entry & { boardId: string; period: string };
+
+function toPlayerEntry(row: Pick<LeaderboardEntriesTable, (typeof entryColumns)[number] | 'board_id' | 'period'>): PlayerEntry {
+  return { ...toEntry(row), boardId: row.board_id, period: row.period };
+}
+
+function entriesOfPlayerQuery(db: GameDb, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>, lock: Dialect | undefined) {
+  const query = db
+    .selectFrom('leaderboard_entries')
+    .select([...entryColumns, 'board_id', 'period'])
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .where((eb) => eb.or(sets.map((s) => eb.and([eb('board_id', '=', s.boardId), eb('period', '=', s.period)]))));
+  return lock === 'postgres' ? query.orderBy('board_id').orderBy('period').forUpdate() : query;
+}
+
 /**
  * A player's entries in a game, limited to the given (board, period) pairs; on PostgreSQL the
  * rows are also locked until the transaction ends (SQLite transactions hold its one write lock).
@@ -63,31 +80,20 @@ export async function entriesOfPlayer(
   playerId: string,
   sets: ReadonlyArray<{ boardId: string; period: string }>,
   lock?: Dialect,
-): Promise<Array<Entry & { boardId: string; period: string }>> {
+): Promise<PlayerEntry[]> {
   if (sets.length === 0) return [];
-  let query = db
-    .selectFrom('leaderboard_entries')
-    .select([...entryColumns, 'board_id', 'period'])
-    .where('game_id', '=', gameId)
-    .where('player_id', '=', playerId)
-    .where((eb) => eb.or(sets.map((s) => eb.and([eb('board_id', '=', s.boardId), eb('period', '=', s.period)]))));
-  if (lock === 'postgres') query = query.orderBy('board_id').orderBy('period').forUpdate();
-  const rows = await query.execute();
-  return rows.map((row) => ({ ...toEntry(row), boardId: row.board_id, period: row.period }));
+  const rows = await entriesOfPlayerQuery(db, gameId, playerId, sets, lock).execute();
+  return rows.map(toPlayerEntry);
 }
 
-/**
- * Inserts first entries of one player in several sets with one statement; returns the sets
- * (`boardId`/`period`) actually inserted, leaving out those a concurrent transaction created first.
- */
-export async function insertEntriesIfAbsent(
-  db: GameDb,
-  gameId: string,
-  entries: ReadonlyArray<{ boardId: string; period: string; entry: Entry }>,
-  nowMs: number,
-): Promise<Array<{ boardId: string; period: string }>> {
-  if (entries.length === 0) return [];
-  const inserted = await db
+interface EntryToInsert {
+  boardId: string;
+  period: string;
+  entry: Entry;
+}
+
+function insertEntriesQuery(db: GameDb, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number) {
+  return db
     .insertInto('leaderboard_entries')
     .values(
       entries.map(({ boardId, period, entry }) => ({
@@ -102,18 +108,113 @@ export async function insertEntriesIfAbsent(
       })),
     )
     .onConflict((oc) => oc.columns(['game_id', 'board_id', 'period', 'player_id']).doNothing())
-    .returning(['board_id', 'period'])
-    .execute();
+    .returning(['board_id', 'period']);
+}
+
+/**
+ * Inserts first entries of one player in several sets with one statement; returns the sets
+ * (`boardId`/`period`) actually inserted, leaving out those a concurrent transaction created first.
+ */
+export async function insertEntriesIfAbsent(
+  db: GameDb,
+  gameId: string,
+  entries: ReadonlyArray<EntryToInsert>,
+  nowMs: number,
+): Promise<Array<{ boardId: string; period: string }>> {
+  if (entries.length === 0) return [];
+  const inserted = await insertEntriesQuery(db, gameId, entries, nowMs).execute();
   return inserted.map((row) => ({ boardId: row.board_id, period: row.period }));
 }
 
-export async function updateEntry(db: GameDb, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
-  await db
+function updateEntryQuery(db: GameDb, set: Pick<RankedSet, 'gameId' | 'boardId' | 'period'>, entry: Entry, nowMs: number) {
+  return db
     .updateTable('leaderboard_entries')
     .set({ display_name: entry.displayName, score: entry.score, achieved_at: entry.achievedAt, updated_at: nowMs })
     .where((eb) => inSet(eb, set))
-    .where('player_id', '=', entry.playerId)
-    .execute();
+    .where('player_id', '=', entry.playerId);
+}
+
+export async function updateEntry(db: GameDb, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
+  await updateEntryQuery(db, set, entry, nowMs).execute();
+}
+
+/** Arguments of a statement over `count` (board, period) pairs: `boardId0`, `period0`, ... */
+type PairArgs = Record<`boardId${number}` | `period${number}`, string>;
+type EntryArgs = PairArgs & Record<`playerId${number}` | `displayName${number}`, string> & Record<`score${number}` | `achievedAt${number}`, number>;
+
+function pairArgs(pairs: ReadonlyArray<{ boardId: string; period: string }>): PairArgs {
+  const args: PairArgs = {};
+  pairs.forEach(({ boardId, period }, i) => {
+    args[`boardId${i}`] = boardId;
+    args[`period${i}`] = period;
+  });
+  return args;
+}
+
+function indices(count: number): number[] {
+  return Array.from({ length: count }, (_, i) => i);
+}
+
+/**
+ * The statements a run's score writes make, compiled once per database (so per dialect: the
+ * PostgreSQL read locks its rows) and per number of (board, period) pairs they cover.
+ */
+export class EntryStatements {
+  readonly #ofPlayer: PrecompiledByCount<PairArgs & { gameId: string; playerId: string }, Parameters<typeof toPlayerEntry>[0]>;
+  readonly #insert: PrecompiledByCount<EntryArgs & { gameId: string; nowMs: number }, { board_id: string; period: string }>;
+  readonly #update: PrecompiledQuery<Entry & { gameId: string; boardId: string; period: string; nowMs: number }, unknown>;
+
+  constructor(db: GameDb, dialect: Dialect) {
+    this.#ofPlayer = new PrecompiledByCount((count, arg) =>
+      entriesOfPlayerQuery(db, arg('gameId'), arg('playerId'), indices(count).map((i) => ({ boardId: arg(`boardId${i}`), period: arg(`period${i}`) })), dialect),
+    );
+    this.#insert = new PrecompiledByCount((count, arg) =>
+      insertEntriesQuery(
+        db,
+        arg('gameId'),
+        indices(count).map((i) => ({
+          boardId: arg(`boardId${i}`),
+          period: arg(`period${i}`),
+          entry: { playerId: arg(`playerId${i}`), displayName: arg(`displayName${i}`), score: arg(`score${i}`), achievedAt: arg(`achievedAt${i}`) },
+        })),
+        arg('nowMs'),
+      ),
+    );
+    this.#update = new PrecompiledQuery((arg) =>
+      updateEntryQuery(
+        db,
+        { gameId: arg('gameId'), boardId: arg('boardId'), period: arg('period') },
+        { playerId: arg('playerId'), displayName: arg('displayName'), score: arg('score'), achievedAt: arg('achievedAt') },
+        arg('nowMs'),
+      ),
+    );
+  }
+
+  /** `entriesOfPlayer`, locking the rows on PostgreSQL. */
+  async entriesOfPlayer(db: QueryRunner, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>): Promise<PlayerEntry[]> {
+    if (sets.length === 0) return [];
+    const { rows } = await this.#ofPlayer.execute(db, sets.length, { ...pairArgs(sets), gameId, playerId });
+    return rows.map(toPlayerEntry);
+  }
+
+  /** `insertEntriesIfAbsent`. */
+  async insertEntriesIfAbsent(db: QueryRunner, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number): Promise<Array<{ boardId: string; period: string }>> {
+    if (entries.length === 0) return [];
+    const args: EntryArgs & { gameId: string; nowMs: number } = { ...pairArgs(entries), gameId, nowMs };
+    entries.forEach(({ entry }, i) => {
+      args[`playerId${i}`] = entry.playerId;
+      args[`displayName${i}`] = entry.displayName;
+      args[`score${i}`] = entry.score;
+      args[`achievedAt${i}`] = entry.achievedAt;
+    });
+    const { rows } = await this.#insert.execute(db, entries.length, args);
+    return rows.map((row) => ({ boardId: row.board_id, period: row.period }));
+  }
+
+  /** `updateEntry`. */
+  async updateEntry(db: QueryRunner, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
+    await this.#update.execute(db, { ...entry, gameId: set.gameId, boardId: set.boardId, period: set.period, nowMs });
+  }
 }
 
 /** One entry, or undefined. */

@@ -1,8 +1,10 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
+import { PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
 import type { RunKey, RunRecord, RunStatus } from './run-record.js';
 import type { GameDb, RunsTable } from '../database.js';
 
+type OutcomeRow = Pick<Selectable<RunsTable>, 'id' | 'content_hash' | 'status' | 'rejection_reason' | 'result' | 'response_body'>;
 
 /** What a resubmission needs to answer without judging the evidence again. */
 export interface StoredOutcome {
@@ -31,59 +33,102 @@ export interface NewRun extends RunKey {
   createdAt: number;
 }
 
-/** The stored outcome of a run, if the player already submitted this runId. */
-export async function findRunOutcome(db: GameDb, key: RunKey): Promise<StoredOutcome | undefined> {
-  const row = await db
-    .selectFrom('runs')
-    .select(['id', 'content_hash', 'status', 'rejection_reason', 'result', 'response_body'])
-    .where('game_id', '=', key.gameId)
-    .where('player_id', '=', key.playerId)
-    .where('run_id', '=', key.runId)
-    .executeTakeFirst();
-  if (!row) return undefined;
+/** A `runs` row as inserted (the id is the database's). */
+type RunRow = Required<Omit<Insertable<RunsTable>, 'id'>>;
+
+function runRowOf(run: NewRun, responseBody: string | null): RunRow {
   return {
-    id: row.id,
-    contentHash: row.content_hash,
-    status: row.status,
-    rejectionReason: row.rejection_reason,
-    result: row.result === null ? null : (JSON.parse(row.result) as DerivedResult),
-    responseBody: row.response_body,
+    game_id: run.gameId,
+    player_id: run.playerId,
+    run_id: run.runId,
+    adapter_id: run.adapterId,
+    adapter_type: run.adapterType,
+    adapter_version: run.adapterVersion,
+    content_hash: run.contentHash,
+    status: run.status,
+    payload: run.payload,
+    result: run.result === null ? null : JSON.stringify(run.result),
+    hint_mismatches: run.hintMismatches.length === 0 ? null : JSON.stringify(run.hintMismatches),
+    rejection_reason: run.rejectionReason,
+    response_status: run.responseStatus,
+    response_body: responseBody,
+    created_at: run.createdAt,
   };
 }
 
 /**
- * Records a run unless one with the same key exists. Returns the new row's id, or undefined when
- * a concurrent submission got there first (the unique key decided; nothing was written).
+ * The run path's statements, compiled once for the database they are made with (its dialect) and
+ * run on it or on any of its transactions.
  */
-export async function insertRunIfAbsent(db: GameDb, run: NewRun): Promise<number | undefined> {
-  const row = await db
-    .insertInto('runs')
-    .values({
-      game_id: run.gameId,
-      player_id: run.playerId,
-      run_id: run.runId,
-      adapter_id: run.adapterId,
-      adapter_type: run.adapterType,
-      adapter_version: run.adapterVersion,
-      content_hash: run.contentHash,
-      status: run.status,
-      payload: run.payload,
-      result: run.result === null ? null : JSON.stringify(run.result),
-      hint_mismatches: run.hintMismatches.length === 0 ? null : JSON.stringify(run.hintMismatches),
-      rejection_reason: run.rejectionReason,
-      response_status: run.responseStatus,
-      response_body: null,
-      created_at: run.createdAt,
-    })
-    .onConflict((conflict) => conflict.columns(['game_id', 'player_id', 'run_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
-}
+export class RunStatements {
+  readonly #outcome: PrecompiledQuery<RunKey, OutcomeRow>;
+  readonly #insert: PrecompiledQuery<RunRow, { id: number }>;
+  readonly #storeResponse: PrecompiledQuery<{ id: number; body: string }, unknown>;
 
-/** Stores the response first sent for an accepted run, so resubmissions repeat it exactly. */
-export async function storeRunResponse(db: GameDb, id: number, body: string): Promise<void> {
-  await db.updateTable('runs').set({ response_body: body }).where('id', '=', id).execute();
+  constructor(db: GameDb) {
+    this.#outcome = new PrecompiledQuery((arg) =>
+      db
+        .selectFrom('runs')
+        .select(['id', 'content_hash', 'status', 'rejection_reason', 'result', 'response_body'])
+        .where('game_id', '=', arg('gameId'))
+        .where('player_id', '=', arg('playerId'))
+        .where('run_id', '=', arg('runId')),
+    );
+    this.#insert = new PrecompiledQuery((arg) =>
+      db
+        .insertInto('runs')
+        .values({
+          game_id: arg('game_id'),
+          player_id: arg('player_id'),
+          run_id: arg('run_id'),
+          adapter_id: arg('adapter_id'),
+          adapter_type: arg('adapter_type'),
+          adapter_version: arg('adapter_version'),
+          content_hash: arg('content_hash'),
+          status: arg('status'),
+          payload: arg('payload'),
+          result: arg('result'),
+          hint_mismatches: arg('hint_mismatches'),
+          rejection_reason: arg('rejection_reason'),
+          response_status: arg('response_status'),
+          response_body: arg('response_body'),
+          created_at: arg('created_at'),
+        })
+        .onConflict((conflict) => conflict.columns(['game_id', 'player_id', 'run_id']).doNothing())
+        .returning('id'),
+    );
+    this.#storeResponse = new PrecompiledQuery((arg) => db.updateTable('runs').set({ response_body: arg('body') }).where('id', '=', arg('id')));
+  }
+
+  /** The stored outcome of a run, if the player already submitted this runId. */
+  async findOutcome(db: QueryRunner, key: RunKey): Promise<StoredOutcome | undefined> {
+    const { rows } = await this.#outcome.execute(db, key);
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      contentHash: row.content_hash,
+      status: row.status,
+      rejectionReason: row.rejection_reason,
+      result: row.result === null ? null : (JSON.parse(row.result) as DerivedResult),
+      responseBody: row.response_body,
+    };
+  }
+
+  /**
+   * Records a run unless one with the same key exists. Returns the new row's id, or undefined when
+   * a concurrent submission got there first (the unique key decided; nothing was written).
+   * `responseBody`: the response already known at insert (a rejection's is not stored).
+   */
+  async insertIfAbsent(db: QueryRunner, run: NewRun, responseBody: string | null = null): Promise<number | undefined> {
+    const { rows } = await this.#insert.execute(db, runRowOf(run, responseBody));
+    return rows[0]?.id;
+  }
+
+  /** Stores the response first sent for an accepted run, so resubmissions repeat it exactly. */
+  async storeResponse(db: QueryRunner, id: number, body: string): Promise<void> {
+    await this.#storeResponse.execute(db, { id, body });
+  }
 }
 
 /** Stores a response only where none is stored yet: the first answer stays the answer. */

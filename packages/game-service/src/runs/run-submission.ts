@@ -6,7 +6,7 @@ import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { runContent, type RunContent } from '../canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import type { RunKey, RunStatus } from './run-record.js';
-import { findRunOutcome, insertRunIfAbsent, storeMissingRunResponse, storeRunResponse, type StoredOutcome } from './run-store.js';
+import { RunStatements, storeMissingRunResponse, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
 import './run-error-codes.js';
 import type { GameDb } from '../database.js';
@@ -62,6 +62,7 @@ function rejection(reason: string): ApiError {
 export class RunSubmissions {
   readonly #writer: RunWriter;
   readonly #db: GameDb;
+  readonly #statements: RunStatements;
   readonly #clock: Clock;
   readonly #scores: ScoreRecorder;
   readonly #adapterTypes: ReadonlyMap<string, AdapterType>;
@@ -82,6 +83,7 @@ export class RunSubmissions {
     onRecorded?: (run: { gameId: string; adapterId: string; status: RunStatus }) => void;
   }) {
     this.#db = deps.db;
+    this.#statements = new RunStatements(deps.db);
     this.#writer = deps.writer;
     this.#clock = deps.clock;
     this.#scores = deps.scores;
@@ -109,7 +111,7 @@ export class RunSubmissions {
       // A duplicate racing one this process is still handling: answer from what that one stored,
       // or, when it failed before storing anything, judge it afresh.
       await earlier.catch(() => undefined);
-      known = await findRunOutcome(this.#db, key);
+      known = await this.#statements.findOutcome(this.#db, key);
       if (!known) return this.submit(submission);
     } else {
       const attempt = this.#judgeAndRecord(submission, key, type, binding.options ?? {}, content);
@@ -139,14 +141,14 @@ export class RunSubmissions {
       assertPayloadShape(type, payload);
     } catch (error) {
       // The same runId with different content is a conflict whatever the new content's shape.
-      if (await findRunOutcome(this.#db, key)) throw conflict(key.runId);
+      if (await this.#statements.findOutcome(this.#db, key)) throw conflict(key.runId);
       throw error;
     }
     const derivation = inSpan(`derive ${type.id}`, { 'game.id': game.id, 'game.adapter.id': adapterId, 'game.adapter.type': type.id, 'game.adapter.version': type.version }, () => type.derive(payload, { options }));
     const now = this.#clock.now();
     const status = !derivation.ok ? 'rejected' : derivation.hintMismatches.length > 0 ? 'flagged' : 'accepted';
     const written = await this.#writer.write<WriteOutcome>(async (trx) => {
-      const id = await insertRunIfAbsent(trx, {
+      const id = await this.#statements.insertIfAbsent(trx, {
         ...key,
         adapterId,
         adapterType: type.id,
@@ -172,13 +174,13 @@ export class RunSubmissions {
           })
         : undefined;
       return { kind: 'inserted', id, recorded };
-    });
+    }, player.id);
     if (written.kind === 'exists') return { kind: 'exists', stored: Promise.resolve() };
     this.#onRecorded({ gameId: game.id, adapterId, status });
     if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
     const leaderboards = await written.recorded!.publish();
     const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards };
-    const stored = this.#writer.writeStatement((db) => storeRunResponse(db, written.id, JSON.stringify(body)));
+    const stored = this.#writer.write((trx) => this.#statements.storeResponse(trx, written.id, JSON.stringify(body)), player.id);
     return { kind: 'accepted', body, stored };
   }
 
@@ -190,7 +192,7 @@ export class RunSubmissions {
     // Real elapsed time, not the app's clock: this bounds a wait, it is not a moment of the game.
     const deadline = performance.now() + this.#responseWaitMs;
     for (let read = known; ; read = undefined) {
-      const stored = read ?? (await findRunOutcome(this.#db, key));
+      const stored = read ?? (await this.#statements.findOutcome(this.#db, key));
       if (!stored) throw new Error(`run ${key.runId} was recorded but cannot be read back`);
       if (stored.contentHash !== hash) throw conflict(key.runId);
       if (stored.status === 'rejected') throw rejection(stored.rejectionReason ?? 'no reason recorded');
@@ -207,8 +209,8 @@ export class RunSubmissions {
    */
   async #answerWithoutPlacements(key: RunKey, adapterId: string, stored: StoredOutcome): Promise<RunAccepted> {
     const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: stored.result ?? {}, leaderboards: [] };
-    await this.#writer.writeStatement((db) => storeMissingRunResponse(db, stored.id, JSON.stringify(body)));
-    const settled = await findRunOutcome(this.#db, key);
+    await this.#writer.write((trx) => storeMissingRunResponse(trx, stored.id, JSON.stringify(body)), key.playerId);
+    const settled = await this.#statements.findOutcome(this.#db, key);
     return settled?.responseBody ? (JSON.parse(settled.responseBody) as RunAccepted) : body;
   }
 }

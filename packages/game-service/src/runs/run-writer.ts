@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Dialect } from '@playstack/server-kit';
 import type { GameDatabase } from '../database.js';
 
 // A write spans tables of several features (runs, leaderboard entries): the writer is over the
@@ -6,46 +7,14 @@ import type { GameDatabase } from '../database.js';
 
 /** Where submissions write: every `work` runs inside a transaction committed before it resolves. */
 export interface RunWriter<DB = GameDatabase> {
-  write<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   /**
-   * One statement that needs no transaction of its own (a follow-up write such as storing a
-   * response); it may share a transaction with other writes. Resolves once durable.
+   * Runs `work` in a transaction and resolves with its value once that transaction has committed.
+   * `lane`: writes with the same lane never run in two transactions at once (a player's id, so
+   * two transactions never wait on each other's rows of one player).
    */
-  writeStatement<T>(statement: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  write<T>(work: (trx: Transaction<DB>) => Promise<T>, lane?: string): Promise<T>;
   /** Resolves once every write already asked for has committed or failed. */
   drain(): Promise<void>;
-}
-
-/** One transaction per write; PostgreSQL runs them side by side on its pool. */
-export class TransactionPerWrite<DB = GameDatabase> implements RunWriter<DB> {
-  readonly #db: Kysely<DB>;
-  readonly #pending = new Set<Promise<unknown>>();
-
-  constructor(db: Kysely<DB>) {
-    this.#db = db;
-  }
-
-  write<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-    return this.#track(this.#db.transaction().execute(work));
-  }
-
-  writeStatement<T>(statement: (db: Kysely<DB>) => Promise<T>): Promise<T> {
-    return this.#track(statement(this.#db));
-  }
-
-  async drain(): Promise<void> {
-    await Promise.all(this.#pending);
-  }
-
-  #track<T>(done: Promise<T>): Promise<T> {
-    const tracked = done.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#pending.add(tracked);
-    void tracked.finally(() => this.#pending.delete(tracked));
-    return done;
-  }
 }
 
 interface QueuedWrite<DB> {
@@ -54,64 +23,123 @@ interface QueuedWrite<DB> {
   reject(error: unknown): void;
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 /**
- * Group commit for a single-writer database (SQLite): writes that arrive while a transaction is
- * committing wait and then share the next transaction, so one commit (one WAL append) carries
- * many submissions. Writes are isolated from each other's failures: when one fails, the shared
- * transaction is rolled back and each write of the batch runs again in a transaction of its
- * own, so only the failing one fails. A failed commit rejects its writes, so no write is ever
- * reported done without being durable.
+ * The statements that isolate one write of a shared transaction: a savepoint before it, released
+ * after it, rolled back to when it fails. On PostgreSQL the release of one write and the
+ * savepoint of the next go in one round trip (a simple query may hold several statements).
+ */
+interface SavepointStatements {
+  readonly first: CompiledQuery;
+  readonly between: readonly CompiledQuery[];
+  readonly last: CompiledQuery;
+  readonly rollback: CompiledQuery;
+}
+
+function savepointStatements(dialect: Dialect): SavepointStatements {
+  const savepoint = CompiledQuery.raw('SAVEPOINT write');
+  const release = CompiledQuery.raw('RELEASE SAVEPOINT write');
+  return {
+    first: savepoint,
+    between: dialect === 'postgres' ? [CompiledQuery.raw('RELEASE SAVEPOINT write; SAVEPOINT write')] : [release, savepoint],
+    last: release,
+    rollback: CompiledQuery.raw('ROLLBACK TO SAVEPOINT write'),
+  };
+}
+
+/** FNV-1a: spreads lane names over the lanes. */
+function laneIndex(lane: string, lanes: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < lane.length; i++) hash = Math.imul(hash ^ lane.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % lanes;
+}
+
+/** One lane of the group commit: its queue and the batch it is committing. */
+class CommitLane<DB> {
+  queue: Array<QueuedWrite<DB>> = [];
+  running: Promise<void> | undefined;
+}
+
+/**
+ * Group commit: writes that arrive while a transaction is committing wait and then share the
+ * next one, so one commit (one WAL append, one fsync) carries many submissions. Each write runs
+ * under a savepoint of its own: when one fails, only its statements are rolled back and only it
+ * is rejected; the others of its transaction commit. Each write is resolved only after the
+ * commit that made it durable; when the commit itself fails, the batch's writes run again one
+ * transaction each, so none is reported done without being durable.
+ *
+ * SQLite has one writer: one lane. PostgreSQL runs several lanes side by side on its pool; a
+ * write's lane comes from its lane name, so one player's writes are never in two open
+ * transactions at once (two transactions locking the same players in opposite orders would
+ * deadlock).
  */
 export class GroupCommitWriter<DB = GameDatabase> implements RunWriter<DB> {
   readonly #db: Kysely<DB>;
   readonly #maxBatch: number;
-  #queue: Array<QueuedWrite<DB>> = [];
-  #running: Promise<void> | undefined;
+  readonly #lanes: Array<CommitLane<DB>>;
+  readonly #savepoints: SavepointStatements;
 
-  constructor(db: Kysely<DB>, maxBatch: number) {
+  constructor(db: Kysely<DB>, options: { dialect: Dialect; maxBatch: number; lanes?: number }) {
     this.#db = db;
-    this.#maxBatch = maxBatch;
+    this.#maxBatch = options.maxBatch;
+    this.#lanes = Array.from({ length: options.lanes ?? 1 }, () => new CommitLane<DB>());
+    this.#savepoints = savepointStatements(options.dialect);
   }
 
-  write<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  write<T>(work: (trx: Transaction<DB>) => Promise<T>, lane = ''): Promise<T> {
+    const target = this.#lanes[this.#lanes.length === 1 ? 0 : laneIndex(lane, this.#lanes.length)]!;
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      target.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       // Deferred to the next turn so writes arriving in the same burst share the first commit.
-      this.#running ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drainQueue());
+      target.running ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drainLane(target));
     });
   }
 
-  writeStatement<T>(statement: (db: Kysely<DB>) => Promise<T>): Promise<T> {
-    return this.write(statement);
-  }
-
   async drain(): Promise<void> {
-    while (this.#running) await this.#running;
+    for (const lane of this.#lanes) while (lane.running) await lane.running;
   }
 
-  async #drainQueue(): Promise<void> {
+  async #drainLane(lane: CommitLane<DB>): Promise<void> {
     try {
-      while (this.#queue.length > 0) await this.#commitBatch(this.#queue.splice(0, this.#maxBatch));
+      while (lane.queue.length > 0) await this.#commitBatch(lane.queue.splice(0, this.#maxBatch));
     } finally {
-      this.#running = undefined;
+      lane.running = undefined;
     }
   }
 
   async #commitBatch(batch: Array<QueuedWrite<DB>>): Promise<void> {
     if (batch.length === 1) return this.#commitAlone(batch[0]!);
-    let values: unknown[];
+    let outcomes: Outcome[];
     try {
-      values = await this.#db.transaction().execute(async (trx) => {
-        const results: unknown[] = [];
-        for (const item of batch) results.push(await item.work(trx));
-        return results;
-      });
+      outcomes = await this.#db.transaction().execute((trx) => this.#runIsolated(trx, batch));
     } catch {
-      // Which write failed, and whether the commit itself did, is found out one write at a time.
+      // The commit (or a rollback to a savepoint) failed: whatever the batch wrote is gone.
       for (const item of batch) await this.#commitAlone(item);
       return;
     }
-    batch.forEach((item, i) => item.resolve(values[i]));
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+
+  async #runIsolated(trx: Transaction<DB>, batch: Array<QueuedWrite<DB>>): Promise<Outcome[]> {
+    const { first, between, last, rollback } = this.#savepoints;
+    const outcomes: Outcome[] = [];
+    await trx.executeQuery(first);
+    for (const [i, item] of batch.entries()) {
+      if (i > 0) for (const statement of between) await trx.executeQuery(statement);
+      try {
+        outcomes.push({ ok: true, value: await item.work(trx) });
+      } catch (error) {
+        await trx.executeQuery(rollback);
+        outcomes.push({ ok: false, error });
+      }
+    }
+    await trx.executeQuery(last);
+    return outcomes;
   }
 
   async #commitAlone(item: QueuedWrite<DB>): Promise<void> {

@@ -6,7 +6,7 @@ import { adapterTypes } from './adapters/registry.js';
 import { RunSubmissions } from './run-submission.js';
 import { countRunsOfPart } from './run-counts.js';
 import { eraseRunsOfPlayer, listRuns, type RunListFilter, type RunPage } from './run-store.js';
-import { GroupCommitWriter, TransactionPerWrite, type RunWriter } from './run-writer.js';
+import { GroupCommitWriter, type RunWriter } from './run-writer.js';
 import { gameDatabase } from '../database.js';
 
 declare module 'fastify' {
@@ -23,19 +23,21 @@ declare module 'fastify' {
 
 export interface RunsPluginOptions {
   rateLimit: Limit;
-  /** Most submissions one SQLite transaction carries (group commit). */
+  /** Most submissions one transaction carries (group commit). */
   maxRunsPerCommit: number;
+  /** PostgreSQL: group commits in flight side by side (SQLite's single writer has one). */
+  commitLanes: number;
 }
 
 /**
- * Run submission: the writer (group commit on SQLite, whose single writer would otherwise
- * commit once per run; a transaction per run on PostgreSQL, whose pool runs them in parallel),
+ * Run submission: the writer (group commit: concurrent submissions share a transaction, on
+ * SQLite in one lane, on PostgreSQL in several side by side on its pool),
  * the submission logic, the runs listing operators read, and the `runs` part of player erasure.
  */
 export const runsPlugin = fp<RunsPluginOptions>(
   async (app, options) => {
     const { db, dialect } = gameDatabase(app);
-    const writer: RunWriter = dialect === 'sqlite' ? new GroupCommitWriter(db, options.maxRunsPerCommit) : new TransactionPerWrite(db);
+    const writer: RunWriter = new GroupCommitWriter(db, { dialect, maxBatch: options.maxRunsPerCommit, lanes: dialect === 'sqlite' ? 1 : options.commitLanes });
     const recorded = new Counter({
       name: 'game_runs_total',
       help: 'Runs recorded, by game, adapter and status (accepted, flagged, rejected)',

@@ -5,8 +5,8 @@ import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { adapterTypes } from '../../src/runs/adapters/registry.js';
 import { contentHash, canonicalJson } from '../../src/canonical-json.js';
 import { RunSubmissions } from '../../src/runs/run-submission.js';
-import { findRunOutcome, insertRunIfAbsent, listRuns } from '../../src/runs/run-store.js';
-import { TransactionPerWrite } from '../../src/runs/run-writer.js';
+import { listRuns, RunStatements } from '../../src/runs/run-store.js';
+import { GroupCommitWriter } from '../../src/runs/run-writer.js';
 import { bearer, devSignIn } from '../support/identity-fixtures.js';
 import { buildTestApp } from '../support/test-app.js';
 
@@ -45,7 +45,8 @@ describeEachDatabase('run submission across instances and after a crash', (datab
     const player = await devSignIn(first, 'demo', 'crashed');
     const payload = { score: 90, durationMs: 40_000 };
     // What a crash between the run's commit and the storing of its response leaves behind.
-    await insertRunIfAbsent(first.database.db, {
+    const statements = new RunStatements(first.database.db);
+    await statements.insertIfAbsent(first.database.db, {
       gameId: 'demo',
       playerId: player.player.id,
       runId: 'crashed-run-1',
@@ -63,7 +64,7 @@ describeEachDatabase('run submission across instances and after a crash', (datab
     });
     const submissions = new RunSubmissions({
       db: first.database.db,
-      writer: new TransactionPerWrite(first.database.db),
+      writer: new GroupCommitWriter(first.database.db, { dialect: first.database.dialect, maxBatch: 8 }),
       clock: first.clock,
       scores: first.leaderboards,
       adapterTypes,
@@ -73,7 +74,7 @@ describeEachDatabase('run submission across instances and after a crash', (datab
     const answer = await submissions.submit(submission);
     expect(answer).toEqual({ runId: 'crashed-run-1', adapterId: 'score', status: 'accepted', result: { score: 90, durationMs: 40_000 }, leaderboards: [] });
     expect(await submissions.submit({ ...submission, payload: { durationMs: 40_000, score: 90 } })).toEqual(answer);
-    const stored = await findRunOutcome(first.database.db, { gameId: 'demo', playerId: player.player.id, runId: 'crashed-run-1' });
+    const stored = await statements.findOutcome(first.database.db, { gameId: 'demo', playerId: player.player.id, runId: 'crashed-run-1' });
     expect(JSON.parse(stored!.responseBody!)).toEqual(answer);
   });
 });

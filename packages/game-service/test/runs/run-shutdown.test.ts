@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { listRuns, findRunOutcome } from '../../src/runs/run-store.js';
+import { listRuns, RunStatements } from '../../src/runs/run-store.js';
 import { bearer, devSignIn } from '../support/identity-fixtures.js';
 import { buildTestApp } from '../support/test-app.js';
 
@@ -18,10 +18,11 @@ describeEachDatabase('run submission at shutdown', (database) => {
 
     const reopened = await buildTestApp(database());
     try {
+      const statements = new RunStatements(reopened.database.db);
       const { runs } = await listRuns(reopened.database.db, { gameId: 'demo', playerId: player.player.id, limit: 50 });
       expect(runs).toHaveLength(20);
       for (const [i, response] of responses.entries()) {
-        const stored = await findRunOutcome(reopened.database.db, { gameId: 'demo', playerId: player.player.id, runId: `shutdown-${i}-run` });
+        const stored = await statements.findOutcome(reopened.database.db, { gameId: 'demo', playerId: player.player.id, runId: `shutdown-${i}-run` });
         expect(stored?.responseBody).toBe(response.body);
       }
     } finally {

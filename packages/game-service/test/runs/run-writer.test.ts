@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Transaction } from 'kysely';
 import { openDatabase, type Database } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { GroupCommitWriter, TransactionPerWrite } from '../../src/runs/run-writer.js';
+import { GroupCommitWriter } from '../../src/runs/run-writer.js';
 
 /** The writers know no tables: this test writes to one of its own. */
 interface WriterTables {
@@ -27,18 +27,22 @@ describeEachDatabase('run writers', (testDatabase) => {
     await database.close();
   });
 
+  function writer(maxBatch: number, lanes = 1): GroupCommitWriter<WriterTables> {
+    return new GroupCommitWriter(database.db, { dialect: database.dialect, maxBatch, lanes });
+  }
+
   async function names(prefix: string): Promise<string[]> {
     const rows = await database.db.selectFrom('writes').select('name').where('name', 'like', `${prefix}%`).orderBy('name').execute();
     return rows.map((row) => row.name);
   }
 
   it('group commit: concurrent writes share transactions and all commit', async () => {
-    const writer = new GroupCommitWriter(database.db, 64);
+    const group = writer(64);
     const transactions = new Set<Transaction<WriterTables>>();
     const names50 = Array.from({ length: 50 }, (_, i) => `g-${String(i).padStart(2, '0')}`);
     await Promise.all(
       names50.map((name) =>
-        writer.write(async (trx) => {
+        group.write(async (trx) => {
           transactions.add(trx);
           await trx.insertInto('writes').values({ name }).execute();
         }),
@@ -48,25 +52,78 @@ describeEachDatabase('run writers', (testDatabase) => {
     expect(transactions.size).toBeLessThan(5);
   });
 
-  it('group commit: a failing write is rolled back alone; its batch commits', async () => {
-    const writer = new GroupCommitWriter(database.db, 64);
-    const failing = writer.write(async (trx) => {
+  it('group commit: a failing write is rolled back to its savepoint; the others of its transaction commit', async () => {
+    const group = writer(64);
+    const transactions = new Set<Transaction<WriterTables>>();
+    const failing = group.write(async (trx) => {
+      transactions.add(trx);
       await trx.insertInto('writes').values({ name: 'f-failed' }).execute();
       throw new Error('refused');
     });
-    const before = writer.write((trx) => trx.insertInto('writes').values({ name: 'f-before' }).execute());
-    const after = writer.write((trx) => trx.insertInto('writes').values({ name: 'f-after' }).execute());
+    const before = group.write(async (trx) => {
+      transactions.add(trx);
+      await trx.insertInto('writes').values({ name: 'f-before' }).execute();
+    });
+    // A statement the database refuses (a duplicate key) spoils no one else's write either.
+    const refused = group.write(async (trx) => {
+      transactions.add(trx);
+      await trx.insertInto('writes').values({ name: 'f-refused' }).execute();
+      await trx.insertInto('writes').values({ name: 'f-before' }).execute();
+    });
+    const after = group.write(async (trx) => {
+      transactions.add(trx);
+      await trx.insertInto('writes').values({ name: 'f-after' }).execute();
+    });
     await expect(failing).rejects.toThrow('refused');
+    await expect(refused).rejects.toThrow();
     await Promise.all([before, after]);
     expect(await names('f-')).toEqual(['f-after', 'f-before']);
+    expect(transactions.size).toBe(1);
+  });
+
+  it('group commit: a write is answered only once its transaction has committed', async () => {
+    const group = writer(64);
+    let firstAnswered = false;
+    let answeredBeforeCommit: boolean | undefined;
+    const first = group.write((trx) => trx.insertInto('writes').values({ name: 'c-first' }).execute());
+    void first.then(() => (firstAnswered = true));
+    const second = group.write(async (trx) => {
+      await trx.insertInto('writes').values({ name: 'c-second' }).execute();
+      // Still inside the transaction both share: the first write must not be answered yet.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answeredBeforeCommit = firstAnswered;
+    });
+    await Promise.all([first, second]);
+    expect(answeredBeforeCommit).toBe(false);
+    expect(await names('c-')).toEqual(['c-first', 'c-second']);
+  });
+
+  it('lanes: one lane holds its writes to one open transaction; on PostgreSQL another lane commits meanwhile', async () => {
+    const lanes = database.dialect === 'postgres' ? 2 : 1;
+    const group = writer(64, lanes);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // 'a' and 'b' fall in different lanes of two.
+    const slow = group.write(async (trx) => {
+      await trx.insertInto('writes').values({ name: 'l-a1' }).execute();
+      await held;
+    }, 'a');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const sameLane = group.write((trx) => trx.insertInto('writes').values({ name: 'l-a2' }).execute(), 'a');
+    const otherLane = group.write((trx) => trx.insertInto('writes').values({ name: 'l-b1' }).execute(), 'b');
+    const otherFirst = await Promise.race([otherLane.then(() => 'other lane'), new Promise((resolve) => setTimeout(() => resolve('held'), 300))]);
+    expect(otherFirst).toBe(lanes === 2 ? 'other lane' : 'held');
+    release();
+    await Promise.all([slow, sameLane, otherLane]);
+    expect(await names('l-')).toEqual(['l-a1', 'l-a2', 'l-b1']);
   });
 
   it('group commit: batches never exceed the configured size', async () => {
-    const writer = new GroupCommitWriter(database.db, 4);
+    const group = writer(4);
     const sizes = new Map<Transaction<WriterTables>, number>();
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        writer.write(async (trx) => {
+        group.write(async (trx) => {
           sizes.set(trx, (sizes.get(trx) ?? 0) + 1);
           await trx.insertInto('writes').values({ name: `s-${i}` }).execute();
         }),
@@ -75,24 +132,11 @@ describeEachDatabase('run writers', (testDatabase) => {
     expect([...sizes.values()]).toEqual([4, 4, 2]);
   });
 
-  it('drain waits for writes already asked for', async () => {
-    for (const writer of [new GroupCommitWriter(database.db, 8), new TransactionPerWrite(database.db)]) {
-      const prefix = writer instanceof GroupCommitWriter ? 'd-g-' : 'd-t-';
-      void writer.write((trx) => trx.insertInto('writes').values({ name: `${prefix}1` }).execute());
-      void writer.write((trx) => trx.insertInto('writes').values({ name: `${prefix}2` }).execute());
-      await writer.drain();
-      expect(await names(prefix)).toEqual([`${prefix}1`, `${prefix}2`]);
-    }
-  });
-
-  it('transaction per write: a failing write leaves nothing behind', async () => {
-    const writer = new TransactionPerWrite(database.db);
-    await expect(
-      writer.write(async (trx) => {
-        await trx.insertInto('writes').values({ name: 't-failed' }).execute();
-        throw new Error('refused');
-      }),
-    ).rejects.toThrow('refused');
-    expect(await names('t-')).toEqual([]);
+  it('drain waits for writes already asked for, in every lane', async () => {
+    const group = writer(8, 3);
+    void group.write((trx) => trx.insertInto('writes').values({ name: 'd-1' }).execute(), 'a');
+    void group.write((trx) => trx.insertInto('writes').values({ name: 'd-2' }).execute(), 'b');
+    await group.drain();
+    expect(await names('d-')).toEqual(['d-1', 'd-2']);
   });
 });
