@@ -1,44 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '@playstack/server-kit';
-import { errorGroupOf } from '../../errors/error-group-merge.js';
 import { GroupCommit } from '../../storage/group-commit.js';
-import { bucketIndexOf } from '../../storage/latency-histogram.js';
-import { spanRoleOf } from '../../storage/span-role.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { minuteOf } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
+import { dayOf, occurrenceInsertColumns, occurrenceRowsBinary } from './clickhouse-occurrence-rows.js';
 
-/** The UTC date (`YYYY-MM-DD`) of an epoch-ms timestamp: the day partition its rows go to. */
-export function dayOf(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 10);
-}
-
-/**
- * A new occurrence id: its start (ms, base 36) and 8 random bytes, so ids from several writers
- * never collide and an id names the day partition it lives in.
- */
-export function occurrenceIdOf(startedAt: number): string {
-  return `${Math.floor(startedAt).toString(36)}-${randomBytes(8).toString('hex')}`;
-}
-
-/** A row of `occurrences` as inserted (JSONEachRow). */
-export function clickHouseOccurrenceRow(row: NewOccurrence, receivedAt: number): Record<string, unknown> {
-  const { normalized_statement, ...columns } = row;
-  return {
-    ...columns,
-    day: dayOf(row.started_at),
-    id: occurrenceIdOf(row.started_at),
-    span_role: spanRoleOf(row.kind, row.parent_span_id),
-    latency_bucket: bucketIndexOf(row.duration_ms),
-    is_error: row.status === 'error' ? 1 : 0,
-    has_tenant: row.tenant_id === null ? 0 : 1,
-    has_statement: row.db_system !== null && row.db_statement_hash !== null && normalized_statement !== null ? 1 : 0,
-    normalized_statement,
-    error_group_id: errorGroupOf(row)?.groupId ?? null,
-    received_at: receivedAt,
-  };
-}
+export { dayOf };
 
 export interface ClickHouseWriterOptions {
   client: ClickHouseClient;
@@ -93,7 +63,10 @@ export class ClickHouseWriter {
     const started = performance.now();
     const now = clock.now();
     if (rows.length > 0) {
-      await client.insert({ table: `${database}.occurrences`, values: rows.map((row) => clickHouseOccurrenceRow(row, now)), format: 'JSONEachRow' });
+      const body = Readable.from([occurrenceRowsBinary(rows, now)], { objectMode: false });
+      const result = await client.exec({ query: `INSERT INTO ${database}.occurrences (${occurrenceInsertColumns.join(', ')}) FORMAT RowBinary`, values: body });
+      // Read to its end: the answer comes once the insert is done (wait_end_of_query), and the socket goes back to the pool.
+      await finished(result.stream.resume());
     }
     const minute = minuteOf(now);
     await client.insert({ table: `${database}.ingestion_minutes`, values: [{ day: dayOf(minute), minute, accepted: rows.length, refused }], format: 'JSONEachRow' });
