@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AccountsTables, Database } from '@playstack/server-kit';
 import type { AlertTables } from './alerts/alert-tables.js';
 import type { KeysTables } from './keys/keys-tables.js';
-import type { SettingsTables } from './retention/settings-store.js';
+import type { SettingsTables } from './retention/settings-tables.js';
 import type { ServiceSettingsTables } from './service-settings/service-settings-tables.js';
 import type { TelemetryDatabase } from './storage/storage-tables.js';
 

@@ -1,11 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { HealthViewResponse } from './health-schemas.js';
 import { healthView } from './health-view.js';
 
 /** `/api/v1/health`: how ingestion, storage and the database are doing. */
-export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = fastify as unknown as App;
+export async function healthRoutes(app: App): Promise<void> {
   app.addHook('onRequest', app.requireSession);
   app.get(
     '/api/v1/health',

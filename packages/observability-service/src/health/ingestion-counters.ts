@@ -1,26 +1,15 @@
 import { sql, type Kysely } from 'kysely';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { minuteOf } from '../time-units.js';
-
-/** Per receipt minute: items ingestion accepted and refused. */
-export interface IngestionMinutesTable {
-  /** Epoch ms of the UTC minute the items were received in. */
-  minute: number;
-  accepted: number;
-  refused: number;
-}
-
-export interface IngestionCounterTables {
-  ingestion_minutes: IngestionMinutesTable;
-}
 
 /**
  * Counts an envelope's items for the health view; ingestion calls this once per envelope
  * (refused items include those of a whole envelope refused for its size).
  */
-export async function recordIngestion(db: Kysely<any>, receivedAtMs: number, accepted: number, refused: number): Promise<void> {
+export async function recordIngestion(db: Kysely<TelemetryDatabase>, receivedAtMs: number, accepted: number, refused: number): Promise<void> {
   if (accepted === 0 && refused === 0) return;
   const minute = minuteOf(receivedAtMs);
-  await (db as Kysely<IngestionCounterTables>)
+  await db
     .insertInto('ingestion_minutes')
     .values({ minute, accepted, refused })
     .onConflict((oc) =>
@@ -33,8 +22,8 @@ export async function recordIngestion(db: Kysely<any>, receivedAtMs: number, acc
 }
 
 /** Items accepted and refused in the minutes starting in [fromMs, toMs). */
-export async function ingestionTotals(db: Kysely<any>, fromMs: number, toMs: number): Promise<{ accepted: number; refused: number }> {
-  const row = await (db as Kysely<IngestionCounterTables>)
+export async function ingestionTotals(db: Kysely<TelemetryDatabase>, fromMs: number, toMs: number): Promise<{ accepted: number; refused: number }> {
+  const row = await db
     .selectFrom('ingestion_minutes')
     .select((eb) => [eb.fn.sum<number>('accepted').as('accepted'), eb.fn.sum<number>('refused').as('refused')])
     .where('minute', '>=', fromMs)
@@ -44,6 +33,6 @@ export async function ingestionTotals(db: Kysely<any>, fromMs: number, toMs: num
 }
 
 /** Forgets counts of minutes before `beforeMs` (retention). */
-export async function pruneIngestionCounters(db: Kysely<any>, beforeMs: number): Promise<void> {
-  await (db as Kysely<IngestionCounterTables>).deleteFrom('ingestion_minutes').where('minute', '<', beforeMs).execute();
+export async function pruneIngestionCounters(db: Kysely<TelemetryDatabase>, beforeMs: number): Promise<void> {
+  await db.deleteFrom('ingestion_minutes').where('minute', '<', beforeMs).execute();
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { errorResponses, type App } from '@playstack/server-kit';
 import { LogRecord, LogsQuery, LogsResponse, LogTrendQuery, LogTrendResponse, TraceLogsParams, TraceLogsResponse, logsLimitDefault } from './log-schemas.js';
 import { logsView, logTrendView, traceLogsView } from './logs-view.js';
@@ -9,8 +8,7 @@ const selectionNote =
   'Honours from, to (by the record’s time, `from` inclusive, `to` exclusive, default the last 24 hours), service, environment, severity (minimum), traceId, q (text search), attr.<key>=<value> (record or resource attribute; up to 5)';
 
 /** The logs read endpoints: search, counts over time, and a trace's records. */
-export async function logRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = fastify as unknown as App;
+export async function logRoutes(app: App): Promise<void> {
   app.addHook('onRequest', app.requireSession);
   app.addSchema(LogRecord);
 

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import type { App } from '@playstack/server-kit';
+import { observabilityDatabase } from '../database.js';
+import { logTables } from './log-tables.js';
 import type { LogStore } from './log-store.js';
 import { SqlLogStore } from './sql-log-store.js';
 
@@ -12,9 +13,9 @@ declare module 'fastify' {
 
 /** Decorates `app.logStore`: the SQL store over the service's database. */
 export const logStorePlugin = fp(
-  async (fastify) => {
-    const app = fastify as unknown as App;
-    app.decorate('logStore', new SqlLogStore(app.database) as LogStore);
+  async (app) => {
+    const { db, dialect } = observabilityDatabase(app);
+    app.decorate<LogStore>('logStore', new SqlLogStore({ db: logTables(db), dialect }));
   },
   { name: 'log-store' },
 );

@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { QueryFilters, QueryRange } from '../query/query-range.js';
-import type { LogsTable } from './log-tables.js';
+import type { LogTables, LogsTable } from './log-tables.js';
 
 /** A record to store: every column but the id (assigned by the store) and the receipt time. */
 export type NewLogRecord = Omit<LogsTable, 'id' | 'received_at'>;
@@ -56,7 +56,7 @@ export interface TenantLogCountRequest {
  */
 export interface LogStore {
   /** Stores records inside the ingest transaction `trx` (with their text index and counts). */
-  writeBatch(trx: Kysely<any>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void>;
+  writeBatch<DB extends LogTables>(trx: Kysely<DB> | Transaction<DB>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void>;
   /** A page of matching records, newest first. */
   search(request: LogPageRequest): Promise<StoredLogRecord[]>;
   /** Matching records counted per time bucket and severity number (buckets aligned to the epoch). */

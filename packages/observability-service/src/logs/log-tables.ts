@@ -1,3 +1,5 @@
+import { tableView } from '@playstack/server-kit';
+
 /**
  * The logs storage contract: tables written by ingestion and read by the logs views, through the
  * log store (log-store.ts) only. Times are epoch milliseconds.
@@ -69,3 +71,6 @@ export interface LogTables {
   log_counts: LogCountsTable;
   log_tenant_counts: LogTenantCountsTable;
 }
+
+/** The logs tables of any database that has them (the service's, an ingest transaction): what the log store reads and writes. */
+export const logTables = tableView<LogTables>();

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, Dialect } from '@playstack/server-kit';
 import { attributeEquals } from '../query/attribute-filter.js';
 import { multiRowInsertSql } from '../storage/multi-row-insert.js';
@@ -6,7 +6,7 @@ import { cellId } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
 import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPerMs } from './log-ids.js';
 import type { LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
-import type { LogTables, LogsTable } from './log-tables.js';
+import { logTables, type LogTables, type LogsTable } from './log-tables.js';
 import { fts5BodyQuery, fts5TraceQuery, postgresBodyMatches } from './log-text-search.js';
 
 /** The columns of `logs` in insert order. */
@@ -71,10 +71,10 @@ class CountAccumulator {
 
 /** Log storage on SQLite or PostgreSQL (through Kysely); the text index is each database's own. */
 export class SqlLogStore implements LogStore {
-  readonly #database: Database;
+  readonly #database: Pick<Database<LogTables>, 'db' | 'dialect'>;
   readonly #insertSql = new Map<string, string>();
 
-  constructor(database: Database) {
+  constructor(database: Pick<Database<LogTables>, 'db' | 'dialect'>) {
     this.#database = database;
   }
 
@@ -83,11 +83,12 @@ export class SqlLogStore implements LogStore {
   }
 
   get #db(): Kysely<LogTables> {
-    return this.#database.db as Kysely<LogTables>;
+    return this.#database.db;
   }
 
-  async writeBatch(trx: Kysely<any>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void> {
+  async writeBatch<DB extends LogTables>(ingestTransaction: Kysely<DB> | Transaction<DB>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void> {
     if (rows.length === 0) return;
+    const trx = logTables(ingestTransaction);
     const ids = await assignLogIds(
       rows.map((row) => row.time_ms),
       (milliseconds) => this.#storedSlots(trx, milliseconds),
@@ -118,7 +119,7 @@ export class SqlLogStore implements LogStore {
   }
 
   /** The largest stored id in each millisecond's slots, one statement for them all. */
-  async #storedSlots(trx: Kysely<any>, milliseconds: readonly number[]): Promise<Map<number, number>> {
+  async #storedSlots(trx: Kysely<LogTables>, milliseconds: readonly number[]): Promise<Map<number, number>> {
     const firsts = milliseconds.map(firstIdAt);
     const result =
       this.#dialect === 'postgres'
@@ -136,7 +137,7 @@ export class SqlLogStore implements LogStore {
   }
 
   /** SQLite: the FTS5 index of bodies and trace ids, rowid = the record's id. */
-  async #indexText(trx: Kysely<any>, rows: readonly NewLogRecord[], ids: readonly number[]): Promise<void> {
+  async #indexText(trx: Kysely<LogTables>, rows: readonly NewLogRecord[], ids: readonly number[]): Promise<void> {
     for (let offset = 0; offset < rows.length; offset += ftsRowsPerInsert) {
       const chunk = rows.slice(offset, offset + ftsRowsPerInsert);
       const parameters: unknown[] = [];
@@ -145,7 +146,7 @@ export class SqlLogStore implements LogStore {
     }
   }
 
-  async #addCounts(trx: Kysely<any>, rows: readonly NewLogRecord[]): Promise<void> {
+  async #addCounts(trx: Kysely<LogTables>, rows: readonly NewLogRecord[]): Promise<void> {
     const severities = new CountAccumulator();
     const tenants = new CountAccumulator();
     for (const row of rows) {
@@ -156,7 +157,7 @@ export class SqlLogStore implements LogStore {
     await this.#upsertCounts(trx, 'log_tenant_counts', ['tenant_id', 'service', 'environment'], tenants);
   }
 
-  async #upsertCounts(trx: Kysely<any>, table: 'log_counts' | 'log_tenant_counts', keyColumns: readonly string[], counts: CountAccumulator): Promise<void> {
+  async #upsertCounts(trx: Kysely<LogTables>, table: 'log_counts' | 'log_tenant_counts', keyColumns: readonly string[], counts: CountAccumulator): Promise<void> {
     const { cells } = counts;
     const columns = ['period_ms', 'bucket', ...keyColumns, 'count'];
     const perStatement = Math.floor(30_000 / columns.length);

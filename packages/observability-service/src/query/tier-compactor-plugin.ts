@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { App } from '@playstack/server-kit';
 import type { MaintenanceResult as CompactionResult } from '../telemetry/index.js';
 
 declare module 'fastify' {
@@ -20,8 +18,7 @@ export interface TierCompactorOptions {
  * how much they can read from the tiers.
  */
 export const tierCompactorPlugin = fp<TierCompactorOptions>(
-  async (fastify: FastifyInstance, options) => {
-    const app = fastify as unknown as App;
+  async (app, options) => {
     let running: Promise<CompactionResult> | undefined;
     const runOnce = (): Promise<CompactionResult> => {
       running ??= app.telemetry.maintain().finally(() => {

@@ -1,7 +1,8 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '@playstack/server-kit';
+import type { Database, Dialect } from '@playstack/server-kit';
 import { multiRowInsertSql } from '../storage/multi-row-insert.js';
 import { schemaLock } from '../storage/schema-lock.js';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { minuteMs } from '../time-units.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { histogramAggregate, inList } from './rollup-aggregate.js';
@@ -36,7 +37,7 @@ function tierColumns(dimension: TierDimension): string[] {
  * Inserts grouped rows, each histogram column merged into one canonical string (concatenations
  * would grow with traffic instead of with the number of latency buckets).
  */
-async function insertWithMergedHistograms(db: Kysely<any>, database: Database, dimension: TierDimension, rows: Array<Record<string, unknown>>): Promise<void> {
+async function insertWithMergedHistograms(db: Kysely<TelemetryDatabase>, dialect: Dialect, dimension: TierDimension, rows: Array<Record<string, unknown>>): Promise<void> {
   const columns = tierColumns(dimension);
   for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
     const chunk = rows.slice(offset, offset + rowsPerInsert);
@@ -47,29 +48,29 @@ async function insertWithMergedHistograms(db: Kysely<any>, database: Database, d
         parameters.push(histogram ? new MergedHistogram().add(row[column] as string | null).encode() : row[column]);
       }
     }
-    await db.executeQuery(CompiledQuery.raw(multiRowInsertSql(database.dialect, dimension.table, columns, chunk.length), parameters));
+    await db.executeQuery(CompiledQuery.raw(multiRowInsertSql(dialect, dimension.table, columns, chunk.length), parameters));
   }
 }
 
 /** Runs a grouped select into the tier: straight `insert ... select` unless histograms need merging. */
-async function fillTier(db: Kysely<any>, database: Database, dimension: TierDimension, select: RawBuilder<Record<string, unknown>>): Promise<void> {
+async function fillTier(db: Kysely<TelemetryDatabase>, dialect: Dialect, dimension: TierDimension, select: RawBuilder<Record<string, unknown>>): Promise<void> {
   if (dimension.histogramColumns.length === 0) {
     await sql`insert into ${sql.table(dimension.table)} (${sql.join(tierColumns(dimension).map((column) => sql.ref(column)))}) ${select}`.execute(db);
     return;
   }
   const result = await select.execute(db);
-  await insertWithMergedHistograms(db, database, dimension, result.rows);
+  await insertWithMergedHistograms(db, dialect, dimension, result.rows);
 }
 
 /** Recomputes one tier's buckets, every grain, from the per-minute rollups or the next finer tier. */
-async function recomputeTier(db: Kysely<any>, database: Database, dimension: TierDimension, tierMs: number, buckets: readonly number[]): Promise<void> {
+async function recomputeTier(db: Kysely<TelemetryDatabase>, dialect: Dialect, dimension: TierDimension, tierMs: number, buckets: readonly number[]): Promise<void> {
   const figures = [
     ...dimension.extraColumns.map((column) => sql`max(${sql.ref(column)}) as ${sql.ref(column)}`),
     sql`sum(count) as count`,
     sql`sum(error_count) as error_count`,
     sql`sum(duration_sum_ms) as duration_sum_ms`,
     sql`max(duration_max_ms) as duration_max_ms`,
-    ...dimension.histogramColumns.map((column) => sql`${histogramAggregate(database.dialect, column)} as ${sql.ref(column)}`),
+    ...dimension.histogramColumns.map((column) => sql`${histogramAggregate(dialect, column)} as ${sql.ref(column)}`),
   ];
   // The grain leads the key after the tier: naming every grain lets the index reach the buckets.
   const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
@@ -89,7 +90,7 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
         const keys = dimension.keyColumns.map((column) => (allColumns.includes(column) ? sql`${allKey} as ${sql.ref(column)}` : sql.ref(column)));
         await fillTier(
           db,
-          database,
+          dialect,
           dimension,
           sql<Record<string, unknown>>`
             select ${sql.lit(tierMs)} as tier_ms, ${sql.lit(grain)} as grain, ${bucketOf} as bucket, ${sql.join([...keys, ...figures])}
@@ -104,7 +105,7 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
       const coarse = sql`bucket - (bucket % ${sql.lit(tierMs)})`;
       await fillTier(
         db,
-        database,
+        dialect,
         dimension,
         sql<Record<string, unknown>>`
           select ${sql.lit(tierMs)} as tier_ms, grain, ${coarse} as bucket, ${sql.join([...dimension.keyColumns.map((column) => sql.ref(column)), ...figures])}
@@ -118,12 +119,12 @@ async function recomputeTier(db: Kysely<any>, database: Database, dimension: Tie
 }
 
 /** Recomputes every tier of every dimension for the given minutes. */
-async function recomputeMinutes(db: Kysely<any>, database: Database, minutes: ReadonlySet<number>): Promise<void> {
+async function recomputeMinutes(db: Kysely<TelemetryDatabase>, dialect: Dialect, minutes: ReadonlySet<number>): Promise<void> {
   if (minutes.size === 0) return;
   for (const dimension of allTierDimensions) {
     for (const tierMs of tierSizesMs) {
       const buckets = [...new Set([...minutes].map((minute) => minute - (minute % tierMs)))].sort((a, b) => a - b);
-      await recomputeTier(db, database, dimension, tierMs, buckets);
+      await recomputeTier(db, dialect, dimension, tierMs, buckets);
     }
   }
 }
@@ -138,7 +139,7 @@ export interface CompactionResult {
  * Folds occurrences stored since the last run into the tiers, a chunk per transaction, until it
  * has caught up. Returns without work when another instance holds the compaction lock.
  */
-export async function compactTiers(database: Database): Promise<CompactionResult> {
+export async function compactTiers(database: Database<TelemetryDatabase>): Promise<CompactionResult> {
   const result: CompactionResult = { throughId: 0, minutes: 0 };
   for (;;) {
     const step = await database.db.transaction().execute(async (trx) => {
@@ -152,7 +153,7 @@ export async function compactTiers(database: Database): Promise<CompactionResult
       if (newestId <= from) return { throughId: from, minutes: 0, done: true };
       const through = Math.min(newestId, from + compactionChunkRows);
       const minutes = await minutesTouched(trx, from, through);
-      await recomputeMinutes(trx, database, minutes);
+      await recomputeMinutes(trx, database.dialect, minutes);
       await setTierWatermark(trx, through);
       return { throughId: through, minutes: minutes.size, done: through >= newestId };
     });
@@ -170,8 +171,8 @@ export async function compactTiers(database: Database): Promise<CompactionResult
  * On SQLite each delete stands alone (compaction there is one transaction on the same connection),
  * so ingestion commits between them as it does between the pruner's other deletes.
  */
-export async function pruneTiers(database: Pick<Database, 'db' | 'dialect'>, cutoffMs: number): Promise<void> {
-  const prune = async (db: Kysely<any>) => {
+export async function pruneTiers(database: Pick<Database<TelemetryDatabase>, 'db' | 'dialect'>, cutoffMs: number): Promise<void> {
+  const prune = async (db: Kysely<TelemetryDatabase>) => {
     for (const dimension of allTierDimensions) {
       const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
       for (const tierMs of tierSizesMs) {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { App } from '@playstack/server-kit';
+import { observabilityDatabase } from '../database.js';
 import { RetentionPolicy } from './retention-policy.js';
 import { RetentionPruner } from './retention-pruner.js';
 
@@ -19,9 +19,8 @@ export interface RetentionPluginOptions {
 
 /** Decorates `app.retention` and prunes old telemetry in the background while the app runs. */
 export const retentionPlugin = fp<RetentionPluginOptions>(
-  async (fastify, options) => {
-    const app = fastify as unknown as App;
-    const policy = new RetentionPolicy(app.database.db, options.defaultDays);
+  async (app, options) => {
+    const policy = new RetentionPolicy(observabilityDatabase(app).db, options.defaultDays);
     await policy.refresh();
     const pruner = new RetentionPruner({
       store: app.telemetry,

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ObservabilityDb } from '../database.js';
 import { storedRetentionDays, storeRetentionDays } from './retention-store.js';
 
 /** Bounds of the retention an admin may set, in days. */
@@ -11,11 +11,11 @@ export const maxRetentionDays = 3650;
  * pruning interval.
  */
 export class RetentionPolicy {
-  readonly #db: Kysely<any>;
+  readonly #db: ObservabilityDb;
   readonly #fallbackDays: number;
   #days: number;
 
-  constructor(db: Kysely<any>, fallbackDays: number) {
+  constructor(db: ObservabilityDb, fallbackDays: number) {
     this.#db = db;
     this.#fallbackDays = fallbackDays;
     this.#days = fallbackDays;

@@ -1,23 +1,14 @@
-import type { Kysely } from 'kysely';
+import type { ObservabilityDb } from '../database.js';
 
-/** A row of `settings`: one named value, stored as text. */
-export interface SettingRow {
-  name: string;
-  value: string;
-  updated_at: number;
-}
-
-export interface SettingsTables {
-  settings: SettingRow;
-}
-
-export async function getSetting(db: Kysely<any>, name: string): Promise<string | undefined> {
-  const row = await (db as Kysely<SettingsTables>).selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst();
+/** The named setting's stored value; undefined while nobody has set it. */
+export async function getSetting(db: ObservabilityDb, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst();
   return row?.value;
 }
 
-export async function putSetting(db: Kysely<any>, name: string, value: string, now: number): Promise<void> {
-  await (db as Kysely<SettingsTables>)
+/** Stores a named setting, replacing its value. */
+export async function putSetting(db: ObservabilityDb, name: string, value: string, now: number): Promise<void> {
+  await db
     .insertInto('settings')
     .values({ name, value, updated_at: now })
     .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: now }))

@@ -1,14 +1,16 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 /**
  * A view of a database restricted to `Tables`, for a module that owns some of a service's tables
  * (the kit's accounts module, over either service's database): `tableView<AccountsTables>()`
- * takes any `Kysely<DB>` whose `DB` has those tables. Kysely's instance type is invariant in its
- * database (its transaction and connection callbacks take it as an argument), so a wider database
- * is not assignable to a narrower one although every query on the narrower one is valid on it.
- * This is the one place that says so; Kysely 0.29's `db.$pickTables()` does the same.
+ * takes any `Kysely<DB>` or `Transaction<DB>` whose `DB` has those tables (both are named:
+ * TypeScript does not infer `DB` from a transaction against `Kysely<DB>` alone). Kysely's
+ * instance type is invariant in its database (its transaction and connection callbacks take it as
+ * an argument), so a wider database is not assignable to a narrower one although every query on
+ * the narrower one is valid on it. This is the one place that says so; Kysely 0.29's
+ * `db.$pickTables()` does the same.
  */
-export function tableView<Tables>(): <DB extends Tables>(db: Kysely<DB>) => Kysely<Tables> {
+export function tableView<Tables>(): <DB extends Tables>(db: Kysely<DB> | Transaction<DB>) => Kysely<Tables> {
   // The guard test (test/typed-storage.test.ts) allows this line, and only this one.
   return (db) => db as Kysely<any>;
 }
