@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { freePort } from './free-port.js';
 
 const startTimeoutMs = 60_000;
@@ -24,6 +24,7 @@ export class TestClickHouseServer {
   readonly httpPort: number;
   readonly #ports: { tcp: number; interserver: number };
   readonly #dir: string;
+  #configFile = packagedConfig;
   #process: ChildProcess | undefined;
 
   private constructor(httpPort: number, tcp: number, interserver: number) {
@@ -32,11 +33,42 @@ export class TestClickHouseServer {
     this.#dir = mkdtempSync(join(tmpdir(), 'playstack-clickhouse-'));
   }
 
+  static async #onFreePorts(): Promise<TestClickHouseServer> {
+    return new TestClickHouseServer(await freePort(), await freePort(), await freePort());
+  }
+
   /** Starts a server on free ports and resolves once it answers over HTTP. */
   static async start(): Promise<TestClickHouseServer> {
-    const server = new TestClickHouseServer(await freePort(), await freePort(), await freePort());
+    const server = await TestClickHouseServer.#onFreePorts();
     await server.#start();
     return server;
+  }
+
+  /**
+   * Starts `shards` servers that each know all of them as the shards of `cluster` (their
+   * `remote_servers`, one replica per shard), for `Distributed` tables over them.
+   */
+  static async startCluster(cluster: string, shards: number): Promise<TestClickHouseServer[]> {
+    const servers: TestClickHouseServer[] = [];
+    for (let shard = 0; shard < shards; shard++) servers.push(await TestClickHouseServer.#onFreePorts());
+    const replicas = servers.map((server) => `<shard><replica><host>127.0.0.1</host><port>${server.#ports.tcp}</port></replica></shard>`).join('');
+    const remoteServers = `<yandex><remote_servers replace="replace"><${cluster}>${replicas}</${cluster}></remote_servers></yandex>`;
+    try {
+      for (const server of servers) {
+        // The packaged configuration copied beside a config.d of the server's own: its files merge over it.
+        const conf = join(server.#dir, 'conf');
+        mkdirSync(join(conf, 'config.d'), { recursive: true });
+        copyFileSync(packagedConfig, join(conf, 'config.xml'));
+        copyFileSync(join(dirname(packagedConfig), 'users.xml'), join(conf, 'users.xml'));
+        writeFileSync(join(conf, 'config.d', 'remote-servers.xml'), remoteServers);
+        server.#configFile = join(conf, 'config.xml');
+        await server.#start();
+      }
+    } catch (error) {
+      for (const server of servers) await server.dispose();
+      throw error;
+    }
+    return servers;
   }
 
   get url(): string {
@@ -48,7 +80,7 @@ export class TestClickHouseServer {
     const child = spawn(
       'clickhouse-server',
       [
-        `--config-file=${packagedConfig}`,
+        `--config-file=${this.#configFile}`,
         '--',
         `--path=${dir}/`,
         `--tmp_path=${dir}/tmp/`,

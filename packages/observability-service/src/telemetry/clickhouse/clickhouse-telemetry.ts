@@ -11,6 +11,7 @@ import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './
 import { migrateClickHouse } from './clickhouse-migrations.js';
 import { aggregateClickHouseRollups, clickHouseRollupTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
+import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.js';
 
 /** Every table retention drops day partitions of. */
 const partitionedTables = ['occurrences', 'trace_days', 'operation_rollups', 'tenant_rollups', 'statement_rollups', 'ingestion_minutes'] as const;
@@ -22,6 +23,12 @@ export interface ClickHouseTelemetryOptions {
   database: string;
   clock: Clock;
   maxRowsPerInsert: number;
+  /**
+   * The cluster (of the servers' `remote_servers`) telemetry is sharded over (CLICKHOUSE_CLUSTER):
+   * this instance writes to its server's shard tables and reads through `Distributed` tables
+   * over every shard (clickhouse-cluster.ts). Unset: one server.
+   */
+  cluster?: string;
 }
 
 /** A stored occurrence as ClickHouse returns it: the SQL row's columns (64-bit integers arrive as text), and its own. */
@@ -36,17 +43,25 @@ export type ClickHouseOccurrenceRow = OccurrenceRow & { id: string; day: string;
  */
 export class ClickHouseTelemetry {
   readonly database: string;
+  /** Where this instance writes, prunes and measures: `database`, or its shard's database when sharded. */
+  readonly #shardDatabase: string;
+  readonly #cluster: string | undefined;
   readonly #client: ClickHouseClient;
   readonly #writer: ClickHouseWriter;
   readonly #listeners: Array<(commit: CommitReport) => void> = [];
 
   constructor(options: ClickHouseTelemetryOptions) {
     this.database = options.database;
+    this.#cluster = options.cluster;
+    this.#shardDatabase = shardDatabaseOf(options.database, options.cluster);
+    // Sharded: a subquery over a read table (a trace's days) runs on each shard over its own table,
+    // and a statement inserting through a read table returns once every shard has its rows.
+    const sharded = options.cluster === undefined ? {} : { distributed_product_mode: 'local' as const, insert_distributed_sync: 1 };
     // The client's own logging is off: a failed insert rejects the write, which ingestion reports.
-    this.#client = createClient({ url: options.url, clickhouse_settings: { wait_end_of_query: 1 }, log: { level: ClickHouseLogLevel.OFF } });
+    this.#client = createClient({ url: options.url, clickhouse_settings: { wait_end_of_query: 1, ...sharded }, log: { level: ClickHouseLogLevel.OFF } });
     this.#writer = new ClickHouseWriter({
       client: this.#client,
-      database: options.database,
+      database: this.#shardDatabase,
       clock: options.clock,
       maxRowsPerInsert: options.maxRowsPerInsert,
       onCommit: (commit) => {
@@ -56,8 +71,10 @@ export class ClickHouseTelemetry {
   }
 
   /** Creates the database and tables (the versions not applied yet); returns the versions applied now. */
-  migrate(): Promise<string[]> {
-    return migrateClickHouse(this.#client, this.database);
+  async migrate(): Promise<string[]> {
+    const applied = await migrateClickHouse(this.#client, this.#shardDatabase);
+    if (this.#cluster !== undefined) await createDistributedTables(this.#client, this.database, this.#cluster);
+    return applied;
   }
 
   write(rows: readonly NewOccurrence[], refused = 0): Promise<void> {
@@ -145,7 +162,7 @@ export class ClickHouseTelemetry {
   async storage(): Promise<{ occurrences: number; bytesOnDisk: number }> {
     const result = await this.#client.query({
       query: `SELECT sumIf(rows, table = 'occurrences') AS occurrences, sum(bytes_on_disk) AS bytes FROM system.parts
-        WHERE database = ${stringLiteral(this.database)} AND active`,
+        WHERE database = ${stringLiteral(this.#shardDatabase)} AND active`,
       format: 'JSONEachRow',
     });
     const [row] = await result.json<{ occurrences: string; bytes: string }>();
@@ -161,13 +178,13 @@ export class ClickHouseTelemetry {
     const lastDroppable = dayOf(cutoffMs - dayMs);
     const result = await this.#client.query({
       query: `SELECT table, partition, sum(rows) AS rows FROM system.parts
-        WHERE database = ${stringLiteral(this.database)} AND active AND has(${stringArrayLiteral(partitionedTables)}, table) AND partition <= ${stringLiteral(lastDroppable)}
+        WHERE database = ${stringLiteral(this.#shardDatabase)} AND active AND has(${stringArrayLiteral(partitionedTables)}, table) AND partition <= ${stringLiteral(lastDroppable)}
         GROUP BY table, partition`,
       format: 'JSONEachRow',
     });
     let occurrences = 0;
     for (const part of await result.json<{ table: string; partition: string; rows: string }>()) {
-      await this.#client.command({ query: `ALTER TABLE ${this.database}.${part.table} DROP PARTITION ${stringLiteral(part.partition)}` });
+      await this.#client.command({ query: `ALTER TABLE ${this.#shardDatabase}.${part.table} DROP PARTITION ${stringLiteral(part.partition)}` });
       if (part.table === 'occurrences') occurrences += Number(part.rows);
     }
     return occurrences;
@@ -175,12 +192,13 @@ export class ClickHouseTelemetry {
 
   /** Has ClickHouse merge every part now (`OPTIMIZE ... FINAL`): what it does in the background anyway; tests. */
   async optimizeForTests(): Promise<void> {
-    for (const table of partitionedTables) await this.#client.command({ query: `OPTIMIZE TABLE ${this.database}.${table} FINAL` });
+    for (const table of partitionedTables) await this.#client.command({ query: `OPTIMIZE TABLE ${this.#shardDatabase}.${table} FINAL` });
   }
 
   /** Drops the database (tests). */
   async dropDatabase(): Promise<void> {
     await this.#client.command({ query: `DROP DATABASE IF EXISTS ${this.database}` });
+    await this.#client.command({ query: `DROP DATABASE IF EXISTS ${this.#shardDatabase}` });
   }
 
   async close(): Promise<void> {

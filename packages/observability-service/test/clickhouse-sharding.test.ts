@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '@playstack/server-kit';
+import { clickHouseServerInstalled, TestClickHouseServer } from '@playstack/server-kit/testing';
+import { databaseView } from '../src/query/database-view.js';
+import { operationsView } from '../src/query/operations-view.js';
+import type { RollupAggregate } from '../src/query/rollup-aggregate.js';
+import { servicesView } from '../src/query/services-view.js';
+import { summaryView } from '../src/query/summary-view.js';
+import { trendView } from '../src/query/trend-view.js';
+import type { ApdexThresholds } from '../src/service-settings/service-settings.js';
+import type { ClickHouseRollupQuery } from '../src/telemetry/clickhouse/clickhouse-rollups.js';
+import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
+import { dayMs, minuteMs } from '../src/time-units.js';
+import { generateDataSet } from './support/generated-occurrences.js';
+
+// Telemetry sharded over two ClickHouse servers (CLICKHOUSE_CLUSTER): two observability
+// instances, one per shard, each writing part of the traffic to its own server; either answers
+// every read as one server holding all of it does. Needs clickhouse-server here (the shards are
+// this suite's own servers, configured as one cluster).
+
+const now = Date.parse('2026-11-21T12:00:00.000Z');
+const hourMs = 3_600_000;
+const cluster = 'playstack_test';
+const thresholds: ApdexThresholds = async (services) => new Map(services.map((service) => [service, 300]));
+
+/** Sums of doubles depend on the order the shards' parts are added in. */
+const double = (value: number) => Number(value.toPrecision(9));
+function comparable(groups: readonly RollupAggregate[]) {
+  return groups
+    .map((group) => ({ ...group, durationSumMs: double(group.durationSumMs) }))
+    .sort((a, b) => (JSON.stringify([a.bucketStartMs, a.keys]) < JSON.stringify([b.bucketStartMs, b.keys]) ? -1 : 1));
+}
+
+if (clickHouseServerInstalled()) describe('ClickHouse telemetry sharded over two servers', () => {
+  const clock = new ManualClock(now);
+  const data = generateDataSet(now, 1200, 21);
+  let shards: TestClickHouseServer[] = [];
+  let one: ClickHouseTelemetry;
+  let instances: ClickHouseTelemetry[] = [];
+
+  beforeAll(async () => {
+    shards = await TestClickHouseServer.startCluster(cluster, 2);
+    const options = { database: 'telemetry', clock, maxRowsPerInsert: 10_000 };
+    instances = shards.map((shard) => new ClickHouseTelemetry({ ...options, url: shard.url, cluster }));
+    one = new ClickHouseTelemetry({ ...options, url: shards[0]!.url, database: 'unsharded' });
+    for (const store of [...instances, one]) await store.migrate();
+    // Each request goes to one instance, as a load balancer would send it; the single server gets them all.
+    for (let offset = 0, request = 0; offset < data.rows.length; offset += 150, request++) {
+      const batch = data.rows.slice(offset, offset + 150);
+      await Promise.all([instances[request % 2]!.write(batch, request % 3), one.write(batch, request % 3)]);
+    }
+  }, 180_000);
+  afterAll(async () => {
+    for (const store of [...instances, one]) await store?.close();
+    for (const shard of shards) await shard.dispose();
+  });
+
+  it('stores each batch on the shard of the instance that received it', async () => {
+    const stored = await Promise.all(instances.map(async (store) => (await store.storage()).occurrences));
+    expect(stored.every((count) => count > 0)).toBe(true);
+    expect(stored[0]! + stored[1]!).toBe(data.rows.length);
+  });
+
+  it('answers the rollups, views, traces and ingestion totals through either instance as one server does', async () => {
+    const range = { fromMs: now - 3 * dayMs, toMs: now + minuteMs };
+    const queries: ClickHouseRollupQuery[] = [
+      { table: 'operation_rollups', range, groupBy: ['service', 'environment', 'span_role'], withHistogram: true, withErrorHistogram: true },
+      { table: 'operation_rollups', range, equals: { service: 'orders' }, groupBy: ['operation', 'kind'], bucketMs: hourMs, withHistogram: true },
+      { table: 'tenant_rollups', range, groupBy: ['tenant_id', 'service', 'environment'], bucketMs: dayMs },
+      { table: 'statement_rollups', range, groupBy: ['db_system', 'statement_hash'], withHistogram: true, extraColumns: ['statement', 'db_operation'] },
+    ];
+    const reads = [
+      { range, filters: { environment: 'production' } },
+      { range: { fromMs: now - 7 * hourMs + 12_345, toMs: now - hourMs }, filters: { service: 'orders' } },
+    ];
+    const withoutIds = (view: Awaited<ReturnType<ClickHouseTelemetry['trace']>>) => ({ ...view, spans: view.spans.map(({ id: _id, ...span }) => span) });
+    const traceIds = [data.traceId, ...new Set(data.rows.slice(0, 12).map((row) => row.trace_id))];
+    const answers = async (store: ClickHouseTelemetry) => {
+      const columnar = (read: (typeof reads)[number]) => ({ ...read, rollups: store.rollups });
+      return {
+        rollups: await Promise.all(queries.map(async (query) => comparable(await store.aggregate(query)))),
+        views: await Promise.all(
+          reads.map(async (read) => ({
+            services: await servicesView({ ...columnar(read), lastSeen: store.lastSeen }, thresholds),
+            summary: await summaryView(columnar(read), thresholds),
+            trend: await trendView(columnar(read), thresholds, '1h'),
+            operations: await operationsView(columnar(read), thresholds, { limit: 5 }),
+            database: (await databaseView(columnar(read), 20)).statements.map((row) => ({ ...row, totalMs: double(row.totalMs) })),
+          })),
+        ),
+        traces: await Promise.all(traceIds.map(async (traceId) => withoutIds(await store.trace(traceId)))),
+        ingested: await store.ingestionTotals(now - minuteMs, now + minuteMs),
+      };
+    };
+    const expected = await answers(one);
+    expect(expected.rollups[0]!.length).toBeGreaterThan(0);
+    expect(expected.ingested.accepted).toBe(data.rows.length);
+    for (const store of instances) expect(await answers(store)).toEqual(expected);
+    await expect(instances[1]!.trace('e'.repeat(32))).rejects.toMatchObject({ code: 'trace-not-found' });
+  });
+});
