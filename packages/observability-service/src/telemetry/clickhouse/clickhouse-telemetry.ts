@@ -56,7 +56,7 @@ export class ClickHouseTelemetry {
     this.#shardDatabase = shardDatabaseOf(options.database, options.cluster);
     // Sharded: a subquery over a read table (a trace's days) runs on each shard over its own table,
     // and a statement inserting through a read table returns once every shard has its rows.
-    const sharded = options.cluster === undefined ? {} : { distributed_product_mode: 'local' as const, insert_distributed_sync: 1 };
+    const sharded = options.cluster === undefined ? {} : { distributed_product_mode: 'local' as const, insert_distributed_sync: 1 as const };
     // The client's own logging is off: a failed insert rejects the write, which ingestion reports.
     this.#client = createClient({ url: options.url, clickhouse_settings: { wait_end_of_query: 1, ...sharded }, log: { level: ClickHouseLogLevel.OFF } });
     this.#writer = new ClickHouseWriter({
