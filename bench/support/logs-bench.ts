@@ -63,32 +63,31 @@ export function logsTemplate(): LogsTemplate {
   return { body, idOffsets, timeOffsets, templateNanos: nanos, bytesPerRecord: body.length / logsPerRequest };
 }
 
-/** The template with this request's trace ids, its records timed now. */
-export function logsBody(template: LogsTemplate, requestNumber: number): Buffer {
+/** The template with random trace ids, its records timed now. */
+export function logsBody(template: LogsTemplate): Buffer {
   const body = Buffer.from(template.body);
-  for (const offset of template.idOffsets) body.writeUInt32BE(requestNumber, offset);
+  // A random trace id prefix per record: real trace ids are random, and the trace index's cost depends on it.
+  for (const offset of template.idOffsets) body.writeUInt32BE((Math.random() * 2 ** 32) >>> 0, offset);
   const now = BigInt(Date.now()) * 1_000_000n;
   for (const offset of template.timeOffsets) body.writeBigUInt64LE(now, offset);
   return body;
 }
 
 /** The storage ceiling: the same rows into `logs` and its FTS5 index, one transaction per request, no HTTP. */
-export async function rawLogInsertCeiling(seconds: number): Promise<{ perSecond: number; perCpuSecond: number }> {
+export async function rawLogInsertCeiling(seconds: number, synchronous: 'normal' | 'full'): Promise<{ perSecond: number; perCpuSecond: number }> {
   return withTempDir('bench-logs-raw-', async (dataDir) => {
-    const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'raw.sqlite', sqliteSynchronous: 'normal' });
+    const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'raw.sqlite', sqliteSynchronous: synchronous });
     await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
     await database.close();
     const file = new SqliteDatabase(join(dataDir, 'raw.sqlite'));
     file.pragma('journal_mode = WAL');
-    file.pragma('synchronous = NORMAL');
+    file.pragma(`synchronous = ${synchronous.toUpperCase()}`);
     const columns = ['id', 'time_ms', 'time_ns', 'observed_ms', 'severity_number', 'severity_text', 'body', 'body_json', 'service', 'environment', 'service_version', 'scope_name', 'trace_id', 'span_id', 'flags', 'tenant_id', 'attributes', 'received_at'];
     const insert = file.prepare(`insert into logs (${columns.join(',')}) values ${Array.from({ length: logsPerRequest }, () => `(${columns.map(() => '?').join(',')})`).join(',')}`);
     const index = file.prepare(`insert into logs_fts (rowid, body, trace) values ${Array.from({ length: logsPerRequest }, () => '(?,?,?)').join(',')}`);
-    let request = 0;
     let lastMs = 0;
     let slot = 0;
     const insertRequest = file.transaction(() => {
-      request += 1;
       const now = Date.now();
       if (now !== lastMs) [lastMs, slot] = [now, 0];
       const rows: unknown[] = [];
@@ -96,7 +95,7 @@ export async function rawLogInsertCeiling(seconds: number): Promise<{ perSecond:
       for (let i = 0; i < logsPerRequest; i++) {
         const id = firstIdAt(now) + slot++;
         const body = `${messages[i % messages.length]} #${i}`;
-        const traceId = `${request.toString(16).padStart(16, '0')}${(i + 1).toString(16).padStart(16, '0')}`;
+        const traceId = `${((Math.random() * 2 ** 32) >>> 0).toString(16).padStart(8, '0')}00000000${(i + 1).toString(16).padStart(16, '0')}`;
         rows.push(id, now, 0, now, 9, 'INFO', body, 0, 'bench-api', 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, now);
         text.push(id, body, traceId);
       }
