@@ -24,6 +24,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale } from './build.mjs';
+import { serviceNodeFlags } from './node-flags.mjs';
 
 const known = ['game-service', 'observability-service'];
 const requested = [...new Set(process.argv.slice(2))];
@@ -115,8 +116,7 @@ async function ingestionKeyIn(keyFile) {
 }
 
 const services = (requested.length > 0 ? requested : known).map((name) => {
-  const packageJson = JSON.parse(readFileSync(new URL(`../packages/${name}/package.json`, import.meta.url), 'utf8'));
-  return { name, entry: `packages/${name}/dist/main.js`, nodeFlags: packageJson.nodeFlags ?? [] };
+  return { name, entry: `packages/${name}/dist/main.js`, nodeFlags: serviceNodeFlags(name) };
 });
 /** Signals passed on to the services: a service ended by one of them stopped as asked. */
 const passedOn = new Set();

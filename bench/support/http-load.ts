@@ -7,7 +7,6 @@
 // up to date first (an incremental `tsc -b`), so edits are always measured. Benches pass a
 // service's production Node.js flags (`serviceNodeFlags`) to it and to its ceiling alike.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 // autocannon ships no types; these are the parts used here. `Context` is autocannon's
@@ -194,14 +193,8 @@ export async function serveOrRun<Request>(serve: (request: Request) => Promise<v
   }
 }
 
-/**
- * The Node.js flags a service runs with in production: its package.json's `nodeFlags`, which
- * `npm start` (scripts/start-all.mjs) passes too.
- */
-export function serviceNodeFlags(service: 'game-service' | 'observability-service'): string[] {
-  const packageJson = JSON.parse(readFileSync(new URL(`../../packages/${service}/package.json`, import.meta.url), 'utf8')) as { nodeFlags?: string[] };
-  return packageJson.nodeFlags ?? [];
-}
+/** The Node.js flags a service runs with in production, as `npm start` passes them. */
+export { serviceNodeFlags } from '../../scripts/node-flags.mjs';
 
 /** Brings the packages' `dist/` up to date with their sources, as `npm run build` does (incremental). */
 function buildPackages(): void {
