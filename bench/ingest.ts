@@ -24,8 +24,11 @@
 //   npx tsx --conditions=source bench/ingest.ts
 //
 // BENCH_SECONDS (default 10) per phase, BENCH_CONCURRENCY (default 16) requests in flight.
-// BENCH_PARTS (default "spans,logs,search") picks parts: "logs" alone runs the log ingest phase
-// and its ceiling, "search" alone the search over a seeded store.
+// BENCH_PARTS (default "spans,logs,search,stores") picks parts: "logs" alone runs the log ingest
+// phase and its ceiling, "search" alone the search over a seeded store, "stores" alone the same
+// requests written straight to each telemetry store (SQLite, PostgreSQL with BENCH_DATABASE_URL
+// or TEST_DATABASE_URL, ClickHouse on a private clickhouse-server) beside ClickHouse's ceiling,
+// and ClickHouse's bytes per stored span (support/store-ingest.ts).
 // The servers run in child processes, so the load generator does not share their event loop;
 // BENCH_TARGET_NODE_ARGS passes Node flags to them, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 import { rmSync } from 'node:fs';
@@ -39,6 +42,7 @@ import { migrateToLatest, openDatabase, SqliteDatabase } from '@playstack/server
 import { observabilityMigrations } from '../packages/observability-service/src/migrations/index.js';
 import { mapOccurrence } from '../packages/observability-service/src/ingest/occurrence-mapper.js';
 import { occurrenceColumns } from '../packages/observability-service/src/storage/occurrence-writer.js';
+import type { NewOccurrence } from '../packages/observability-service/src/storage/storage-tables.js';
 import { encodeOtlp } from '../packages/observability-service/src/otlp/otlp-encoding.js';
 import { otlpType } from '../packages/observability-service/src/otlp/otlp-protos.js';
 import { freePort } from '@playstack/server-kit/testing';
@@ -46,6 +50,7 @@ import { listenInChild, serveOrRun, serviceNodeFlags, withChildServer, type Chil
 import { logsBody, logsPerRequest, logsTemplate, rawLogInsertCeiling, searchBench, type LogsTemplate } from './support/logs-bench.js';
 import { idPlaceholder, operationsPerService, randomPrefix, realisticSpans, serviceCount, serviceName, spreadMs, tenantCount, withRandomIds } from './support/realistic-spans.js';
 import { withTempDir } from './support/scratch.js';
+import { storeIngestBench } from './support/store-ingest.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -55,7 +60,7 @@ const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS === 'full' ? 'full' : '
 /** Log records the search part seeds (BENCH_LOG_RECORDS; 0 skips it), and searches per word. */
 const searchRecords = Number(process.env.BENCH_LOG_RECORDS ?? 10_000_000);
 const searchRounds = Number(process.env.BENCH_SEARCH_ROUNDS ?? 40);
-const parts = new Set((process.env.BENCH_PARTS ?? 'spans,logs,search').split(',').map((part) => part.trim()));
+const parts = new Set((process.env.BENCH_PARTS ?? 'spans,logs,search,stores').split(',').map((part) => part.trim()));
 const occurrencesPerEnvelope = 500;
 const apiKey = 'bench-ingest-key-0123456789';
 const script = fileURLToPath(import.meta.url);
@@ -314,6 +319,16 @@ async function load(server: ChildServer<unknown>, sendOne: Send): Promise<LoadRe
   };
 }
 
+/** The template spans as ingestion hands them to storage, each starting its `startsBeforeMs` before now. */
+function templateRows(): NewOccurrence[] {
+  const now = Date.now();
+  return templateSpans.map(({ service, occurrence, startsBeforeMs }) => {
+    const mapped = mapOccurrence({ ...resource, service }, { ...occurrence, startedAt: new Date(now - startsBeforeMs).toISOString() }, { oldestMs: 0, newestMs: Number.MAX_SAFE_INTEGER });
+    if (!mapped.ok) throw new Error(mapped.message);
+    return mapped.row;
+  });
+}
+
 /**
  * The storage ceiling: the same rows (random ids, times of the last 5 s) inserted 500 per
  * statement, one transaction per request, into the same table with its indexes; no HTTP, no
@@ -333,11 +348,7 @@ async function rawInsertCeiling(dataDir: string): Promise<{ perSecond: number; p
     const tuple = `(${columns.map(() => '?').join(',')})`;
     const insert = file.prepare(`insert into occurrences (${columns.join(',')}) values ${templateSpans.map(() => tuple).join(',')}`);
     // The rows mapped once; each request only gets fresh random ids and times, as the service's do.
-    const rows = templateSpans.map(({ service, occurrence }) => {
-      const mapped = mapOccurrence({ ...resource, service }, { ...occurrence, startedAt: new Date().toISOString() }, { oldestMs: 0, newestMs: Number.MAX_SAFE_INTEGER });
-      if (!mapped.ok) throw new Error(mapped.message);
-      return mapped.row;
-    });
+    const rows = templateRows();
     const startsBeforeMs = templateSpans.map((span) => span.startsBeforeMs);
     const insertEnvelope = file.transaction(() => {
       const now = Date.now();
@@ -482,6 +493,8 @@ async function main(): Promise<void> {
       targetNodeArgs,
     );
   }
+
+  if (parts.has('stores')) await storeIngestBench(templateRows(), { seconds, concurrency, rounds }, (line) => console.log(line));
 
   if (parts.has('search') && searchRecords > 0) {
     const figures = await searchBench(searchRecords, searchRounds, (line) => console.log(line));

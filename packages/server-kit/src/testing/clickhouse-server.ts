@@ -71,6 +71,11 @@ export class TestClickHouseServer {
     return servers;
   }
 
+  /** The server's process id while it runs (benchmarks read its CPU time). */
+  get pid(): number | undefined {
+    return this.#process?.pid;
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.httpPort}`;
   }
