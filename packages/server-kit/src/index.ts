@@ -14,7 +14,7 @@ export { RequestLogController, type RequestLogMode } from './logging/request-log
 export { likelyTypos, type LikelyTypo } from './config/likely-typos.js';
 export { redactUrl } from './config/redact-url.js';
 export { openDatabase, type Database, type DatabaseOptions, type Dialect } from './db/database.js';
-export { tableView } from './db/table-view.js';
+export { databaseView, tableView } from './db/table-view.js';
 export { SqliteDatabase } from './db/sqlite-driver.js';
 export { migrateToLatest, type ServiceMigration } from './db/migrator.js';
 export { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed, type ChangeHandlers } from './db/change-feed.js';

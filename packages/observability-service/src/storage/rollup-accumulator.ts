@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { minuteOf } from '../time-units.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import type { TelemetryDatabase } from './storage-tables.js';
@@ -109,19 +109,18 @@ export class RollupAccumulator {
   async mergeInto(db: Kysely<TelemetryDatabase>): Promise<void> {
     if (this.#cells.size === 0) return;
     const spec = this.#spec;
-    // Kysely cannot type a table chosen at run time; the spec names only this table's columns.
-    const untyped = db as unknown as Kysely<any>;
+    // Kysely cannot type a table chosen at run time: the statements are written out, naming only
+    // the spec's columns of this table.
+    const table = sql.table(spec.table);
     const minutes = [...new Set([...this.#cells.values()].map((cell) => cell.minute))];
     const lookupIndex = spec.keyColumns.indexOf(spec.lookupColumn);
     const lookupValues = [...new Set([...this.#cells.values()].map((cell) => cell.key[lookupIndex]!))];
     const stored = new Map<string, Record<string, unknown>>();
     for (let offset = 0; offset < lookupValues.length; offset += 500) {
-      const rows: Array<Record<string, unknown>> = await untyped
-        .selectFrom(spec.table)
-        .selectAll()
-        .where('minute', 'in', minutes)
-        .where(spec.lookupColumn, 'in', lookupValues.slice(offset, offset + 500))
-        .execute();
+      const { rows } = await sql<Record<string, unknown>>`
+        select * from ${table}
+        where ${sql.ref('minute')} in (${sql.join(minutes)}) and ${sql.ref(spec.lookupColumn)} in (${sql.join(lookupValues.slice(offset, offset + 500))})
+      `.execute(db);
       for (const row of rows) {
         const id = cellId(Number(row.minute), spec.keyColumns.map((column) => row[column]));
         stored.set(id, row);
@@ -140,23 +139,17 @@ export class RollupAccumulator {
       if (spec.errorHistogram) row.error_histogram = mergedText(before?.error_histogram, cell.errorHistogram);
       return row;
     });
-    const columnsPerRow = 1 + spec.keyColumns.length + spec.extraColumns.length + 6;
-    const rowsPerStatement = Math.floor(30_000 / columnsPerRow);
+    const figures = ['count', 'error_count', 'duration_sum_ms', 'duration_max_ms', 'histogram', ...(spec.errorHistogram ? ['error_histogram'] : [])];
+    const columns = ['minute', ...spec.keyColumns, ...spec.extraColumns, ...figures];
+    const conflictColumns = sql.join(['minute', ...spec.keyColumns].map((column) => sql.ref(column)));
+    const updates = sql.join(figures.map((column) => sql`${sql.ref(column)} = ${sql.ref(`excluded.${column}`)}`));
+    const rowsPerStatement = Math.floor(30_000 / columns.length);
     for (let offset = 0; offset < merged.length; offset += rowsPerStatement) {
-      await untyped
-        .insertInto(spec.table)
-        .values(merged.slice(offset, offset + rowsPerStatement))
-        .onConflict((conflict) =>
-          conflict.columns(['minute', ...spec.keyColumns]).doUpdateSet((eb) => ({
-            count: eb.ref('excluded.count'),
-            error_count: eb.ref('excluded.error_count'),
-            duration_sum_ms: eb.ref('excluded.duration_sum_ms'),
-            duration_max_ms: eb.ref('excluded.duration_max_ms'),
-            histogram: eb.ref('excluded.histogram'),
-            ...(spec.errorHistogram ? { error_histogram: eb.ref('excluded.error_histogram') } : {}),
-          })),
-        )
-        .execute();
+      const values = merged.slice(offset, offset + rowsPerStatement).map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
+      await sql`
+        insert into ${table} (${sql.join(columns.map((column) => sql.ref(column)))}) values ${sql.join(values)}
+        on conflict (${conflictColumns}) do update set ${updates}
+      `.execute(db);
     }
   }
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { App } from '@playstack/server-kit';
+import { telemetryDatabase } from './telemetry-database.js';
 import { runRequestedRebuilds, type RebuildPart } from './rollup-rebuild.js';
 
 export interface RollupRebuildOptions {
@@ -11,10 +11,9 @@ export interface RollupRebuildOptions {
  * ingestion and the read routes, it holds the start until they are done.
  */
 export const rollupRebuildPlugin = fp<RollupRebuildOptions>(
-  async (fastify, options) => {
-    const app = fastify as unknown as App;
+  async (app, options) => {
     const started = performance.now();
-    const result = await runRequestedRebuilds(app.database, options.parts);
+    const result = await runRequestedRebuilds(telemetryDatabase(app), options.parts);
     if (result.parts.length > 0) {
       app.log.info({ parts: result.parts, occurrences: result.occurrences, durationMs: Math.round(performance.now() - started) }, 'rebuilt derived data from the stored occurrences');
     }

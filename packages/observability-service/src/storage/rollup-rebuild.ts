@@ -70,8 +70,7 @@ export interface RebuildResult {
 export async function runRequestedRebuilds(database: Database<TelemetryDatabase>, parts: readonly RebuildPart[]): Promise<RebuildResult> {
   return database.db.transaction().execute(async (trx) => {
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLock})`.execute(trx);
-    const untyped = trx as unknown as Kysely<any>;
-    const requests: Array<{ name: string }> = await untyped.selectFrom('rollup_tier_state').select('name').where('name', 'like', `${rebuildRequestPrefix}%`).execute();
+    const requests = await trx.selectFrom('rollup_tier_state').select('name').where('name', 'like', `${rebuildRequestPrefix}%`).execute();
     const requested = new Set(requests.map((row) => row.name.slice(rebuildRequestPrefix.length)));
     const chosen = parts.filter((part) => requested.has(part.name));
     if (chosen.length === 0) return { parts: [], occurrences: 0 };
@@ -92,7 +91,7 @@ export async function runRequestedRebuilds(database: Database<TelemetryDatabase>
       after = { startedAt: Number(last.started_at), id: Number(last.id) };
       if (rows.length < chunkRows) break;
     }
-    await untyped
+    await trx
       .deleteFrom('rollup_tier_state')
       .where('name', 'in', [...chosen.map((part) => `${rebuildRequestPrefix}${part.name}`), ...(chosen.some((part) => part.feedsTiers) ? [tierWatermarkName] : [])])
       .execute();

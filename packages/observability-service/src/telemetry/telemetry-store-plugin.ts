@@ -1,8 +1,7 @@
 import fp from 'fastify-plugin';
 import { SqlTelemetryStore } from './sql-telemetry-store.js';
 import type { TelemetryStore } from './telemetry-store.js';
-import type { Database } from '@playstack/server-kit';
-import type { TelemetryDatabase } from '../storage/storage-tables.js';
+import { telemetryDatabase } from '../storage/telemetry-database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,11 +17,9 @@ export interface TelemetryStorePluginOptions {
 
 /** Decorates `app.telemetry`: the SQL store over the service database. */
 export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
-  async (fastify, options) => {
-    const app = fastify;
+  async (app, options) => {
     const store: TelemetryStore = new SqlTelemetryStore({
-      // The service database's tables include the telemetry tables (its migrations create them).
-      database: app.database as Database<TelemetryDatabase>,
+      database: telemetryDatabase(app),
       clock: app.clock,
       logs: app.logStore,
       maxRowsPerTransaction: options.maxRowsPerTransaction,

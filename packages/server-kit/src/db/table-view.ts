@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './database.js';
 
 /**
  * A view of a database restricted to `Tables`, for a module that owns some of a service's tables
@@ -13,4 +14,10 @@ import type { Kysely, Transaction } from 'kysely';
 export function tableView<Tables>(): <DB extends Tables>(db: Kysely<DB> | Transaction<DB>) => Kysely<Tables> {
   // The guard test (test/typed-storage.test.ts) allows this line, and only this one.
   return (db) => db as Kysely<any>;
+}
+
+/** The same for a whole `Database` (a store that also pings): its Kysely instance viewed as `Tables`, the rest as it is. */
+export function databaseView<Tables>(): <DB extends Tables>(database: Database<DB>) => Database<Tables> {
+  const view = tableView<Tables>();
+  return (database) => ({ db: view(database.db), dialect: database.dialect, ping: () => database.ping(), close: () => database.close() });
 }
