@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@playstack/server-kit';
-import { clickHouseAvailable, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
+import { clickHouseAvailable } from '@playstack/server-kit/testing';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
-import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
+import { clickHouseStoreForSuite } from './support/clickhouse-store.js';
 import { generateDataSet } from './support/generated-occurrences.js';
 
 // The ClickHouse writer sends each batch as one RowBinary body: every value comes back as sent,
@@ -11,19 +11,7 @@ import { generateDataSet } from './support/generated-occurrences.js';
 const now = Date.parse('2026-11-21T12:00:00.000Z');
 
 if (clickHouseAvailable()) describe('ClickHouse inserts in RowBinary', () => {
-  let clickHouse: TestClickHouse;
-  let store: ClickHouseTelemetry;
-
-  beforeAll(async () => {
-    clickHouse = await startTestClickHouse();
-    store = new ClickHouseTelemetry({ url: clickHouse.url, database: clickHouse.database(), clock: new ManualClock(now), maxRowsPerInsert: 10_000 });
-    await store.migrate();
-  }, 120_000);
-  afterAll(async () => {
-    await store?.dropDatabase().catch(() => undefined);
-    await store?.close();
-    await clickHouse?.dispose();
-  });
+  const suite = clickHouseStoreForSuite(new ManualClock(now));
 
   it('stores every column as sent: tabs, newlines, backslashes, quotes, non-ASCII text, long values and NULLs', async () => {
     const [template] = generateDataSet(now, 1, 7).rows;
@@ -43,6 +31,7 @@ if (clickHouseAvailable()) describe('ClickHouse inserts in RowBinary', () => {
       error_stack: null,
     };
     const bare: NewOccurrence = { ...odd, span_id: 'b'.repeat(16), started_at: now - 1000, operation: '', http_status_code: null, tenant_id: null, service_version: null, attributes: null };
+    const { store } = suite();
     await store.write([odd, bare]);
     const spans = await store.traceSpans('a'.repeat(32), 10);
     const columns = Object.keys(odd).filter((name) => name !== 'normalized_statement') as Array<keyof NewOccurrence>;

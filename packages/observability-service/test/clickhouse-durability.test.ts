@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '@playstack/server-kit';
+import { clickHouseAvailable } from '@playstack/server-kit/testing';
+import { clickHouseStoreForSuite } from './support/clickhouse-store.js';
+
+// What the ClickHouse store acknowledged survives its process being killed (SIGKILL) at once:
+// a write resolves only after ClickHouse has answered the insert holding it.
+
+const writerProcess = fileURLToPath(new URL('./support/clickhouse-writer-process.ts', import.meta.url));
+const rowsPerWrite = 100;
+const concurrentWriters = 6;
+/** The process is killed once this many writes have been acknowledged. */
+const killAfterAcknowledged = 25;
+
+if (clickHouseAvailable()) describe('ClickHouse store durability', () => {
+  const suite = clickHouseStoreForSuite(new ManualClock(Date.now()));
+
+  it('keeps every acknowledged write, whole, when the writing process is killed with writes in flight', async () => {
+    const { store, url } = suite();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', writerProcess], {
+      env: { ...process.env, CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: store.database, ROWS: String(rowsPerWrite), WRITERS: String(concurrentWriters) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const acknowledged = await new Promise<string[]>((resolve, reject) => {
+      const traces: string[] = [];
+      let pending = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        const lines = pending.split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) if (line.startsWith('acknowledged ')) traces.push(line.slice('acknowledged '.length));
+        if (traces.length >= killAfterAcknowledged) {
+          child.kill('SIGKILL');
+          resolve(traces);
+        }
+      });
+      child.once('exit', () => reject(new Error(`the writer exited after ${traces.length} acknowledgements`)));
+    });
+    await exited;
+    for (const traceId of acknowledged) expect((await store.traceSpans(traceId, 10 * rowsPerWrite)).length).toBe(rowsPerWrite);
+    const stored = (await store.storage()).occurrences;
+    expect(stored).toBeGreaterThanOrEqual(acknowledged.length * rowsPerWrite);
+    // Whatever else is stored was in flight: whole writes only (an insert is atomic).
+    expect(stored % rowsPerWrite).toBe(0);
+  }, 120_000);
+});
