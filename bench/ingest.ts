@@ -523,6 +523,11 @@ function report(rounds_: readonly Round[]): void {
           `/ bare route ${m(rounds_.map((round) => round.results.get(transport)!.perSecond / round.bare!.perSecond)).toFixed(2)}, / raw insert loop ${m(rounds_.map((round) => round.results.get(transport)!.perSecond / round.raw!.perSecond)).toFixed(2)} (per CPU-second ${m(rounds_.map((round) => round.results.get(transport)!.perServerCpuSecond / round.raw!.perCpuSecond)).toFixed(2)}); target >= 100,000/s`,
       );
     }
+    for (const transport of spanTransports.slice(1)) {
+      const wall = m(rounds_.map((round) => round.results.get(transport)!.perSecond / round.results.get('protocol v1 (JSON)')!.perSecond));
+      const cpu = m(rounds_.map((round) => round.results.get(transport)!.perServerCpuSecond / round.results.get('protocol v1 (JSON)')!.perServerCpuSecond));
+      console.log(`${transport} / protocol v1: ${wall.toFixed(2)} (per CPU-second ${cpu.toFixed(2)}); target >= 0.80 for OTLP/HTTP protobuf`);
+    }
   }
   if (parts.has('logs')) {
     const results = rounds_.map((round) => round.results.get('OTLP/HTTP protobuf logs')!);
