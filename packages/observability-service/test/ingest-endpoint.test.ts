@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase, redisVariants, type TestDatabase } from '@playstack/server-kit/testing';
-import { ingestionTotals } from '../src/health/ingestion-counters.js';
+import { ingestionTotals } from '../src/storage/ingestion-counters.js';
 import { createIngestionKey, revokeIngestionKeyById } from '../src/keys/ingestion-keys.js';
 import { envelope, fullOccurrence, minimalOccurrence } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';

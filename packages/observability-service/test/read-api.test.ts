@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { recordIngestion } from '../src/health/ingestion-counters.js';
+import { recordIngestion } from '../src/storage/ingestion-counters.js';
 import { normalizeStatement } from '../src/ingest/statement-normalizer.js';
 import { OccurrenceWriter } from '../src/storage/occurrence-writer.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock, Database } from '@playstack/server-kit';
-import { recordIngestion } from '../health/ingestion-counters.js';
+import { recordIngestion } from './ingestion-counters.js';
 import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
 import { GroupCommit } from './group-commit.js';
 import { multiRowInsertSql } from './multi-row-insert.js';

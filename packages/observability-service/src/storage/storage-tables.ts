@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ErrorGroupTables } from '../errors/error-group-tables.js';
-import type { IngestionCounterTables } from '../health/ingestion-counter-tables.js';
+import type { IngestionCounterTables } from './ingestion-counter-tables.js';
 import type { LogTables } from '../logs/log-tables.js';
 
 /**

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Database } from '@playstack/server-kit';
-import { ingestionTotals } from '../health/ingestion-counters.js';
+import { ingestionTotals } from '../storage/ingestion-counters.js';
 import { dayMs, minuteMs, minuteOf } from '../time-units.js';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import type { TelemetryHealth, TelemetryHealthFigures } from './telemetry-store.js';

@@ -1,6 +1,6 @@
 import type { Database } from '@playstack/server-kit';
 import { pruneErrorGroups } from '../errors/error-group-retention.js';
-import { pruneIngestionCounters } from '../health/ingestion-counters.js';
+import { pruneIngestionCounters } from '../storage/ingestion-counters.js';
 import type { LogStore } from '../logs/index.js';
 import { pruneTiers } from '../query/tier-compactor.js';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { TelemetryDatabase } from '../storage/storage-tables.js';
+import type { TelemetryDatabase } from './storage-tables.js';
 import { minuteOf } from '../time-units.js';
 
 /**

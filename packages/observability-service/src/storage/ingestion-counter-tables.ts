@@ -1,4 +1,4 @@
-// The health feature's table (src/migrations/2026-11-21-03-ingestion-minutes.ts).
+// The ingestion counters' table, read by the health view (src/migrations/2026-11-21-03-ingestion-minutes.ts).
 
 /** Per receipt minute: items ingestion accepted and refused. */
 export interface IngestionMinutesTable {
