@@ -153,6 +153,16 @@ describeEachDatabase('alerts API', (database) => {
     const paged = await call(member, 'GET', `/api/v1/alerts/events?limit=1`);
     expect(paged.items).toHaveLength(1);
     expect((await call(member, 'GET', `/api/v1/alerts/events?limit=1&before=${paged.nextBefore}`)).items[0].id).toBeLessThan(paged.items[0].id);
+    // The history page's filters: the state entered and the minutes' range [from, to).
+    const minutesOf = async (query: string) => (await call(member, 'GET', `/api/v1/alerts/events?${query}`)).items.map((event: { to: string; minute: string }) => [event.to, event.minute]);
+    expect(await minutesOf(`ruleId=${id}&state=firing`)).toEqual([['firing', iso(at(31))]]);
+    expect(await minutesOf(`ruleId=${id}&state=resolved`)).toEqual([]);
+    expect(await minutesOf(`ruleId=${id}&from=${iso(at(31))}`)).toEqual([['firing', iso(at(31))]]);
+    expect(await minutesOf(`ruleId=${id}&to=${iso(at(31))}`)).toEqual([['pending', iso(at(30))]]);
+    expect(await minutesOf(`ruleId=${id}&from=${iso(at(30))}&to=${iso(at(32))}&state=pending`)).toEqual([['pending', iso(at(30))]]);
+    await call(member, 'GET', `/api/v1/alerts/events?from=${iso(at(31))}&to=${iso(at(30))}`, undefined, 400);
+    await call(member, 'GET', '/api/v1/alerts/events?state=exploded', undefined, 400);
+    await call(member, 'GET', '/api/v1/alerts/events?from=yesterday', undefined, 400);
 
     const exported = await asBrowser(app, member, { method: 'GET', url: '/api/v1/alerts/export' });
     expect(exported.headers['content-type']).toContain('application/yaml');

@@ -7,6 +7,7 @@ import { DatabasePage } from './pages/database-page.js';
 import { DependenciesPage } from './pages/dependencies-page.js';
 import { ErrorGroupPage } from './pages/error-group-page.js';
 import { ErrorsPage } from './pages/errors-page.js';
+import { AlertHistoryPage } from './pages/alerts/alert-history-page.js';
 import { AlertsPage } from './pages/alerts/alerts-page.js';
 import { HealthPage } from './pages/health-page.js';
 import { LoginPage } from './pages/login-page.js';
@@ -52,6 +53,7 @@ const signedInRoutes: Route[] = [
   { pattern: '/usage', page: UsagePage },
   { pattern: '/health', page: HealthPage },
   { pattern: '/alerts', page: AlertsPage },
+  { pattern: '/alerts/history', page: AlertHistoryPage },
   { pattern: '/settings', page: SettingsPage },
   { pattern: '/settings/:section', page: SettingsPage },
 ];

@@ -116,17 +116,58 @@ describeEachDatabase('alerts in a browser', (database) => {
     await page.reload();
     const row = page.getByRole('table', { name: 'Alert rules' }).getByRole('row', { name: /checkout failing/ });
     await expect.poll(() => row.getByText('firing', { exact: true }).count()).toBe(1);
-    const history = page.getByRole('list', { name: 'Alert history' });
-    await history.getByText('checkout failing').first().waitFor();
+    const latest = page.getByRole('table', { name: 'Alert history' });
+    await latest.getByRole('row', { name: /checkout failing/ }).first().waitFor();
     await shot('rule-firing');
     expect(JSON.parse(receiver.at('/hook').at(-1)!.body)).toMatchObject({ type: 'alert', status: 'firing', rule: { name: 'checkout failing' } });
+    // The rule's sparkline is wide enough to read: 240 by 40 pixels.
+    const sparkline = row.getByRole('img', { name: /checkout failing: error-rate over 24 hours/ });
+    expect(await sparkline.boundingBox()).toMatchObject({ width: 240, height: 40 });
+    // At the test's 1,360 pixels the top bar keeps every section on one line.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const [services, settings] = await Promise.all([nav.getByRole('link', { name: 'Services' }).boundingBox(), nav.getByRole('link', { name: 'Settings' }).boundingBox()]);
+    expect(settings!.y).toBe(services!.y);
 
-    const traceLink = history.locator('a[href^="/traces/"]').first();
+    const traceLink = latest.locator('a[href^="/traces/"]').first();
     const href = await traceLink.getAttribute('href');
     await traceLink.click();
     await page.waitForURL(new RegExp(`${href}$`));
     await page.getByText('POST /checkout').first().waitFor();
     await shot('linked-trace');
+    expect(watched.problems).toEqual([]);
+  });
+
+  it('lists every transition on the history page, filtered by rule and state, with links to the rule and its evidence', async () => {
+    await page.getByRole('link', { name: 'Alerts', exact: true }).click();
+    await page.getByRole('link', { name: 'All history →' }).click();
+    await page.waitForURL(/\/alerts\/history/);
+    const table = page.getByRole('table', { name: 'Alert history' });
+    const rows = table.getByRole('row', { name: /checkout failing/ });
+    await rows.first().waitFor();
+    // The minutes of the injected failures: the rule fired (its error rate over the threshold) and notified the channel.
+    await page.locator('select[name="state"]').selectOption('firing');
+    await page.waitForURL(/state=firing/);
+    await expect.poll(() => rows.count()).toBe(1);
+    const firing = rows.first();
+    expect(await firing.getByRole('cell').nth(2).textContent()).toBe('ok → firing');
+    expect(Number(await firing.getByRole('cell').nth(3).textContent())).toBeGreaterThan(30);
+    expect(await firing.getByRole('cell').nth(4).textContent()).toBe('> 30');
+    expect(await firing.getByRole('cell').nth(6).textContent()).toBe('1 of 1 delivered');
+    expect(await firing.locator('a[href^="/traces/"]').count()).toBe(3);
+    expect(await firing.getByRole('link', { name: 'PaymentDeclined: card declined' }).count()).toBe(1);
+    expect(await firing.getByRole('link', { name: 'window' }).getAttribute('href')).toMatch(/^\/services\/checkout\?from=/);
+    await page.locator('select[name="rule"]').selectOption({ label: 'checkout failing' });
+    await page.waitForURL(/rule=/);
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.locator('select[name="state"]').selectOption('resolved');
+    await expect.poll(() => page.getByText('No alert changed state in this range with these filters.').count()).toBe(1);
+    await page.locator('select[name="state"]').selectOption('');
+    await rows.first().waitFor();
+    await shot('alert-history');
+
+    await rows.first().getByRole('link', { name: 'checkout failing' }).click();
+    await page.waitForURL(/\/alerts\?rule=/);
+    await page.locator('tr.row-selected', { hasText: 'checkout failing' }).waitFor();
     expect(watched.problems).toEqual([]);
   });
 });

@@ -1,5 +1,10 @@
 import { sql } from 'kysely';
 import type { ObservabilityDb } from '../database.js';
+import { LatencyHistogram } from '../storage/latency-histogram.js';
+import { spanRoleOf } from '../storage/span-role.js';
+import { minuteOf } from '../time-units.js';
+
+const hourOf = (epochMs: number) => Math.floor(epochMs / 3_600_000) * 3_600_000;
 
 /**
  * Every query alerts make of the telemetry: the per-minute rollups rules are evaluated on, and the
@@ -21,15 +26,18 @@ export interface OperationMinute {
   errorHistogram: string;
 }
 
-/** One `tenant_rollups` row. */
+/** A tenant's entry (or root) spans of one minute, service and environment, as rules read them. */
 export interface TenantMinute {
   minute: number;
   tenant: string;
   service: string;
   environment: string;
+  /** `entry` or `root` (src/storage/span-role.ts): what a service's request figures count. */
+  spanRole: string;
   count: number;
   errorCount: number;
   histogram: string;
+  errorHistogram: string;
 }
 
 /** Services listed in a query at most; more read every service's rows (cheaper than a long IN list). */
@@ -61,69 +69,95 @@ export async function operationMinutes(db: ObservabilityDb, services: readonly s
   }));
 }
 
-/** The tenant rollups of the minutes in [fromMinute, endMinute) of these tenants. */
-export async function tenantMinutes(db: ObservabilityDb, tenants: readonly string[], fromMinute: number, endMinute: number): Promise<TenantMinute[]> {
-  if (tenants.length === 0) return [];
-  const result = await sql<Record<string, unknown>>`
-    select minute, tenant_id, service, environment, count, error_count, histogram
-    from tenant_rollups
-    where minute >= ${fromMinute} and minute < ${endMinute} and ${servicesCondition(tenants, 'tenant_id')}
+/**
+ * The entry and root spans of these tenants in these services, per minute in [fromMinute,
+ * endMinute), summed from the raw occurrences: the tenant rollups count every span of a tenant
+ * (its client calls, queries and internal steps too), which is its usage but not its requests.
+ * A tenant's spans of a few minutes are few; the tenant index reads only them.
+ */
+export async function tenantMinutes(db: ObservabilityDb, pairs: ReadonlyArray<{ tenant: string; service: string }>, fromMinute: number, endMinute: number): Promise<TenantMinute[]> {
+  if (pairs.length === 0) return [];
+  const tenants = [...new Set(pairs.map((pair) => pair.tenant))];
+  const wanted = new Set(pairs.map((pair) => `${pair.tenant}\u0000${pair.service}`));
+  const result = await sql<{ started_at: number | string; tenant_id: string; service: string; environment: string; kind: string; parent_span_id: string | null; duration_ms: number | string; status: string }>`
+    select started_at, tenant_id, service, environment, kind, parent_span_id, duration_ms, status
+    from occurrences
+    where tenant_id in (${sql.join(tenants)}) and started_at >= ${fromMinute} and started_at < ${endMinute}
+      and (kind in ('server', 'consumer') or (kind = 'internal' and parent_span_id is null))
+      and ${servicesCondition(pairs.map((pair) => pair.service))}
   `.execute(db);
-  return result.rows.map((row) => ({
-    minute: Number(row.minute),
-    tenant: String(row.tenant_id),
-    service: String(row.service),
-    environment: String(row.environment),
-    count: Number(row.count),
-    errorCount: Number(row.error_count),
-    histogram: String(row.histogram),
-  }));
+  const cells = new Map<string, { minute: number; tenant: string; service: string; environment: string; spanRole: string; count: number; errorCount: number; histogram: LatencyHistogram; errorHistogram: LatencyHistogram }>();
+  for (const row of result.rows) {
+    if (!wanted.has(`${row.tenant_id}\u0000${row.service}`)) continue;
+    const minute = minuteOf(Number(row.started_at));
+    const spanRole = spanRoleOf(row.kind, row.parent_span_id);
+    const key = `${minute}\u0000${row.tenant_id}\u0000${row.service}\u0000${row.environment}\u0000${spanRole}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = { minute, tenant: row.tenant_id, service: row.service, environment: row.environment, spanRole, count: 0, errorCount: 0, histogram: new LatencyHistogram(), errorHistogram: new LatencyHistogram() };
+      cells.set(key, cell);
+    }
+    const durationMs = Number(row.duration_ms);
+    cell.count += 1;
+    cell.histogram.record(durationMs);
+    if (row.status === 'error') {
+      cell.errorCount += 1;
+      cell.errorHistogram.record(durationMs);
+    }
+  }
+  return [...cells.values()].map((cell) => ({ ...cell, histogram: cell.histogram.encode(), errorHistogram: cell.errorHistogram.encode() }));
 }
 
-/** An error group as alerts read it: new or regressed groups, and the evidence of error rules. */
+/** A new or regressed error group as new-error-group rules count it. */
 export interface AlertErrorGroup {
   groupId: string;
   service: string;
-  type: string;
-  message: string;
-  topFrame: string;
-  status: string;
-  firstSeen: number;
-  lastSeen: number;
-  resolvedAt: number | null;
-  /** Environments it occurred in, in the hours read. */
+  /** `new`: its first occurrence; `regressed`: its first occurrence after a user resolved it. */
+  change: 'new' | 'regressed';
+  /** When that occurrence started. */
+  at: number;
+  /** Environments it occurred in from the hour of `at` on. */
   environments: string[];
 }
 
 /**
- * Groups of these services first seen, or regressed (seen after being resolved), at or after
- * `fromMs`, with the environments they occurred in since the hour `fromMs` falls in.
+ * The groups of these services that were new, or regressed, in [fromMs, endMs): first seen then,
+ * or seen for the first time after a resolution that was still in force (no later status change
+ * before that occurrence). Decided from the status history and the occurrences, not from the
+ * current status, so a past minute evaluated late (a catch-up) counts what was true then.
  */
-export async function recentErrorGroups(db: ObservabilityDb, services: readonly string[], fromMs: number): Promise<AlertErrorGroup[]> {
-  const result = await sql<Record<string, unknown>>`
-    select group_id, service, error_type, message, top_frame, status, first_seen, last_seen, resolved_at
-    from error_groups
-    where (first_seen >= ${fromMs} or (status = 'regressed' and last_seen >= ${fromMs})) and ${servicesCondition(services)}
+export async function errorGroupChanges(db: ObservabilityDb, services: readonly string[], fromMs: number, endMs: number): Promise<AlertErrorGroup[]> {
+  const found = await sql<{ group_id: string; service: string; first_seen: number | string }>`
+    select group_id, service, first_seen from error_groups
+    where first_seen >= ${fromMs} and first_seen < ${endMs} and ${servicesCondition(services)}
   `.execute(db);
-  if (result.rows.length === 0) return [];
-  const ids = result.rows.map((row) => String(row.group_id));
-  const hours = await sql<{ group_id: string; environment: string }>`
-    select distinct group_id, environment from error_group_hours
-    where hour >= ${Math.floor(fromMs / 3_600_000) * 3_600_000} and group_id in (${sql.join(ids)})
+  const changes: Array<Omit<AlertErrorGroup, 'environments'>> = found.rows.map((row) => ({ groupId: row.group_id, service: row.service, change: 'new', at: Number(row.first_seen) }));
+  const resolutions = await sql<{ group_id: string; service: string; changed_at: number | string; next_change: number | string | null }>`
+    select c.group_id, g.service, c.changed_at,
+      (select min(n.changed_at) from error_group_status_changes n where n.group_id = c.group_id and n.changed_at > c.changed_at) as next_change
+    from error_group_status_changes c join error_groups g on g.group_id = c.group_id
+    where c.status = 'resolved' and c.changed_at < ${endMs} and ${servicesCondition(services, 'g.service')}
   `.execute(db);
-  const environments = new Map<string, string[]>();
-  for (const row of hours.rows) environments.set(row.group_id, [...(environments.get(row.group_id) ?? []), row.environment]);
-  return result.rows.map((row) => ({
-    groupId: String(row.group_id),
-    service: String(row.service),
-    type: String(row.error_type),
-    message: String(row.message),
-    topFrame: String(row.top_frame),
-    status: String(row.status),
-    firstSeen: Number(row.first_seen),
-    lastSeen: Number(row.last_seen),
-    resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
-    environments: environments.get(String(row.group_id)) ?? [],
+  for (const resolution of resolutions.rows) {
+    const resolvedAt = Number(resolution.changed_at);
+    const until = Math.min(endMs, resolution.next_change === null ? endMs : Number(resolution.next_change));
+    if (until <= fromMs) continue;
+    // The first occurrence after the resolution regressed the group; later ones did not regress it again.
+    const first = await sql<{ started_at: number | string }>`
+      select started_at from occurrences where error_group_id = ${resolution.group_id} and started_at > ${resolvedAt}
+      order by started_at limit 1
+    `.execute(db);
+    const at = first.rows[0] === undefined ? undefined : Number(first.rows[0].started_at);
+    if (at !== undefined && at >= fromMs && at < until) changes.push({ groupId: resolution.group_id, service: resolution.service, change: 'regressed', at });
+  }
+  if (changes.length === 0) return [];
+  const hours = await sql<{ group_id: string; environment: string; hour: number | string }>`
+    select group_id, environment, hour from error_group_hours
+    where hour >= ${hourOf(fromMs)} and hour < ${endMs} and group_id in (${sql.join([...new Set(changes.map((change) => change.groupId))])})
+  `.execute(db);
+  return changes.map((change) => ({
+    ...change,
+    environments: [...new Set(hours.rows.filter((row) => row.group_id === change.groupId && Number(row.hour) >= hourOf(change.at)).map((row) => row.environment))],
   }));
 }
 

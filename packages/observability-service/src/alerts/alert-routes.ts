@@ -257,13 +257,17 @@ export async function alertRoutes(app: App, options: AlertRoutesOptions): Promis
       schema: {
         tags,
         security,
-        summary: 'Alert history: every transition, newest first, with its evidence and deliveries',
+        summary: 'Alert history: every transition, newest first, with its evidence and deliveries; filtered by rule, state and time range',
         querystring: EventsQuery,
         response: { 200: AlertEventList, ...errorResponses(400, 401) },
       },
     },
     async (request) => {
-      const events = await listEvents(db, { ruleId: request.query.ruleId, beforeId: request.query.before, limit: request.query.limit });
+      const { ruleId, state, from, to, before, limit } = request.query;
+      const fromMinute = from === undefined ? undefined : Date.parse(from);
+      const toMinute = to === undefined ? undefined : Date.parse(to);
+      if (fromMinute !== undefined && toMinute !== undefined && fromMinute >= toMinute) throw new ApiError('invalid-request', '`from` must lie before `to`.');
+      const events = await listEvents(db, { ruleId, state, fromMinute, toMinute, beforeId: before, limit });
       const items = [];
       for (const event of events) {
         const deliveries = await app.alerts.notifier.eventDeliveries(event.id);

@@ -56,6 +56,9 @@ export const RuleSeriesView = Type.Object({
 
 export const EventsQuery = Type.Object({
   ruleId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  state: Type.Optional(Type.Union(alertStates.map((state) => Type.Literal(state)), { description: 'Only transitions into this state.' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Only transitions of minutes at or after this time.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Only transitions of minutes before this time (after `from`).' })),
   before: Type.Optional(Type.Integer({ minimum: 1, description: 'Events with a smaller id (the `nextBefore` of the previous page).' })),
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
 });

@@ -133,9 +133,15 @@ export async function insertEvent(db: ObservabilityDb, event: Omit<AlertEventRec
 }
 
 /** Events newest first; `beforeId` pages on. */
-export async function listEvents(db: ObservabilityDb, filter: { ruleId?: string | undefined; beforeId?: number | undefined; limit: number }): Promise<AlertEventRecord[]> {
+export async function listEvents(
+  db: ObservabilityDb,
+  filter: { ruleId?: string | undefined; state?: AlertState | undefined; fromMinute?: number | undefined; toMinute?: number | undefined; beforeId?: number | undefined; limit: number },
+): Promise<AlertEventRecord[]> {
   let query = db.selectFrom('alert_events').selectAll();
   if (filter.ruleId !== undefined) query = query.where('rule_id', '=', filter.ruleId);
+  if (filter.state !== undefined) query = query.where('to_state', '=', filter.state);
+  if (filter.fromMinute !== undefined) query = query.where('minute', '>=', filter.fromMinute);
+  if (filter.toMinute !== undefined) query = query.where('minute', '<', filter.toMinute);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
   return rows.map((row) => ({

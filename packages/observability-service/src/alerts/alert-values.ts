@@ -1,7 +1,7 @@
 import { MergedHistogram, apdexScore, roundMs } from '../query/latency-percentiles.js';
 import { minuteMs } from '../time-units.js';
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
-import { operationMinutes, recentErrorGroups, tenantMinutes, type AlertErrorGroup, type OperationMinute, type TenantMinute } from './alert-metrics.js';
+import { errorGroupChanges, operationMinutes, tenantMinutes, type AlertErrorGroup, type OperationMinute, type TenantMinute } from './alert-metrics.js';
 import type { AlertRule } from './alert-rule.js';
 import type { ObservabilityDb } from '../database.js';
 
@@ -21,11 +21,11 @@ interface Figures {
 
 const emptyFigures = (): Figures => ({ count: 0, errorCount: 0, histogram: new MergedHistogram(), errorHistogram: new MergedHistogram() });
 
-function add(figures: Figures, row: { count: number; errorCount: number; histogram: string; errorHistogram?: string }): void {
+function add(figures: Figures, row: { count: number; errorCount: number; histogram: string; errorHistogram: string }): void {
   figures.count += row.count;
   figures.errorCount += row.errorCount;
   figures.histogram.add(row.histogram);
-  if (row.errorHistogram !== undefined) figures.errorHistogram.add(row.errorHistogram);
+  figures.errorHistogram.add(row.errorHistogram);
 }
 
 /** Rows grouped by a key, then by minute. */
@@ -75,40 +75,38 @@ export class RuleInputs {
     const from = windowStart(rule, minute);
     const to = minute + minuteMs;
     return this.#groups.filter(
-      (group) =>
-        group.service === rule.service &&
-        (rule.environment === undefined || group.environments.includes(rule.environment)) &&
-        ((group.firstSeen >= from && group.firstSeen < to) || (group.status === 'regressed' && group.lastSeen >= from && (group.resolvedAt ?? 0) < to)),
+      (group) => group.service === rule.service && group.at >= from && group.at < to && (rule.environment === undefined || group.environments.includes(rule.environment)),
     );
   }
 
   #operationFigures(rule: AlertRule, minute: number): Figures {
-    const byMinute = this.#operations.get(rule.service);
-    const entry = emptyFigures();
-    const root = emptyFigures();
-    if (!byMinute) return entry;
-    for (let at = windowStart(rule, minute); at <= minute; at += minuteMs) {
-      for (const row of byMinute.get(at) ?? []) {
-        if (rule.environment !== undefined && row.environment !== rule.environment) continue;
-        if (rule.operation !== undefined) {
-          if (row.operation === rule.operation) add(entry, row);
-        } else if (row.spanRole === 'entry') add(entry, row);
-        else if (row.spanRole === 'root') add(root, row);
-      }
-    }
-    // A service without entry spans (a worker) counts its root spans, as its dashboard figures do.
-    return rule.operation === undefined && entry.count === 0 ? root : entry;
+    return requestFigures(this.#operations.get(rule.service), rule, minute);
   }
 
   #tenantFigures(rule: AlertRule, minute: number): Figures {
-    const byMinute = this.#tenants.get(`${rule.tenant}\u0000${rule.service}`);
-    const figures = emptyFigures();
-    if (!byMinute) return figures;
-    for (let at = windowStart(rule, minute); at <= minute; at += minuteMs) {
-      for (const row of byMinute.get(at) ?? []) if (rule.environment === undefined || row.environment === rule.environment) add(figures, row);
-    }
-    return figures;
+    return requestFigures(this.#tenants.get(`${rule.tenant}\u0000${rule.service}`), rule, minute);
   }
+}
+
+/**
+ * A rule's request figures over its window: its operation's spans, or the service's entry spans
+ * (a service without entry spans, a worker, counts its root spans, as its dashboard figures do),
+ * in the rule's environment.
+ */
+function requestFigures(byMinute: Map<number, Array<OperationMinute | TenantMinute>> | undefined, rule: AlertRule, minute: number): Figures {
+  const entry = emptyFigures();
+  const root = emptyFigures();
+  if (!byMinute) return entry;
+  for (let at = windowStart(rule, minute); at <= minute; at += minuteMs) {
+    for (const row of byMinute.get(at) ?? []) {
+      if (rule.environment !== undefined && row.environment !== rule.environment) continue;
+      if (rule.operation !== undefined) {
+        if ('operation' in row && row.operation === rule.operation) add(entry, row);
+      } else if (row.spanRole === 'entry') add(entry, row);
+      else if (row.spanRole === 'root') add(root, row);
+    }
+  }
+  return rule.operation === undefined && entry.count === 0 ? root : entry;
 }
 
 function valueOf(rule: AlertRule, figures: Figures, apdexThresholdMs: number): number | null {
@@ -130,13 +128,13 @@ export async function readRuleInputs(db: ObservabilityDb, rules: readonly AlertR
   const from = first - (longest - 1) * minuteMs;
   const end = last + minuteMs;
   const services = [...new Set(rules.map((rule) => rule.service))];
-  const tenants = [...new Set(rules.flatMap((rule) => (rule.tenant === undefined ? [] : [rule.tenant])))];
+  const tenants = rules.flatMap((rule) => (rule.tenant === undefined ? [] : [{ tenant: rule.tenant, service: rule.service }]));
   const groupServices = rules.filter((rule) => rule.metric === 'new-error-group').map((rule) => rule.service);
   const thresholds = await apdexThresholds([...new Set(rules.filter((rule) => rule.metric === 'apdex').map((rule) => rule.service))]);
   return new RuleInputs({
     operations: rules.some((rule) => rule.tenant === undefined && rule.metric !== 'new-error-group') ? await operationMinutes(db, services, from, end) : [],
     tenants: await tenantMinutes(db, tenants, from, end),
-    groups: groupServices.length > 0 ? await recentErrorGroups(db, groupServices, from) : [],
+    groups: groupServices.length > 0 ? await errorGroupChanges(db, groupServices, from, end) : [],
     apdexThresholdMs: (service) => thresholds.get(service) ?? 0,
   });
 }

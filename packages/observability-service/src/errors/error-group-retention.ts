@@ -21,6 +21,7 @@ export async function pruneErrorGroups(database: Pick<Database<TelemetryDatabase
     await resumDay(db, cutoffDay);
     const gone = db.selectFrom('error_groups').select('group_id').where('last_seen', '<', cutoff);
     await db.deleteFrom('error_group_tenants').where('group_id', 'in', gone).execute();
+    await db.deleteFrom('error_group_status_changes').where('group_id', 'in', gone).execute();
     const groups = await db.deleteFrom('error_groups').where('last_seen', '<', cutoff).executeTakeFirst();
     return Number(hours.numDeletedRows) + Number(days.numDeletedRows) + Number(groups.numDeletedRows);
   });

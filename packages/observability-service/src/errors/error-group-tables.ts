@@ -60,9 +60,18 @@ export interface ErrorGroupTenantsTable {
   last_seen: number;
 }
 
+/** Every status a user gave a group, when and by whom: the group's status at any past moment. */
+export interface ErrorGroupStatusChangesTable {
+  group_id: string;
+  changed_at: number;
+  status: ErrorGroupStatus;
+  changed_by: string | null;
+}
+
 export interface ErrorGroupTables {
   error_groups: ErrorGroupsTable;
   error_group_hours: ErrorGroupHoursTable;
   error_group_days: ErrorGroupDaysTable;
   error_group_tenants: ErrorGroupTenantsTable;
+  error_group_status_changes: ErrorGroupStatusChangesTable;
 }

@@ -13,6 +13,7 @@ export const errorGroupsRebuild: RebuildPart = {
     await trx.deleteFrom('error_group_hours').execute();
     await trx.deleteFrom('error_group_days').execute();
     await trx.deleteFrom('error_group_tenants').execute();
+    await trx.deleteFrom('error_group_status_changes').execute();
     await trx.deleteFrom('error_groups').execute();
   },
   async addChunk(trx, rows) {

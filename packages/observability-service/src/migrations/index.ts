@@ -15,6 +15,7 @@ import { serviceStartedAtIndex } from './2026-12-01-01-service-started-at-index.
 import { accountsFromUsers } from './20261127070900-accounts-from-users.js';
 import { errorGroupDays } from './20261127071000-error-group-days.js';
 import { alerts } from './20261127110000-alerts.js';
+import { errorGroupStatusChanges } from './20261127141500-error-group-status-changes.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -40,4 +41,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261127070900-accounts-from-users': accountsFromUsers,
   '20261127071000-error-group-days': errorGroupDays,
   '20261127110000-alerts': alerts,
+  '20261127141500-error-group-status-changes': errorGroupStatusChanges,
 };

@@ -10,6 +10,7 @@ import { withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { refreshAll } from '../state/refresh.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
+import { Pager } from '../components/pager.js';
 
 const pageSize = 100;
 /** How often live tail asks for the newest lines. */
@@ -116,15 +117,12 @@ export function LogsPage() {
         {(data) => (
           <>
             <LogTable items={data.items} label="Log lines" />
-            <nav class="pager" aria-label="Pages">
+            <Pager
+              toNewer={cursor === undefined ? undefined : () => navigate(here({}))}
+              toOlder={data.nextCursor === null ? undefined : () => navigate(here({ cursor: data.nextCursor ?? undefined, live: undefined }))}
+            >
               {live ? <span class="live-badge">Live: the newest {data.items.length === 1 ? 'line' : `${data.items.length} lines`}, reloaded every {liveTailIntervalMs / 1000} s</span> : null}
-              <button type="button" class="button button-small" disabled={cursor === undefined} onClick={() => navigate(here({}))}>
-                Newest
-              </button>
-              <button type="button" class="button button-small" disabled={data.nextCursor === null} onClick={() => navigate(here({ cursor: data.nextCursor ?? undefined, live: undefined }))}>
-                Older
-              </button>
-            </nav>
+            </Pager>
           </>
         )}
       </DataState>

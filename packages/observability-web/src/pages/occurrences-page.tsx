@@ -12,6 +12,7 @@ import { useEditableCopy } from '../state/editable-copy.js';
 import { hrefWithView, withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
+import { Pager } from '../components/pager.js';
 
 const pageSize = 50;
 const attributePrefix = 'attr.';
@@ -201,17 +202,15 @@ export function OccurrencesPage() {
                 </tbody>
               </table>
             </div>
-            <nav class="pager" aria-label="Pages">
+            <Pager
+              newerLabel="Newer"
+              toNewer={data.offset === 0 ? undefined : () => navigate(withParams('/occurrences', search, { offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}
+              toOlder={data.offset + data.items.length >= data.total ? undefined : () => navigate(withParams('/occurrences', search, { offset: String(data.offset + data.limit) }))}
+            >
               <span>
                 {formatCount(data.total === 0 ? 0 : data.offset + 1)}–{formatCount(data.offset + data.items.length)} of {formatCount(data.total)}
               </span>
-              <button type="button" class="button button-small" disabled={data.offset === 0} onClick={() => navigate(withParams('/occurrences', search, { offset: String(Math.max(0, data.offset - data.limit)) || undefined }))}>
-                Newer
-              </button>
-              <button type="button" class="button button-small" disabled={data.offset + data.items.length >= data.total} onClick={() => navigate(withParams('/occurrences', search, { offset: String(data.offset + data.limit) }))}>
-                Older
-              </button>
-            </nav>
+            </Pager>
           </>
         )}
       </DataState>

@@ -632,6 +632,9 @@ export interface paths {
       path: Record<string, never>;
       query: {
         ruleId?: string;
+        state?: "ok" | "pending" | "firing" | "resolved";
+        from?: string;
+        to?: string;
         before?: number;
         limit?: number;
       };

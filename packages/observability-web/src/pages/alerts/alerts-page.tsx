@@ -1,15 +1,21 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { apiDelete, apiPost } from '../../api/api-client.js';
 import type { AlertChannelsResponse, AlertEventsResponse, AlertRulesResponse, AlertRuleView, AlertSeries } from '../../api/api-types.js';
 import { useSession } from '../../api/session.js';
 import { useApi } from '../../api/use-api.js';
 import { DataState } from '../../components/data-state.js';
+import { DataTable } from '../../components/data-table.js';
 import { Layout } from '../../components/layout.js';
 import { Link } from '../../components/link.js';
 import { ThresholdSparkline } from '../../components/threshold-sparkline.js';
 import { useAction } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
+import { useLocation } from '../../state/location.js';
+import { AlertEventsTable } from './alert-events-table.js';
 import { RuleEditor } from './rule-editor.js';
+
+/** Transitions shown under the rules; the history page has them all. */
+const latestShown = 10;
 
 function scopeOf(rule: AlertRuleView['rule']): string {
   return [rule.service, rule.operation, rule.environment, rule.tenant && `tenant ${rule.tenant}`].filter(Boolean).join(' · ');
@@ -18,16 +24,20 @@ function scopeOf(rule: AlertRuleView['rule']): string {
 function RuleSparkline({ rule }: { rule: AlertRuleView }) {
   const series = useApi<AlertSeries>(`/api/v1/alerts/rules/${encodeURIComponent(rule.id)}/series`, { hours: 24 });
   if (!series.data) return <span class="muted">…</span>;
-  return <ThresholdSparkline points={series.data.points} threshold={series.data.threshold} firing={series.data.firing} label={`${rule.rule.name}: ${rule.rule.metric} over 24 hours against ${rule.rule.threshold}`} />;
+  return <ThresholdSparkline points={series.data.points} threshold={series.data.threshold} firing={series.data.firing} width={240} height={40} label={`${rule.rule.name}: ${rule.rule.metric} over 24 hours against ${rule.rule.threshold}`} />;
 }
 
-/** Alerts: the rules with their state and a sparkline against the threshold, the editor, and the history. */
+/** Alerts: the rules with their state and a sparkline against the threshold, the editor, and the latest transitions (`?rule=` marks one rule). */
 export function AlertsPage() {
   const { user } = useSession();
   const isAdmin = user?.role === 'admin';
   const rules = useApi<AlertRulesResponse>('/api/v1/alerts/rules');
   const channels = useApi<AlertChannelsResponse>('/api/v1/alerts/channels');
-  const events = useApi<AlertEventsResponse>('/api/v1/alerts/events', { limit: 50 });
+  const events = useApi<AlertEventsResponse>('/api/v1/alerts/events', { limit: latestShown });
+  const selected = useLocation().search.get('rule') ?? undefined;
+  useEffect(() => {
+    if (selected !== undefined && rules.data) document.getElementById(`rule-${selected}`)?.scrollIntoView({ block: 'center' });
+  }, [selected, rules.data]);
   const [editing, setEditing] = useState<AlertRuleView | 'new' | undefined>();
   const { error, run } = useAction();
   const done = (saved: boolean) => {
@@ -63,92 +73,57 @@ export function AlertsPage() {
       {error ? <p class="field-error" role="alert">{error}</p> : null}
       <DataState state={rules} empty={(data) => data.items.length === 0} emptyMessage="No alert rules yet.">
         {(data) => (
-          <div class="table-wrap">
+          <>
             {data.rulesFile ? <p class="muted">Rules marked “file” come from {data.rulesFile} and are changed there.</p> : null}
-            <table class="table" aria-label="Alert rules">
-              <thead>
-                <tr>
-                  <th>Rule</th>
-                  <th>Watches</th>
-                  <th>Condition</th>
-                  <th>State</th>
-                  <th>Last 24 h</th>
-                  <th />
+            <DataTable label="Alert rules" columns={['Rule', 'Watches', 'Condition', 'State', 'Last 24 h', '']}>
+              {data.items.map((rule) => (
+                <tr key={rule.id} id={`rule-${rule.id}`} class={rule.id === selected ? 'row-selected' : undefined}>
+                  <td class="strong">
+                    {rule.rule.name} {rule.source === 'file' ? <span class="badge">file</span> : null}
+                  </td>
+                  <td>{scopeOf(rule.rule)}</td>
+                  <td class="mono">
+                    {rule.rule.metric} {rule.rule.comparison} {rule.rule.threshold} over {rule.rule.windowMinutes} min{rule.rule.forMinutes > 0 ? `, for ${rule.rule.forMinutes} min` : ''}
+                  </td>
+                  <td>
+                    <span class={`badge badge-${rule.state.state}`}>{rule.state.state}</span>
+                    {rule.state.value !== null ? <span class="muted"> {rule.state.value}</span> : null}
+                    {rule.silence ? <div class="muted">silenced until {formatTimestamp(rule.silence.until)}</div> : null}
+                  </td>
+                  <td>
+                    <RuleSparkline rule={rule} />
+                  </td>
+                  <td class="actions">
+                    <Link class="button button-small" href={`/alerts/history?rule=${encodeURIComponent(rule.id)}`}>
+                      History
+                    </Link>
+                    {isAdmin && rule.source === 'api' ? (
+                      <button type="button" class="button button-small" onClick={() => setEditing(rule)}>
+                        Edit
+                      </button>
+                    ) : null}
+                    {isAdmin ? (
+                      <button type="button" class="button button-small" onClick={() => silence(rule)}>
+                        {rule.silence ? 'Unsilence' : 'Silence 1 h'}
+                      </button>
+                    ) : null}
+                    {isAdmin && rule.source === 'api' ? (
+                      <button type="button" class="button button-small button-danger" onClick={() => remove(rule)}>
+                        Delete
+                      </button>
+                    ) : null}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.items.map((rule) => (
-                  <tr key={rule.id}>
-                    <td class="strong">
-                      {rule.rule.name} {rule.source === 'file' ? <span class="badge">file</span> : null}
-                    </td>
-                    <td>{scopeOf(rule.rule)}</td>
-                    <td class="mono">
-                      {rule.rule.metric} {rule.rule.comparison} {rule.rule.threshold} over {rule.rule.windowMinutes} min{rule.rule.forMinutes > 0 ? `, for ${rule.rule.forMinutes} min` : ''}
-                    </td>
-                    <td>
-                      <span class={`badge badge-${rule.state.state}`}>{rule.state.state}</span>
-                      {rule.state.value !== null ? <span class="muted"> {rule.state.value}</span> : null}
-                      {rule.silence ? <div class="muted">silenced until {formatTimestamp(rule.silence.until)}</div> : null}
-                    </td>
-                    <td>
-                      <RuleSparkline rule={rule} />
-                    </td>
-                    <td class="actions">
-                      {isAdmin && rule.source === 'api' ? (
-                        <button type="button" class="button button-small" onClick={() => setEditing(rule)}>
-                          Edit
-                        </button>
-                      ) : null}
-                      {isAdmin ? (
-                        <button type="button" class="button button-small" onClick={() => silence(rule)}>
-                          {rule.silence ? 'Unsilence' : 'Silence 1 h'}
-                        </button>
-                      ) : null}
-                      {isAdmin && rule.source === 'api' ? (
-                        <button type="button" class="button button-small button-danger" onClick={() => remove(rule)}>
-                          Delete
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </DataTable>
+          </>
         )}
       </DataState>
-      <h2>History</h2>
+      <h2 class="section-title">
+        Latest changes <Link href="/alerts/history">All history →</Link>
+      </h2>
       <DataState state={events} empty={(data) => data.items.length === 0} emptyMessage="No alert has changed state yet.">
-        {(data) => (
-          <ul class="alert-events" aria-label="Alert history">
-            {data.items.map((event) => (
-              <li key={event.id}>
-                <strong>{event.ruleName}</strong> {event.from} → <span class={`badge badge-${event.to}`}>{event.to}</span> at {formatTimestamp(event.minute)}: value {event.value ?? 'no data'} (threshold {event.threshold})
-                {event.silenced ? <span class="muted"> (silenced)</span> : null}
-                {event.evidence.traces.length > 0 ? (
-                  <span>
-                    {' '}
-                    traces:{' '}
-                    {event.evidence.traces.map((trace) => (
-                      <Link key={trace.traceId} class="mono" href={`/traces/${trace.traceId}`}>
-                        {trace.traceId.slice(0, 12)}
-                      </Link>
-                    ))}
-                  </span>
-                ) : null}
-                {event.evidence.errorGroups.map((group) => (
-                  <span key={group.groupId}>
-                    {' '}
-                    <Link href={`/errors/${group.groupId}`}>
-                      {group.type}: {group.message}
-                    </Link>
-                  </span>
-                ))}
-              </li>
-            ))}
-          </ul>
-        )}
+        {(data) => <AlertEventsTable events={data.items} />}
       </DataState>
     </Layout>
   );

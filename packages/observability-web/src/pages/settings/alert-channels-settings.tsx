@@ -7,6 +7,7 @@ import { DataState } from '../../components/data-state.js';
 import { FormField } from '../../components/form-field.js';
 import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
+import { DataTable } from '../../components/data-table.js';
 
 type Kind = CreatedAlertChannel['channel']['kind'];
 
@@ -75,50 +76,36 @@ export function AlertChannelsSettings() {
       {rowError ? <p class="field-error" role="alert">{rowError}</p> : null}
       <DataState state={channels} empty={(data) => data.items.length === 0} emptyMessage="No channels yet: alerts are recorded in the history only.">
         {(data) => (
-          <div class="table-wrap">
-            <table class="table" aria-label="Alert channels">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Kind</th>
-                  <th>Sends to</th>
-                  <th>Created (UTC)</th>
-                  <th>Last test</th>
-                  <th />
+          <DataTable label="Alert channels" columns={['Name', 'Kind', 'Sends to', 'Created (UTC)', 'Last test', '']}>
+            {data.items.map((channel) => {
+              const test = tests[channel.id];
+              return (
+                <tr key={channel.id}>
+                  <td class="strong">{channel.name}</td>
+                  <td>{channel.kind}</td>
+                  <td class="mono">{channel.target}</td>
+                  <td>{formatTimestamp(channel.createdAt)}</td>
+                  <td data-testid={`test-result-${channel.name}`}>
+                    {test ? (
+                      <span class={`badge ${test.status === 'delivered' ? 'badge-good' : 'badge-bad'}`}>
+                        {test.status}
+                        {test.lastStatusCode ? ` (HTTP ${test.lastStatusCode})` : ''}
+                        {test.lastError ? `: ${test.lastError}` : ''}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td class="actions">
+                    <button type="button" class="button button-small" onClick={() => sendTest(channel.id)}>
+                      Send test
+                    </button>
+                    <button type="button" class="button button-small button-danger" onClick={() => remove(channel.id, channel.name)}>
+                      Remove
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.items.map((channel) => {
-                  const test = tests[channel.id];
-                  return (
-                    <tr key={channel.id}>
-                      <td class="strong">{channel.name}</td>
-                      <td>{channel.kind}</td>
-                      <td class="mono">{channel.target}</td>
-                      <td>{formatTimestamp(channel.createdAt)}</td>
-                      <td data-testid={`test-result-${channel.name}`}>
-                        {test ? (
-                          <span class={`badge ${test.status === 'delivered' ? 'badge-good' : 'badge-bad'}`}>
-                            {test.status}
-                            {test.lastStatusCode ? ` (HTTP ${test.lastStatusCode})` : ''}
-                            {test.lastError ? `: ${test.lastError}` : ''}
-                          </span>
-                        ) : null}
-                      </td>
-                      <td class="actions">
-                        <button type="button" class="button button-small" onClick={() => sendTest(channel.id)}>
-                          Send test
-                        </button>
-                        <button type="button" class="button button-small button-danger" onClick={() => remove(channel.id, channel.name)}>
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
       </DataState>
     </div>

@@ -7,6 +7,7 @@ import { DataState } from '../../components/data-state.js';
 import { FormField } from '../../components/form-field.js';
 import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
+import { DataTable } from '../../components/data-table.js';
 
 /** The link an invited person opens; the token rides in the fragment, which never reaches a server log. */
 function invitationLink(token: string): string {
@@ -67,40 +68,26 @@ export function InvitationsSettings() {
           data.items.length === 0 ? (
             <p class="muted">No invitations yet.</p>
           ) : (
-            <div class="table-wrap">
-              <table class="table" aria-label="Invitations">
-                <thead>
-                  <tr>
-                    <th>Email</th>
-                    <th>Role</th>
-                    <th>Status</th>
-                    <th>Invited (UTC)</th>
-                    <th>Expires (UTC)</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((invitation) => (
-                    <tr key={invitation.id}>
-                      <td>{invitation.email}</td>
-                      <td>{invitation.role}</td>
-                      <td>
-                        <span class={invitation.status === 'accepted' ? 'badge badge-good' : invitation.status === 'pending' ? 'badge' : 'badge badge-bad'}>{invitation.status}</span>
-                      </td>
-                      <td>{formatTimestamp(invitation.createdAt)}</td>
-                      <td>{formatTimestamp(invitation.expiresAt)}</td>
-                      <td class="actions">
-                        {invitation.status === 'pending' ? (
-                          <button type="button" class="button button-small button-danger" onClick={() => withdraw(invitation.id)}>
-                            Withdraw
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Invitations" columns={['Email', 'Role', 'Status', 'Invited (UTC)', 'Expires (UTC)', '']}>
+              {data.items.map((invitation) => (
+                <tr key={invitation.id}>
+                  <td>{invitation.email}</td>
+                  <td>{invitation.role}</td>
+                  <td>
+                    <span class={invitation.status === 'accepted' ? 'badge badge-good' : invitation.status === 'pending' ? 'badge' : 'badge badge-bad'}>{invitation.status}</span>
+                  </td>
+                  <td>{formatTimestamp(invitation.createdAt)}</td>
+                  <td>{formatTimestamp(invitation.expiresAt)}</td>
+                  <td class="actions">
+                    {invitation.status === 'pending' ? (
+                      <button type="button" class="button button-small button-danger" onClick={() => withdraw(invitation.id)}>
+                        Withdraw
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </DataState>

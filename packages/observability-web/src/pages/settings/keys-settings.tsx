@@ -7,6 +7,7 @@ import { DataState } from '../../components/data-state.js';
 import { FormField } from '../../components/form-field.js';
 import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
+import { DataTable } from '../../components/data-table.js';
 
 /** Ingestion keys: create (the secret is shown this once), list with last use, revoke. */
 export function KeysSettings() {
@@ -59,38 +60,24 @@ export function KeysSettings() {
           data.items.length === 0 ? (
             <p class="muted">No keys yet. Create one for each application that sends data.</p>
           ) : (
-            <div class="table-wrap">
-              <table class="table" aria-label="Ingestion keys">
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Key starts with</th>
-                    <th>Created (UTC)</th>
-                    <th>Last used (UTC)</th>
-                    <th>Status</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((key) => (
-                    <tr key={key.id}>
-                      <td class="strong">{key.name}</td>
-                      <td class="mono">{key.prefix}…</td>
-                      <td>{formatTimestamp(key.createdAt)}</td>
-                      <td>{key.lastUsedAt ? formatTimestamp(key.lastUsedAt) : 'Never'}</td>
-                      <td>{key.revokedAt ? <span class="badge badge-bad">revoked</span> : <span class="badge badge-good">active</span>}</td>
-                      <td class="actions">
-                        {key.revokedAt ? null : (
-                          <button type="button" class="button button-small button-danger" onClick={() => revoke(key.id, key.name)}>
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Ingestion keys" columns={['Name', 'Key starts with', 'Created (UTC)', 'Last used (UTC)', 'Status', '']}>
+              {data.items.map((key) => (
+                <tr key={key.id}>
+                  <td class="strong">{key.name}</td>
+                  <td class="mono">{key.prefix}…</td>
+                  <td>{formatTimestamp(key.createdAt)}</td>
+                  <td>{key.lastUsedAt ? formatTimestamp(key.lastUsedAt) : 'Never'}</td>
+                  <td>{key.revokedAt ? <span class="badge badge-bad">revoked</span> : <span class="badge badge-good">active</span>}</td>
+                  <td class="actions">
+                    {key.revokedAt ? null : (
+                      <button type="button" class="button button-small button-danger" onClick={() => revoke(key.id, key.name)}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </DataState>

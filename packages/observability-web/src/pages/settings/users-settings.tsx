@@ -5,6 +5,7 @@ import { useApi } from '../../api/use-api.js';
 import { DataState } from '../../components/data-state.js';
 import { useAction } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
+import { DataTable } from '../../components/data-table.js';
 
 /** The team: change someone's role, deactivate (ends their sessions) or reactivate them. Administrators only. */
 export function UsersSettings() {
@@ -22,57 +23,43 @@ export function UsersSettings() {
       {problem ? <p class="field-error" role="alert">{problem}</p> : null}
       <DataState state={users}>
         {(data) => (
-          <div class="table-wrap">
-            <table class="table" aria-label="Users">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Email</th>
-                  <th>Role</th>
-                  <th>Status</th>
-                  <th>Joined (UTC)</th>
-                  <th />
+          <DataTable label="Users" columns={['Name', 'Email', 'Role', 'Status', 'Joined (UTC)', '']}>
+            {data.items.map((user) => {
+              const self = user.id === me?.id;
+              return (
+                <tr key={user.id}>
+                  <td class="strong">
+                    {user.name}
+                    {self ? <span class="muted"> (you)</span> : null}
+                  </td>
+                  <td>{user.email}</td>
+                  <td>
+                    <select aria-label={`Role of ${user.email}`} value={user.role} disabled={self} onChange={(event) => change(user.id, { role: event.currentTarget.value as Role })}>
+                      <option value="admin">admin</option>
+                      <option value="member">member</option>
+                    </select>
+                  </td>
+                  <td>{user.active ? <span class="badge badge-good">active</span> : <span class="badge badge-bad">deactivated</span>}</td>
+                  <td>{formatTimestamp(user.createdAt)}</td>
+                  <td class="actions">
+                    {self ? null : user.active ? (
+                      <button
+                        type="button"
+                        class="button button-small button-danger"
+                        onClick={() => window.confirm(`Deactivate ${user.email}? They are signed out at once.`) && change(user.id, { active: false })}
+                      >
+                        Deactivate
+                      </button>
+                    ) : (
+                      <button type="button" class="button button-small" onClick={() => change(user.id, { active: true })}>
+                        Reactivate
+                      </button>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.items.map((user) => {
-                  const self = user.id === me?.id;
-                  return (
-                    <tr key={user.id}>
-                      <td class="strong">
-                        {user.name}
-                        {self ? <span class="muted"> (you)</span> : null}
-                      </td>
-                      <td>{user.email}</td>
-                      <td>
-                        <select aria-label={`Role of ${user.email}`} value={user.role} disabled={self} onChange={(event) => change(user.id, { role: event.currentTarget.value as Role })}>
-                          <option value="admin">admin</option>
-                          <option value="member">member</option>
-                        </select>
-                      </td>
-                      <td>{user.active ? <span class="badge badge-good">active</span> : <span class="badge badge-bad">deactivated</span>}</td>
-                      <td>{formatTimestamp(user.createdAt)}</td>
-                      <td class="actions">
-                        {self ? null : user.active ? (
-                          <button
-                            type="button"
-                            class="button button-small button-danger"
-                            onClick={() => window.confirm(`Deactivate ${user.email}? They are signed out at once.`) && change(user.id, { active: false })}
-                          >
-                            Deactivate
-                          </button>
-                        ) : (
-                          <button type="button" class="button button-small" onClick={() => change(user.id, { active: true })}>
-                            Reactivate
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
       </DataState>
     </div>
