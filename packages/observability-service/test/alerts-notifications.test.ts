@@ -125,11 +125,19 @@ describeEachDatabase('alert notifications', (database) => {
     expect(mail.data).toContain('PaymentDeclined: card declined');
   });
 
-  it('sends the resolved notification too, with its value', async () => {
+  it('sends the resolved notification too, with its value and evidence', async () => {
     await evaluateThrough(6);
     expect(await app.alerts.notifier.runOnce()).toBe(3);
     const resolved = JSON.parse(receiver.at('/webhook').at(-1)!.body);
     expect(resolved).toMatchObject({ status: 'resolved', minute: new Date(at(6)).toISOString(), evidence: { value: 0, threshold: 20 } });
+    // Its evidence too: the window's slowest traces (none failed any more), the link, and the error group of the stretch it ends.
+    expect(resolved.evidence.traces).toHaveLength(3);
+    for (const trace of resolved.evidence.traces) expect(trace).toMatchObject({ status: 'ok', url: `https://dash.example.com/traces/${trace.traceId}` });
+    expect(resolved.evidence.dashboardUrl).toMatch(/^https:\/\/dash\.example\.com\/services\/checkout\?from=/);
+    expect(resolved.evidence.errorGroups).toEqual([
+      expect.objectContaining({ type: 'PaymentDeclined', message: 'card declined', topFrames: ['at charge (/srv/app/src/billing/charge.ts:41:7)', 'at handle (/srv/app/src/http/router.ts:12:3)'] }),
+    ]);
+    expect(smtp.messages.at(-1)!.data).toContain(resolved.evidence.traces[0].traceId);
     expect(JSON.parse(receiver.at('/slack').at(-1)!.body).text).toContain('RESOLVED checkout failing');
     expect(smtp.messages.at(-1)!.data).toContain('Subject: [alert] RESOLVED checkout failing');
     expect(receiver.at('/webhook')).toHaveLength(4);

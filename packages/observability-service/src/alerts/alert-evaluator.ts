@@ -162,7 +162,8 @@ export class AlertEvaluator {
       const silenced = (silences.get(rule.id) ?? []).some((silence) => silence.until > minute);
       // Pending and back to ok notify no one: they keep the value, not the example traces.
       const notified = transition.to === 'firing' || transition.to === 'resolved';
-      const evidence = await gatherEvidence(this.#options.database.db, rule, minute, value, inputs, this.#options.publicUrl, notified);
+      const firingSince = transition.to === 'resolved' ? current.sinceMinute : undefined;
+      const evidence = await gatherEvidence(this.#options.database.db, rule, minute, value, inputs, this.#options.publicUrl, notified, firingSince);
       changes.push({ rule, state, transition: { ...transition, silenced, evidence } });
     }
     return changes;

@@ -1,5 +1,5 @@
 import { minuteMs } from '../time-units.js';
-import { errorGroupDetails, exampleTraces, topErrorGroupId } from './alert-metrics.js';
+import { errorGroupChanges, errorGroupDetails, exampleTraces, topErrorGroupId } from './alert-metrics.js';
 import type { AlertRule } from './alert-rule.js';
 import { windowStart, type RuleInputs } from './alert-values.js';
 import type { ObservabilityDb } from '../database.js';
@@ -24,9 +24,9 @@ export interface AlertEvidence {
   window: { from: string; to: string };
   /** The service's page over the window (absolute when PUBLIC_URL is set, else a path). */
   dashboardUrl: string;
-  /** Up to three occurrences of the window: the slowest, or for error rules the slowest failing ones. */
+  /** Up to three occurrences of the window: the slowest, or for error rules the slowest failing ones (the slowest when none failed: a resolution). */
   traces: Array<{ traceId: string; spanId: string; durationMs: number; status: string; url: string }>;
-  /** Error rules: the group with the most occurrences in the window; new-error-group rules: the groups counted. */
+  /** Error rules: the group with the most occurrences in the window; new-error-group rules: the groups counted. A resolution names those of the stretch it ends. */
   errorGroups: EvidenceErrorGroup[];
 }
 
@@ -44,6 +44,8 @@ function framesOf(stack: string | null, topFrame: string): string[] {
 /**
  * Gathers the evidence of `rule` at `minute`; with `examples`, also the window's example traces
  * and error groups (the queries on raw occurrences: only for what is notified, firing and resolved).
+ * `firingSince`, for a resolution, is the minute the rule fired: the error groups are those of the
+ * stretch it ends (its own window no longer has them).
  */
 export async function gatherEvidence(
   db: ObservabilityDb,
@@ -53,6 +55,7 @@ export async function gatherEvidence(
   inputs: RuleInputs,
   publicUrl: string | undefined,
   examples = true,
+  firingSince?: number,
 ): Promise<AlertEvidence> {
   const fromMs = windowStart(rule, minute);
   const toMs = minute + minuteMs;
@@ -61,15 +64,9 @@ export async function gatherEvidence(
   if (rule.environment !== undefined) view.set('environment', rule.environment);
   const isErrorRule = rule.metric === 'error-rate' || rule.metric === 'new-error-group';
   const filter = { service: rule.service, operation: rule.operation, environment: rule.environment, tenant: rule.tenant };
-  const traces = examples ? await exampleTraces(db, filter, fromMs, toMs, isErrorRule) : [];
-
-  const groupIds = !examples
-    ? []
-    : rule.metric === 'new-error-group'
-      ? inputs.newOrRegressedGroups(rule, minute).slice(0, 3).map((group) => group.groupId)
-      : rule.metric === 'error-rate'
-        ? [await topErrorGroupId(db, filter, fromMs, toMs)].filter((id): id is string => id !== undefined)
-        : [];
+  let traces = examples ? await exampleTraces(db, filter, fromMs, toMs, isErrorRule) : [];
+  if (examples && isErrorRule && traces.length === 0) traces = await exampleTraces(db, filter, fromMs, toMs, false);
+  const groupIds = examples ? await evidenceGroupIds(db, rule, minute, inputs, firingSince) : [];
   const errorGroups: EvidenceErrorGroup[] = [];
   for (const groupId of groupIds) {
     const details = await errorGroupDetails(db, groupId);
@@ -87,4 +84,20 @@ export async function gatherEvidence(
     traces: traces.map((trace) => ({ traceId: trace.traceId, spanId: trace.spanId, durationMs: trace.durationMs, status: trace.status, url: `${base}/traces/${trace.traceId}` })),
     errorGroups,
   };
+}
+
+/** The error groups an error rule's evidence names: up to three counted groups, or the most frequent group. */
+async function evidenceGroupIds(db: ObservabilityDb, rule: AlertRule, minute: number, inputs: RuleInputs, firingSince: number | undefined): Promise<string[]> {
+  const filter = { service: rule.service, operation: rule.operation, environment: rule.environment, tenant: rule.tenant };
+  const stretchFrom = windowStart(rule, firingSince ?? minute);
+  if (rule.metric === 'new-error-group') {
+    let groups = inputs.newOrRegressedGroups(rule, minute);
+    if (groups.length === 0 && firingSince !== undefined) {
+      groups = (await errorGroupChanges(db, [rule.service], stretchFrom, minute + minuteMs)).filter((group) => rule.environment === undefined || group.environments.includes(rule.environment));
+    }
+    return [...new Set(groups.map((group) => group.groupId))].slice(0, 3);
+  }
+  if (rule.metric !== 'error-rate') return [];
+  const top = (await topErrorGroupId(db, filter, windowStart(rule, minute), minute + minuteMs)) ?? (firingSince === undefined ? undefined : await topErrorGroupId(db, filter, stretchFrom, minute + minuteMs));
+  return top === undefined ? [] : [top];
 }
