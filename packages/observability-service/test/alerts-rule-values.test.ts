@@ -5,7 +5,6 @@ import { withDefaults, type AlertRuleSpec } from '../src/alerts/alert-rule.js';
 import { insertRule, listEvents, newRuleId } from '../src/alerts/alert-store.js';
 import { ruleSeries } from '../src/alerts/alert-series.js';
 import { observabilityDatabase } from '../src/database.js';
-import { setErrorGroupStatus } from '../src/errors/error-group-status.js';
 import { alertTestEnv, alertTestKey, failureStack } from './support/alert-data.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
@@ -49,7 +48,7 @@ async function send(app: App, n: number, spans: Spans): Promise<void> {
   expect(response.statusCode, response.body).toBe(202);
 }
 
-const base = { name: 'watched', comparison: '>', threshold: 0, windowMinutes: 1, forMinutes: 0, channels: [] } as const;
+const base = { name: 'watched', comparison: '>' as const, threshold: 0, windowMinutes: 1, forMinutes: 0, channels: [] as string[] };
 
 describeEachDatabase('alert rule values: service, operation, environment and tenant filters combined', (database) => {
   let app: App;
@@ -127,7 +126,7 @@ describeEachDatabase('new-or-regressed error group rules caught up after the fac
     const error = (n: number) => send(app, n, { service: 'checkout', environment: 'production', count: 1, failing: 1, operation: 'POST /checkout', durationMs: 20 });
     const setStatus = async (n: number, status: 'resolved' | 'open') => {
       const group = await observabilityDatabase(app).db.selectFrom('error_groups').select('group_id').executeTakeFirstOrThrow();
-      await setErrorGroupStatus(observabilityDatabase(app).db, group.group_id, status, 'user-1', at(n) + 30_000);
+      await app.telemetry.setErrorGroupStatus(group.group_id, status, 'user-1', at(n) + 30_000);
     };
     // New at 0; resolved at 2, regressed at 5 (seen again at 6: not a second regression); resolved at 8, regressed at 10;
     // resolved at 12 and reopened at 13 before it recurs at 14: not a regression.
