@@ -1,0 +1,97 @@
+// The ClickHouse store's reads over a large data set seeded inside ClickHouse (support/clickhouse-seed.ts:
+// INSERT ... SELECT over numbers(), through the same materialized views as ingestion): p50/p95 of
+// the figure views (services, summary, trend, operations, database) over the last 24 h and 7 days,
+// and of a trace by id, each beside its ceiling measured in the same run: `SELECT 1` over the same
+// HTTP client (the round trip every read pays). The views run as the API runs them, on the store's
+// rollup reader (query/*-view.ts); the service-level bench/queries.ts takes over once the service
+// selects ClickHouse with CLICKHOUSE_URL.
+//
+//   npx tsx --conditions=source bench/clickhouse-queries.ts
+//
+// BENCH_OCCURRENCES (default 100,000,000) spans over 7 days ending now; BENCH_ITERATIONS (default
+// 30) reads per case. CLICKHOUSE_URL uses a running server (and keeps the seeded database
+// BENCH_CLICKHOUSE_DATABASE, default bench_queries, for the next run); otherwise a private one.
+import { loadavg } from 'node:os';
+import { createClient } from '@clickhouse/client';
+import { systemClock } from '@playstack/server-kit';
+import { TestClickHouseServer } from '@playstack/server-kit/testing';
+import { databaseView } from '../packages/observability-service/src/query/database-view.js';
+import { operationsView } from '../packages/observability-service/src/query/operations-view.js';
+import { servicesView } from '../packages/observability-service/src/query/services-view.js';
+import { summaryView } from '../packages/observability-service/src/query/summary-view.js';
+import { trendView } from '../packages/observability-service/src/query/trend-view.js';
+import type { ApdexThresholds } from '../packages/observability-service/src/service-settings/service-settings.js';
+import { ClickHouseTelemetry } from '../packages/observability-service/src/telemetry/clickhouse/clickhouse-telemetry.js';
+import { dayMs } from '../packages/observability-service/src/time-units.js';
+import { seedClickHouse, seededTraceIdSql } from './support/clickhouse-seed.js';
+
+const total = Number(process.env.BENCH_OCCURRENCES ?? 100_000_000);
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
+const database = process.env.BENCH_CLICKHOUSE_DATABASE ?? 'bench_queries';
+const thresholds: ApdexThresholds = async (services) => new Map(services.map((service) => [service, 300]));
+
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+async function timed(read: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 2; i++) await read();
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const started = performance.now();
+    await read();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+}
+
+async function main(): Promise<void> {
+  const server = process.env.CLICKHOUSE_URL ? undefined : await TestClickHouseServer.start();
+  const url = process.env.CLICKHOUSE_URL ?? server!.url;
+  // Seeding statements run for minutes: progress headers keep the connection alive meanwhile.
+  const client = createClient({ url, request_timeout: 3_600_000, clickhouse_settings: { send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '10000' } });
+  const store = new ClickHouseTelemetry({ url, database, clock: systemClock, maxRowsPerInsert: 100_000 });
+  try {
+    await store.migrate();
+    const nowMs = Date.now();
+    let stored = (await store.storage()).occurrences;
+    if (stored !== total) {
+      for (const table of ['occurrences', 'trace_days', 'operation_rollups', 'tenant_rollups', 'statement_rollups']) await client.command({ query: `TRUNCATE TABLE ${database}.${table}` });
+      const started = performance.now();
+      await seedClickHouse(client, database, nowMs - 7 * dayMs, nowMs, total, (seeded) => console.log(`seeded ${seeded.toLocaleString('en-US')} spans (${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)})`));
+      stored = (await store.storage()).occurrences;
+    }
+    const { bytesOnDisk } = await store.storage();
+    console.log(`${stored.toLocaleString('en-US')} spans over 7 days, ${(bytesOnDisk / stored).toFixed(1)} bytes per span on disk (every table); ${iterations} reads per case`);
+    const ceiling = await timed(async () => (await client.query({ query: 'SELECT 1', format: 'JSONEachRow' })).json());
+    console.log(`ceiling (SELECT 1 round trip): p50 ${ceiling.p50.toFixed(1)} ms, p95 ${ceiling.p95.toFixed(1)} ms`);
+    const latest = await (await client.query({ query: `SELECT max(started_at) AS at FROM ${database}.occurrences`, format: 'JSONEachRow' })).json<{ at: number }>();
+    const endMs = Math.ceil(Number(latest[0]!.at) / 60_000) * 60_000;
+    const traceIds = (await (await client.query({ query: `SELECT ${seededTraceIdSql('toUInt64(number * 7919)')} AS id FROM system.numbers LIMIT ${iterations + 2}`, format: 'JSONEachRow' })).json<{ id: string }>()).map((row) => row.id);
+    for (const [label, spanMs, targetMs] of [['24 h', dayMs, 200], ['7 days', 7 * dayMs, 500]] as const) {
+      const query = { range: { fromMs: endMs - spanMs, toMs: endMs }, filters: {}, rollups: store.rollups };
+      const cases: Array<[string, () => Promise<unknown>]> = [
+        ['services', () => servicesView({ ...query, lastSeen: store.lastSeen }, thresholds)],
+        ['summary', () => summaryView(query, thresholds)],
+        ['trend', () => trendView(query, thresholds)],
+        ['operations', () => operationsView(query, thresholds, { limit: 20 })],
+        ['operations of one service', () => operationsView({ ...query, filters: { service: 'service-07' } }, thresholds, { limit: 20 })],
+        ['database', () => databaseView(query, 20)],
+      ];
+      for (const [name, read] of cases) {
+        const figures = await timed(read);
+        console.log(`${label.padEnd(6)} ${name.padEnd(26)} p50 ${figures.p50.toFixed(1).padStart(7)} ms, p95 ${figures.p95.toFixed(1).padStart(7)} ms (${(figures.p95 / ceiling.p95).toFixed(1)}x the ceiling's p95; target < ${targetMs} ms)`);
+      }
+    }
+    let next = 0;
+    const trace = await timed(() => store.trace(traceIds[next++ % traceIds.length]!));
+    console.log(`trace by id                       p50 ${trace.p50.toFixed(1).padStart(7)} ms, p95 ${trace.p95.toFixed(1).padStart(7)} ms (target < 50 ms); load average ${loadavg()[0]!.toFixed(1)}`);
+  } finally {
+    await store.close();
+    await client.close();
+    await server?.dispose();
+  }
+}
+
+await main();
