@@ -22,7 +22,7 @@ import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import { tierCompactorPlugin } from './query/tier-compactor-plugin.js';
 import { rollupRebuildPlugin } from './storage/rollup-rebuild-plugin.js';
-import { statementRollupsRebuild } from './storage/statement-rollups-rebuild.js';
+import { statementRollupsRebuild } from './ingest/statement-rollups-rebuild.js';
 import { errorGroupsRebuild } from './errors/error-groups-rebuild.js';
 import { errorRoutes } from './errors/error-routes.js';
 import { alertsPlugin } from './alerts/alerts-plugin.js';

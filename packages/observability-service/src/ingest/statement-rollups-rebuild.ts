@@ -1,8 +1,8 @@
-import { statementShapeOf } from '../ingest/occurrence-mapper.js';
+import { statementShapeOf } from './occurrence-mapper.js';
 import { parseAttributes } from '../query/occurrence-record.js';
-import { addStatement } from './occurrence-writer.js';
-import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
-import { setOccurrenceColumn, type RebuildPart } from './rollup-rebuild.js';
+import { addStatement } from '../storage/occurrence-writer.js';
+import { RollupAccumulator, rollupSpecs } from '../storage/rollup-accumulator.js';
+import { setOccurrenceColumn, type RebuildPart } from '../storage/rollup-rebuild.js';
 
 /**
  * The database rollups recomputed from the stored statements with the current normalizer, and
