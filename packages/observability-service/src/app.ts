@@ -102,7 +102,10 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
   await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild, errorGroupsRebuild] });
   await app.register(logStorePlugin);
-  await app.register(telemetryStorePlugin, { maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION });
+  await app.register(telemetryStorePlugin, {
+    maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
+    clickHouse: config.CLICKHOUSE_URL === undefined ? undefined : { url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE },
+  });
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,
     pruneIntervalMs: config.RETENTION_PRUNE_INTERVAL_SECONDS * 1000,

@@ -27,6 +27,10 @@ export const observabilityConfigSchema = configSchema({
   INGEST_MAX_LOG_RECORDS: Type.Integer({ minimum: 1, maximum: 100_000, default: 10_000, description: 'log records per envelope (or OTLP logs request); more is 413' }),
   INGEST_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100, description: 'envelopes per second per ingestion key; more is 429 with Retry-After' }),
   INGEST_MAX_ROWS_PER_TRANSACTION: Type.Integer({ minimum: 1, maximum: 200_000, default: 20_000, description: 'occurrences and log records committed together at most (envelopes arriving together share a transaction)' }),
+  CLICKHOUSE_URL: Type.Optional(
+    Type.String({ pattern: '^https?://', description: 'http(s):// URL of a ClickHouse server (its HTTP interface): telemetry (spans, rollups, error groups) is stored and read there instead of the service database; users, sessions, keys, settings and log records stay in the service database' }),
+  ),
+  CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', default: 'playstack_telemetry', description: 'ClickHouse database of the telemetry tables (created with them at start when missing)' }),
   APDEX_THRESHOLD_MS: Type.Number({ minimum: 1, maximum: 600_000, default: 500, description: 'Apdex threshold T in milliseconds for services without one of their own (set per service in the dashboard)' }),
   OCCURRENCE_SEARCH_WINDOW: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 50_000, description: 'occurrences a search with row filters (attributes, duration, error type, HTTP status class) checks at most: the newest of the range' }),
   ROLLUP_TIER_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 5, description: 'how often new data is folded into the rollup tiers long-range queries read (queries stay exact in between)' }),

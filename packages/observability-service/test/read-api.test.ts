@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
 import { recordIngestion } from '../src/storage/ingestion-counters.js';
 import { normalizeStatement } from '../src/ingest/statement-normalizer.js';
 import { OccurrenceWriter } from '../src/storage/occurrence-writer.js';
+import { ClickHouseTelemetryStore } from '../src/telemetry/clickhouse/clickhouse-telemetry-store.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { countedRows, exactApdex, exactQuantile, expectedEdges, figuresOf, groupBy, inRange, sum } from './support/brute-force.js';
 import { generateDataSet, generatedWorker, type GeneratedDataSet } from './support/generated-occurrences.js';
@@ -55,8 +56,23 @@ const tierStates = {
   'tiers fully caught up': 1,
 } as const;
 
-for (const [tierState, compactedShare] of Object.entries(tierStates)) {
-describeEachDatabase(`observability read API on a generated data set, ${tierState}`, (database) => {
+/**
+ * The stores the suite runs on: the SQL store (SQLite, PostgreSQL) in each tier state, and
+ * ClickHouse (CLICKHOUSE_URL; users and sessions still in SQL), where ClickHouse can run.
+ */
+const variants = [
+  ...Object.entries(tierStates).map(([name, compactedShare]) => ({ name, store: 'sql' as const, compactedShare })),
+  ...(clickHouseAvailable() ? [{ name: 'telemetry in ClickHouse', store: 'clickhouse' as const, compactedShare: 0 }] : []),
+];
+
+/** One ClickHouse server for the file, started by the first suite that needs it. */
+let clickHouse: Promise<TestClickHouse> | undefined;
+afterAll(async () => {
+  await (await clickHouse)?.dispose();
+});
+
+for (const { name: variant, store, compactedShare } of variants) {
+describeEachDatabase(`observability read API on a generated data set, ${variant}`, (database) => {
   const clock = new ManualClock(now);
   let app: App;
   let data: GeneratedDataSet;
@@ -64,18 +80,26 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
   let session: BrowserSession;
 
   beforeAll(async () => {
+    data = generateDataSet(now, 1000);
+    if (store === 'clickhouse') {
+      const server = await (clickHouse ??= startTestClickHouse());
+      app = await buildTestApp(database(), { CLICKHOUSE_URL: server.url, CLICKHOUSE_DATABASE: server.database() }, { clock });
+      session = await setUpFirstAdmin(app);
+      await app.telemetry.write(data.rows);
+      lastDay = inRange(data.rows, now - dayMs, now);
+      return;
+    }
     app = await buildTestApp(database(), { ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
     session = await setUpFirstAdmin(app);
-    data = generateDataSet(now, 1000);
     const writer = new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 });
     const compacted = Math.round(data.rows.length * compactedShare);
     await writer.write(data.rows.slice(0, compacted));
     if (compacted > 0) await app.tierCompactor.runOnce();
     await writer.write(data.rows.slice(compacted));
     lastDay = inRange(data.rows, now - dayMs, now);
-  });
+  }, 120_000);
   afterAll(async () => {
-    await app.close();
+    await app?.close();
   });
 
   const get = async (url: string) => {
@@ -433,7 +457,7 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
 
   it('reports ingestion, storage, retention and database health', async () => {
     const body = await getJson('/api/v1/health');
-    expect(body.database).toMatchObject({ dialect: database().dialect, status: 'ok', message: null });
+    expect(body.database).toMatchObject({ dialect: store === 'clickhouse' ? 'clickhouse' : database().dialect, status: 'ok', message: null });
     expect(body.storage.rows.occurrences).toBe(data.rows.length);
     expect(body.storage.rows.operationRollups).toBeGreaterThan(0);
     expect(body.storage.sizeBytes).toBeGreaterThan(0);
@@ -442,9 +466,13 @@ describeEachDatabase(`observability read API on a generated data set, ${tierStat
 
     // Counted on top of whatever storing the data set recorded (in the current minute, which
     // the per-minute rate leaves out as incomplete).
-    await recordIngestion(app.database.db, now - 5 * 60_000, 300, 4);
-    await recordIngestion(app.database.db, now - 5 * 60_000 + 10_000, 150, 1);
-    await recordIngestion(app.database.db, now - 2 * dayMs, 1000, 50);
+    const record = async (atMs: number, accepted: number, refused: number) => {
+      if (app.telemetry instanceof ClickHouseTelemetryStore) await app.telemetry.clickHouse.recordIngestionForTests(atMs, accepted, refused);
+      else await recordIngestion(app.database.db, atMs, accepted, refused);
+    };
+    await record(now - 5 * 60_000, 300, 4);
+    await record(now - 5 * 60_000 + 10_000, 150, 1);
+    await record(now - 2 * dayMs, 1000, 50);
     const counted = await getJson('/api/v1/health');
     expect(counted.ingestion).toMatchObject({
       itemsPerMinute: body.ingestion.itemsPerMinute + 450 / 15,

@@ -36,11 +36,11 @@ function bucketStartOf(column: 'hour' | 'started_at', intervalMs: number) {
 }
 
 /** The hours a range covers: every hour any part of which lies in it. */
-function hoursOf(range: QueryRange): { fromHour: number; toHour: number } {
+export function hoursOf(range: QueryRange): { fromHour: number; toHour: number } {
   return { fromHour: Math.floor(range.fromMs / hourMs) * hourMs, toHour: Math.ceil(range.toMs / hourMs) * hourMs };
 }
 
-const statusesOf: Record<NonNullable<ErrorGroupsQuery['status']>, readonly ErrorGroupStatus[]> = {
+export const statusesOf: Record<NonNullable<ErrorGroupsQuery['status']>, readonly ErrorGroupStatus[]> = {
   open: ['open'],
   regressed: ['regressed'],
   resolved: ['resolved'],
@@ -50,19 +50,19 @@ const statusesOf: Record<NonNullable<ErrorGroupsQuery['status']>, readonly Error
 
 const cursorPattern = /^err:(lastSeen|firstSeen|count):(\d{1,16}):([0-9a-f]{16})$/;
 
-function encodeCursor(sort: SortKey, value: number, groupId: string): string {
+export function encodeCursor(sort: SortKey, value: number, groupId: string): string {
   return Buffer.from(`err:${sort}:${value}:${groupId}`).toString('base64url');
 }
 
 /** The position a cursor stands for; 400 invalid-cursor for one this service did not hand out for this sort. */
-function decodeCursor(cursor: string, sort: SortKey): { value: number; groupId: string } {
+export function decodeCursor(cursor: string, sort: SortKey): { value: number; groupId: string } {
   const match = cursorPattern.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match || match[1] !== sort) throw new ApiError('invalid-cursor', 'cursor is not one this service handed out for this sort; start again without it.');
   return { value: Number(match[2]), groupId: match[3]! };
 }
 
 /** The fields every group response carries. */
-function groupFieldsOf(row: ErrorGroupsTable, countInRange: number, tenantsAffected: number) {
+export function groupFieldsOf(row: ErrorGroupsTable, countInRange: number, tenantsAffected: number) {
   return {
     groupId: row.group_id,
     service: row.service,
@@ -111,6 +111,14 @@ function countCellsOf(db: Db, fromHour: number, toHour: number, environment: str
   return days.unionAll(hours(fromHour, fromDay)).unionAll(hours(toDay, toHour));
 }
 
+/** The list's sparkline buckets over the hours [fromHour, toHour): at most `listTrendBucketsMax`, whole hours each. */
+export function listTrendOf(fromHour: number, toHour: number): { intervalMs: number; trendStart: number; bucketCount: number } {
+  const interval = listTrendIntervals.find((name) => (toHour - fromHour) / trendIntervalsMs[name] <= listTrendBucketsMax) ?? '1d';
+  const intervalMs = trendIntervalsMs[interval];
+  const trendStart = Math.floor(fromHour / intervalMs) * intervalMs;
+  return { intervalMs, trendStart, bucketCount: Math.max(1, Math.ceil((toHour - trendStart) / intervalMs)) };
+}
+
 /**
  * A page of error groups with occurrences in the range: the range's per-day and per-hour counts
  * summed per group (index range scans of `error_group_days` and `error_group_hours`), joined with
@@ -145,10 +153,7 @@ export async function errorGroupsView(db: Db, nowMs: number, query: ErrorGroupsQ
   const shown = rows.slice(0, limit);
   const ids = shown.map((row) => row.group_id);
 
-  const interval = listTrendIntervals.find((name) => (toHour - fromHour) / trendIntervalsMs[name] <= listTrendBucketsMax) ?? '1d';
-  const intervalMs = trendIntervalsMs[interval];
-  const trendStart = Math.floor(fromHour / intervalMs) * intervalMs;
-  const bucketCount = Math.max(1, Math.ceil((toHour - trendStart) / intervalMs));
+  const { intervalMs, trendStart, bucketCount } = listTrendOf(fromHour, toHour);
   const trends = new Map(ids.map((id) => [id, new Array<number>(bucketCount).fill(0)]));
   if (ids.length > 0) {
     // Summed per bucket in the database: a week of hours for a page of groups is thousands of rows, its buckets a few hundred.

@@ -33,7 +33,7 @@ export const HealthViewResponse = Type.Object(
       }),
     ),
     database: Type.Object({
-      dialect: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+      dialect: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres'), Type.Literal('clickhouse')]),
       status: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
       latencyMs: Nullable(Type.Number({ description: 'One round trip.' })),
       message: Nullable(Type.String({ description: 'Why the database is unreachable.' })),

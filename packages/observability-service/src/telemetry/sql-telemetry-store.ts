@@ -89,7 +89,14 @@ export class SqlTelemetryStore implements TelemetryStore {
 
   usage: TelemetryStore['usage'] = (read, tenantId) => usageView(this.#read(read), this.logs, tenantId);
   usageTrend: TelemetryStore['usageTrend'] = (read, tenantId, interval) => usageTrendView(this.#read(read), this.logs, tenantId, interval);
-  usageExport: TelemetryStore['usageExport'] = (read, tenantId, interval) => usageExportBatches(this.#read(read), this.logs, tenantId, interval);
+  usageExport: TelemetryStore['usageExport'] = (read, tenantId, interval) => usageExportBatches(
+    this.#read(read),
+    // Not the request's dirty minutes: each window looks them up afresh.
+    sqlRollupReader(this.#database),
+    this.logs,
+    tenantId,
+    interval,
+  );
 
   errorGroups: TelemetryStore['errorGroups'] = (nowMs, query) => errorGroupsView(this.#database.db, nowMs, query);
   errorGroup: TelemetryStore['errorGroup'] = (nowMs, groupId, query) => errorGroupDetail(this.#database.db, nowMs, groupId, query);

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { SqlTelemetryStore } from './sql-telemetry-store.js';
 import type { TelemetryStore } from './telemetry-store.js';
 import { telemetryDatabase } from '../storage/telemetry-database.js';
+import { ClickHouseTelemetryStore } from './clickhouse/clickhouse-telemetry-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,11 +14,32 @@ declare module 'fastify' {
 export interface TelemetryStorePluginOptions {
   /** Rows (occurrences and log records) committed together at most. */
   maxRowsPerTransaction: number;
+  /** ClickHouse holds the telemetry (CLICKHOUSE_URL, CLICKHOUSE_DATABASE); unset: the service database. */
+  clickHouse?: { url: string; database: string } | undefined;
 }
 
-/** Decorates `app.telemetry`: the SQL store over the service database. */
+/** Decorates `app.telemetry`: the ClickHouse store when configured (its schema migrated first), else the SQL store over the service database. */
 export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
   async (app, options) => {
+    if (options.clickHouse) {
+      const store = new ClickHouseTelemetryStore({
+        url: options.clickHouse.url,
+        database: options.clickHouse.database,
+        clock: app.clock,
+        maxRowsPerInsert: options.maxRowsPerTransaction,
+        serviceDatabase: app.database,
+        logs: app.logStore,
+      });
+      try {
+        await store.migrate();
+      } catch (error) {
+        await store.close();
+        throw new Error(`ClickHouse at ${options.clickHouse.url} (CLICKHOUSE_URL) could not be prepared: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      app.decorate('telemetry', store);
+      app.addHook('onClose', async () => store.close());
+      return;
+    }
     const store: TelemetryStore = new SqlTelemetryStore({
       database: telemetryDatabase(app),
       clock: app.clock,

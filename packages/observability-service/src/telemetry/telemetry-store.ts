@@ -45,8 +45,8 @@ export interface PruneCounts {
   logRecords: number;
 }
 
-/** Which store holds the telemetry: the service database (`sqlite`, `postgres`). */
-export type TelemetryStoreKind = 'sqlite' | 'postgres';
+/** Which store holds the telemetry: the service database (`sqlite`, `postgres`) or ClickHouse. */
+export type TelemetryStoreKind = 'sqlite' | 'postgres' | 'clickhouse';
 
 /** The store's own figures for the health view. */
 export interface TelemetryHealthFigures {

@@ -1,13 +1,14 @@
 import type { LogStore } from '../logs/index.js';
-import { aggregateRollups, distinctRollupKeys } from '../query/rollup-aggregate.js';
+import type { FiguresQuery } from '../query/counted-figures.js';
+import type { RollupReader } from '../query/rollup-aggregate.js';
 import { roundMs } from '../query/latency-percentiles.js';
 import type { QueryRange } from '../query/query-range.js';
-import { compareText, rangeEcho, type ReadQuery } from '../query/read-query.js';
+import { compareText, rangeEcho } from '../query/read-query.js';
 import { dayMs } from '../time-units.js';
 import { fillBuckets, trendBucketsFor, trendIntervalsMs, type TrendInterval } from '../query/trend-interval.js';
 import type { UsageExportRow, UsageResponse, UsageTrendResponse } from './usage-schemas.js';
 
-function usageFilters(query: ReadQuery, tenantId: string | undefined): Record<string, string | undefined> {
+function usageFilters(query: FiguresQuery, tenantId: string | undefined): Record<string, string | undefined> {
   return { tenant_id: tenantId, service: query.filters.service, environment: query.filters.environment };
 }
 
@@ -20,12 +21,12 @@ interface TenantFigures {
 }
 
 /** Per tenant: occurrences, errors, total duration, log records and the services involved. */
-export async function usageView(query: ReadQuery, logs: LogStore, tenantId: string | undefined): Promise<UsageResponse> {
+export async function usageView(query: FiguresQuery, logs: LogStore, tenantId: string | undefined): Promise<UsageResponse> {
   // Figures per tenant read the tenant grain; the services per tenant only need distinct keys.
   const base = { table: 'tenant_rollups' as const, range: query.range, equals: usageFilters(query, tenantId) };
   const [groups, pairs, logCounts] = await Promise.all([
-    aggregateRollups(query, { ...base, groupBy: ['tenant_id'] }),
-    distinctRollupKeys(query, { ...base, groupBy: ['tenant_id', 'service'] }),
+    query.rollups.aggregate({ ...base, groupBy: ['tenant_id'] }),
+    query.rollups.distinctKeys({ ...base, groupBy: ['tenant_id', 'service'] }),
     logs.tenantCounts({ range: query.range, filters: query.filters, tenantId }),
   ]);
   const byTenant = new Map<string, TenantFigures>();
@@ -51,10 +52,10 @@ export async function usageView(query: ReadQuery, logs: LogStore, tenantId: stri
 }
 
 /** Usage per time bucket (all tenants, or one); empty buckets as zeros. */
-export async function usageTrendView(query: ReadQuery, logs: LogStore, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse> {
+export async function usageTrendView(query: FiguresQuery, logs: LogStore, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse> {
   const buckets = trendBucketsFor(query.range, interval);
   const [groups, logCounts] = await Promise.all([
-    aggregateRollups(query, { table: 'tenant_rollups', range: query.range, equals: usageFilters(query, tenantId), bucketMs: buckets.intervalMs }),
+    query.rollups.aggregate({ table: 'tenant_rollups', range: query.range, equals: usageFilters(query, tenantId), bucketMs: buckets.intervalMs }),
     logs.tenantCounts({ range: query.range, filters: query.filters, tenantId, bucketMs: buckets.intervalMs }),
   ]);
   const empty = (startMs: number) => ({ start: new Date(startMs).toISOString(), occurrences: 0, errors: 0, totalDurationMs: 0, logs: 0 });
@@ -76,8 +77,15 @@ export async function usageTrendView(query: ReadQuery, logs: LogStore, tenantId:
  * The export's rows (period x tenant x service x environment) in batches, one query per window
  * of at most a day (or one period, when periods are longer), so an export of any length holds
  * only one window's rows in memory. Validates the interval before the first batch is read.
+ * `windowRollups` reads each window afresh (a stream can outlast the request's own look-ups).
  */
-export function usageExportBatches(query: ReadQuery, logs: LogStore, tenantId: string | undefined, interval: TrendInterval): AsyncIterable<UsageExportRow[]> {
+export function usageExportBatches(
+  query: FiguresQuery,
+  windowRollups: RollupReader,
+  logs: LogStore,
+  tenantId: string | undefined,
+  interval: TrendInterval,
+): AsyncIterable<UsageExportRow[]> {
   const buckets = trendBucketsFor(query.range, interval);
   const windowMs = Math.max(trendIntervalsMs[interval], dayMs);
   const filters = usageFilters(query, tenantId);
@@ -87,9 +95,8 @@ export function usageExportBatches(query: ReadQuery, logs: LogStore, tenantId: s
       for (let windowStart = buckets.firstStartMs; windowStart < range.toMs; windowStart += windowMs) {
         const window: QueryRange = { fromMs: Math.max(range.fromMs, windowStart), toMs: Math.min(range.toMs, windowStart + windowMs) };
         if (window.toMs <= window.fromMs) continue;
-        // Not the request's `dirtyMinutes`: a stream can outlast it, so each window looks them up afresh.
         const [groups, logCounts] = await Promise.all([
-          aggregateRollups({ db: query.db, dialect: query.dialect }, {
+          windowRollups.aggregate({
             table: 'tenant_rollups',
             range: window,
             equals: filters,

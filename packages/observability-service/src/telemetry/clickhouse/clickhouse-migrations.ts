@@ -124,6 +124,42 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
         ENGINE = SummingMergeTree PARTITION BY day ORDER BY minute`,
     ],
   },
+  {
+    version: '2026-11-27-10-error-groups',
+    statements: [
+      // Error occurrences per group, environment and hour, as mergeable states. A group's own
+      // figures (first and last seen, count, latest example) are these merged over every stored
+      // hour; its fingerprint parts are computed again from the example (error-fingerprint.ts
+      // gives every occurrence of a group the same ones). The example's nullable fields travel
+      // with a flag each: a Nullable inside argMax's tuple would not come back as NULL.
+      `CREATE TABLE IF NOT EXISTS {db}.error_group_hours (
+        day Date, hour UInt64, group_id String, environment String, service String,
+        count AggregateFunction(count),
+        first_seen AggregateFunction(min, Float64),
+        last_seen AggregateFunction(max, Float64),
+        example AggregateFunction(argMax, Tuple(String, String, String, String, String, UInt8, UInt8, UInt8), Float64)
+      ) ENGINE = AggregatingMergeTree PARTITION BY day ORDER BY (group_id, environment, hour)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.error_group_hours_mv TO {db}.error_group_hours AS
+        SELECT day, toUInt64(floor(started_at / 3600000)) * 3600000 AS hour, assumeNotNull(error_group_id) AS group_id, environment, service,
+        countState() AS count, minState(started_at) AS first_seen, maxState(started_at) AS last_seen,
+        argMaxState(tuple(trace_id, span_id, ifNull(error_type, ''), ifNull(error_message, ''), ifNull(error_stack, ''),
+          isNull(error_type), isNull(error_message), isNull(error_stack)), started_at) AS example
+        FROM {db}.occurrences WHERE isNotNull(error_group_id) GROUP BY day, hour, group_id, environment, service`,
+      `CREATE TABLE IF NOT EXISTS {db}.error_group_tenants (
+        day Date, group_id String, tenant String,
+        count AggregateFunction(count),
+        last_seen AggregateFunction(max, Float64)
+      ) ENGINE = AggregatingMergeTree PARTITION BY day ORDER BY (group_id, tenant)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.error_group_tenants_mv TO {db}.error_group_tenants AS
+        SELECT day, assumeNotNull(error_group_id) AS group_id, assumeNotNull(tenant_id) AS tenant,
+        countState() AS count, maxState(started_at) AS last_seen
+        FROM {db}.occurrences WHERE isNotNull(error_group_id) AND has_tenant = 1 GROUP BY day, group_id, tenant`,
+      // Status changes users made, appended; a group's status is its latest (resolved, then seen
+      // after resolution, reads as regressed). Not partitioned: retention keeps the decisions.
+      `CREATE TABLE IF NOT EXISTS {db}.error_group_statuses (group_id String, status String, changed_at UInt64, changed_by String)
+        ENGINE = MergeTree ORDER BY (group_id, changed_at)`,
+    ],
+  },
 ];
 
 /** Creates the database and applies the versions not recorded yet, in order. */

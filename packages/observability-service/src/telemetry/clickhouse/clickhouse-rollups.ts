@@ -22,7 +22,7 @@ function column(name: string): string {
 }
 
 /** `index:count` pairs joined by commas, as the SQL rollups store histograms (storage/latency-histogram.ts). */
-function histogramText(state: [Array<number | string>, Array<number | string>] | undefined): string | null {
+export function histogramText(state: [Array<number | string>, Array<number | string>] | undefined): string | null {
   if (!state || state[0].length === 0) return null;
   return state[0].map((index, i) => `${index}:${state[1][i]}`).join(',');
 }

@@ -5,7 +5,7 @@ import type { RollupAggregate, RollupAggregateQuery, RollupReader } from '../../
 import type { LastSeenReader } from '../../query/services-view.js';
 import { traceSpansMax, traceViewOf, type TraceView } from '../../query/trace-view.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
-import { dayMs } from '../../time-units.js';
+import { dayMs, minuteOf } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
 import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
 import { migrateClickHouse } from './clickhouse-migrations.js';
@@ -14,7 +14,16 @@ import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
 import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.js';
 
 /** Every table retention drops day partitions of. */
-const partitionedTables = ['occurrences', 'trace_days', 'operation_rollups', 'tenant_rollups', 'statement_rollups', 'ingestion_minutes'] as const;
+const partitionedTables = [
+  'occurrences',
+  'trace_days',
+  'operation_rollups',
+  'tenant_rollups',
+  'statement_rollups',
+  'ingestion_minutes',
+  'error_group_hours',
+  'error_group_tenants',
+] as const;
 
 export interface ClickHouseTelemetryOptions {
   /** `http://host:8123` (CLICKHOUSE_URL). */
@@ -34,12 +43,16 @@ export interface ClickHouseTelemetryOptions {
 /** A stored occurrence as ClickHouse returns it: the SQL row's columns (64-bit integers arrive as text), and its own. */
 export type ClickHouseOccurrenceRow = OccurrenceRow & { id: string; day: string; span_role: string; latency_bucket: number; is_error: number };
 
+/** A stored occurrence with its doubles as the writer sent them (see `sentDouble`). */
+export function storedOccurrence(row: ClickHouseOccurrenceRow): ClickHouseOccurrenceRow {
+  return { ...row, started_at: sentDouble(row.started_at, 16), duration_ms: sentDouble(row.duration_ms) };
+}
+
 /**
  * Telemetry in ClickHouse over HTTP (@clickhouse/client): versioned schema, batched inserts
  * acknowledged once ClickHouse has them, rollups as mergeable states, retention by dropping day
- * partitions. The write path, rollup reads, trace reads, pruning and storage figures; the read
- * views on top of them, and selecting it with CLICKHOUSE_URL, are the next step
- * (docs/ingestion-storage.md).
+ * partitions: the write path, rollup reads, trace reads, pruning and storage figures that
+ * `ClickHouseTelemetryStore` builds the read views on (docs/ingestion-storage.md).
  */
 export class ClickHouseTelemetry {
   readonly database: string;
@@ -58,7 +71,15 @@ export class ClickHouseTelemetry {
     // and a statement inserting through a read table returns once every shard has its rows.
     const sharded = options.cluster === undefined ? {} : { distributed_product_mode: 'local' as const, insert_distributed_sync: 1 as const };
     // The client's own logging is off: a failed insert rejects the write, which ingestion reports.
-    this.#client = createClient({ url: options.url, clickhouse_settings: { wait_end_of_query: 1, ...sharded }, log: { level: ClickHouseLogLevel.OFF } });
+    this.#client = createClient({
+      url: options.url,
+      clickhouse_settings: { wait_end_of_query: 1, ...sharded },
+      log: { level: ClickHouseLogLevel.OFF },
+      // Servers before 23.11 close an idle connection after 3 s: a socket idle for longer than
+      // 1.5 s is not reused, and is checked before reuse, not only by a timer a busy event loop
+      // may run late (a reused socket the server had closed fails the request).
+      keep_alive: { idle_socket_ttl: 1500, eagerly_destroy_stale_sockets: true },
+    });
     this.#writer = new ClickHouseWriter({
       client: this.#client,
       database: this.#shardDatabase,
@@ -87,6 +108,17 @@ export class ClickHouseTelemetry {
 
   onCommit(listener: (commit: CommitReport) => void): void {
     this.#listeners.push(listener);
+  }
+
+  /** The rows a read statement answers (JSONEachRow: 64-bit integers arrive as text). */
+  async rows<Row>(query: string): Promise<Row[]> {
+    const result = await this.#client.query({ query, format: 'JSONEachRow' });
+    return result.json<Row>();
+  }
+
+  /** Runs a statement that answers no rows. */
+  async command(query: string): Promise<void> {
+    await this.#client.command({ query });
   }
 
   aggregate(query: ClickHouseRollupQuery): Promise<RollupAggregate[]> {
@@ -118,7 +150,7 @@ export class ClickHouseTelemetry {
         ORDER BY started_at, id LIMIT ${numberLiteral(limit)}`,
       format: 'JSONEachRow',
     });
-    return (await result.json<ClickHouseOccurrenceRow>()).map((row) => ({ ...row, started_at: sentDouble(row.started_at, 16), duration_ms: sentDouble(row.duration_ms) }));
+    return (await result.json<ClickHouseOccurrenceRow>()).map(storedOccurrence);
   }
 
   /** The latest start per service among (service, environment) pairs (the services view's last seen). */
@@ -169,6 +201,14 @@ export class ClickHouseTelemetry {
     return { occurrences: Number(row?.occurrences ?? 0), bytesOnDisk: Number(row?.bytes ?? 0) };
   }
 
+  /** Rows per table in this server's active parts (rollup rows not merged yet count separately). */
+  async tableRows(): Promise<Map<string, number>> {
+    const rows = await this.rows<{ table: string; rows: string }>(
+      `SELECT table, sum(rows) AS rows FROM system.parts WHERE database = ${stringLiteral(this.#shardDatabase)} AND active GROUP BY table`,
+    );
+    return new Map(rows.map((row) => [row.table, Number(row.rows)]));
+  }
+
   /**
    * Drops the day partitions that ended at or before `cutoffMs`, table by table: a metadata
    * operation, however many rows a day holds. Retention is therefore by whole UTC days (a day
@@ -188,6 +228,12 @@ export class ClickHouseTelemetry {
       if (part.table === 'occurrences') occurrences += Number(part.rows);
     }
     return occurrences;
+  }
+
+  /** Counts items accepted and refused in the minute of `atMs`, as a stored batch does (tests). */
+  async recordIngestionForTests(atMs: number, accepted: number, refused: number): Promise<void> {
+    const minute = minuteOf(atMs);
+    await this.#client.insert({ table: `${this.#shardDatabase}.ingestion_minutes`, values: [{ day: dayOf(minute), minute, accepted, refused }], format: 'JSONEachRow' });
   }
 
   /** Has ClickHouse merge every part now (`OPTIMIZE ... FINAL`): what it does in the background anyway; tests. */

@@ -2003,7 +2003,7 @@ export interface paths {
             oldestOccurrenceAt: string | null;
           } | null;
           database: {
-            dialect: "sqlite" | "postgres";
+            dialect: "sqlite" | "postgres" | "clickhouse";
             status: "ok" | "unreachable";
             latencyMs: number | null;
             message: string | null;

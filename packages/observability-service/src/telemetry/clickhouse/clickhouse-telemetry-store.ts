@@ -1,0 +1,108 @@
+import type { Clock, Database } from '@playstack/server-kit';
+import type { LogStore, NewLogRecord } from '../../logs/index.js';
+import { databaseView } from '../../query/database-view.js';
+import type { TelemetryRead } from '../../query/read-query.js';
+import { servicesView } from '../../query/services-view.js';
+import { summaryView } from '../../query/summary-view.js';
+import { operationsView } from '../../query/operations-view.js';
+import { trendView } from '../../query/trend-view.js';
+import type { NewOccurrence } from '../../storage/storage-tables.js';
+import { usageExportBatches, usageTrendView, usageView } from '../../usage/usage-views.js';
+import type { CommitReport, TelemetryStore } from '../telemetry-store.js';
+import { clickHouseDependencies } from './clickhouse-dependencies.js';
+import { clickHouseErrorGroup, clickHouseErrorGroups, setClickHouseErrorGroupStatus } from './clickhouse-error-groups.js';
+import { clickHouseHealthFigures } from './clickhouse-health.js';
+import { clickHouseLookup, clickHouseOccurrenceById, clickHouseOccurrenceDurations, clickHouseOccurrences } from './clickhouse-occurrences.js';
+import { ClickHouseTelemetry } from './clickhouse-telemetry.js';
+
+export interface ClickHouseTelemetryStoreOptions {
+  /** `http://host:8123` (CLICKHOUSE_URL). */
+  url: string;
+  /** The database holding the telemetry tables (CLICKHOUSE_DATABASE). */
+  database: string;
+  clock: Clock;
+  maxRowsPerInsert: number;
+  /** The service database: log records stay there for now, written beside each batch. */
+  serviceDatabase: Database;
+  logs: LogStore;
+}
+
+/**
+ * Telemetry in ClickHouse (CLICKHOUSE_URL): occurrences, their rollups and error groups, with
+ * every read view the API serves. Log records stay in the service database's log store (written
+ * in the same request, acknowledged when both have them) until the log views move too.
+ */
+export class ClickHouseTelemetryStore implements TelemetryStore {
+  readonly logs: LogStore;
+  readonly clickHouse: ClickHouseTelemetry;
+  readonly #serviceDatabase: Database;
+  readonly #clock: Clock;
+
+  constructor(options: ClickHouseTelemetryStoreOptions) {
+    this.logs = options.logs;
+    this.#serviceDatabase = options.serviceDatabase;
+    this.clickHouse = new ClickHouseTelemetry({ url: options.url, database: options.database, clock: options.clock, maxRowsPerInsert: options.maxRowsPerInsert });
+    this.#clock = options.clock;
+  }
+
+  /** Creates or upgrades the ClickHouse schema; returns the versions applied now. */
+  migrate(): Promise<string[]> {
+    return this.clickHouse.migrate();
+  }
+
+  async write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
+    const receivedAt = this.#clock.now();
+    await Promise.all([
+      this.clickHouse.write(rows, refused),
+      logs.length === 0 ? undefined : this.#serviceDatabase.db.transaction().execute((trx) => this.logs.writeBatch(trx, logs, receivedAt)),
+    ]);
+  }
+
+  idle(): Promise<void> {
+    return this.clickHouse.idle();
+  }
+
+  onCommit(listener: (commit: CommitReport) => void): void {
+    this.clickHouse.onCommit(listener);
+  }
+
+  #figures(read: TelemetryRead) {
+    return { ...read, rollups: this.clickHouse.rollups };
+  }
+
+  services: TelemetryStore['services'] = (read, thresholds) => servicesView({ ...this.#figures(read), lastSeen: this.clickHouse.lastSeen }, thresholds);
+  summary: TelemetryStore['summary'] = (read, thresholds) => summaryView(this.#figures(read), thresholds);
+  trend: TelemetryStore['trend'] = (read, thresholds, interval) => trendView(this.#figures(read), thresholds, interval);
+  operations: TelemetryStore['operations'] = (read, thresholds, options) => operationsView(this.#figures(read), thresholds, options);
+  occurrences: TelemetryStore['occurrences'] = (read, options) => clickHouseOccurrences(this.clickHouse, read, options);
+  occurrenceDurations: TelemetryStore['occurrenceDurations'] = (read, options) => clickHouseOccurrenceDurations(this.clickHouse, read, options);
+  occurrence: TelemetryStore['occurrence'] = (id) => clickHouseOccurrenceById(this.clickHouse, id);
+  lookup: TelemetryStore['lookup'] = (id) => clickHouseLookup(this.clickHouse, id);
+  trace: TelemetryStore['trace'] = (traceId) => this.clickHouse.trace(traceId);
+  database: TelemetryStore['database'] = (read, limit) => databaseView(this.#figures(read), limit);
+  dependencies: TelemetryStore['dependencies'] = (read) => clickHouseDependencies(this.clickHouse, read);
+
+  usage: TelemetryStore['usage'] = (read, tenantId) => usageView(this.#figures(read), this.logs, tenantId);
+  usageTrend: TelemetryStore['usageTrend'] = (read, tenantId, interval) => usageTrendView(this.#figures(read), this.logs, tenantId, interval);
+  usageExport: TelemetryStore['usageExport'] = (read, tenantId, interval) => usageExportBatches(this.#figures(read), this.clickHouse.rollups, this.logs, tenantId, interval);
+
+  errorGroups: TelemetryStore['errorGroups'] = (nowMs, query) => clickHouseErrorGroups(this.clickHouse, nowMs, query);
+  errorGroup: TelemetryStore['errorGroup'] = (nowMs, groupId, query) => clickHouseErrorGroup(this.clickHouse, nowMs, groupId, query);
+  setErrorGroupStatus: TelemetryStore['setErrorGroupStatus'] = (groupId, status, userId, nowMs) => setClickHouseErrorGroupStatus(this.clickHouse, groupId, status, userId, nowMs);
+
+  health: TelemetryStore['health'] = (nowMs) => clickHouseHealthFigures(this.clickHouse, nowMs);
+
+  /** Drops the day partitions past the cutoff (whole UTC days: clickhouse-telemetry.ts), then the log records as the SQL log store prunes them. */
+  prune: TelemetryStore['prune'] = async (cutoffMs, batchRows, stopped) => {
+    const occurrences = await this.clickHouse.prune(cutoffMs);
+    const logRecords = stopped() ? 0 : await this.logs.prune(cutoffMs, batchRows, stopped);
+    return { occurrences, rollupRows: 0, logRecords };
+  };
+
+  /** Nothing to fold: ClickHouse merges the rollups' states in the background. */
+  maintain: TelemetryStore['maintain'] = async () => ({ throughId: 0, minutes: 0 });
+
+  async close(): Promise<void> {
+    await this.clickHouse.close();
+  }
+}
