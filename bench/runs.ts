@@ -5,16 +5,20 @@
 //
 //   npx tsx --conditions=source bench/runs.ts
 //
-// The server under test runs in a child process, so it has a core of its own while autocannon
-// drives it from this one. The server's own CPU time per accepted run is printed too: on a
-// machine shared with other work it is the figure that does not depend on what else runs
-// (runs per CPU-second is what one core gives when it is the server's alone).
+// Each server under test runs in a child process, so it has a core of its own while autocannon
+// drives it from this one. All are started at once (each with players of its own, UUID player
+// ids, a random UUID runId per request) and measured in BENCH_ROUNDS (default 3) alternating
+// rounds beside the ceiling: each round's ratio is the server's runs/s over the ceiling's of
+// that round, and the median of the rounds is printed (PostgreSQL also over SQLite's
+// synchronous=normal of the same round). The server's own CPU time per accepted run is printed
+// too: on a machine shared with other work it is the figure that depends least on what else runs.
 // BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS (default 64) set the load;
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) adds the PostgreSQL run, in a schema of its own that
-// is dropped afterwards. BENCH_TRACING=1 measures instead the cost of the service tracing itself
+// is dropped afterwards; BENCH_TARGET_NODE_ARGS adds Node flags to the servers (e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof"). BENCH_TRACING=1 measures instead the cost of the service tracing itself
 // on SQLite (synchronous=normal): off, 10% and 100% sampled side by side with the ceiling, in
 // BENCH_ROUNDS (default 5) alternating rounds of BENCH_DURATION_S (support/tracing-cost.ts).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,13 +26,13 @@ import Fastify from 'fastify';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import {
   listenInChild,
+  combineRounds,
   measureAlternating,
+  median,
   serveOrRun,
-  measureWithCpu,
   printTable,
   serviceNodeFlags,
   startChildServer,
-  withChildServer,
   type ChildServer,
   type LoadFigures,
 } from './support/http-load.js';
@@ -36,6 +40,7 @@ import { onPostgres, withTempDir } from './support/scratch.js';
 import { applyTracingVariant, printTracingCost, tracingCostRequested, tracingVariants, withOtlpSink } from './support/tracing-cost.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const playerCount = 500;
 const runPath = '/v1/games/demo/runs/score';
@@ -70,7 +75,7 @@ async function signIn(baseUrl: string, count: number): Promise<string[]> {
     const response = await fetch(`${baseUrl}/v1/games/demo/auth/exchange`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ authorizationCode: `dev:bench-${i}` }),
+      body: JSON.stringify({ authorizationCode: `dev:bench-${randomUUID()}` }),
     });
     if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
     tokens.push(((await response.json()) as { accessToken: string }).accessToken);
@@ -78,10 +83,9 @@ async function signIn(baseUrl: string, count: number): Promise<string[]> {
   return tokens;
 }
 
-/** POST runPath with a fresh runId and a rotating player per request. */
+/** POST runPath with a random UUID runId and a rotating player per request. */
 function submissions(tokens: readonly string[]) {
   let sequence = 0;
-  const prefix = randomBytes(4).toString('hex');
   return [
     {
       method: 'POST',
@@ -92,7 +96,7 @@ function submissions(tokens: readonly string[]) {
           ...request,
           headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[sequence % tokens.length]}` },
           body: JSON.stringify({
-            runId: `${prefix}-${sequence.toString(36).padStart(8, '0')}`,
+            runId: randomUUID(),
             payload: { score: (sequence * 7919) % 1_000_000, durationMs: 60_000 + (sequence % 1000) },
           }),
         };
@@ -102,11 +106,7 @@ function submissions(tokens: readonly string[]) {
 }
 
 /** The game service's production Node flags, for it and for its ceiling alike. */
-const gameNodeFlags = serviceNodeFlags('game-service');
-
-async function load(name: string, server: ChildServer<unknown>, tokens: readonly string[]): Promise<LoadFigures> {
-  return measureWithCpu(name, server, { connections, durationSeconds, requests: submissions(tokens) });
-}
+const gameNodeFlags = [...serviceNodeFlags('game-service'), ...(process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean)];
 
 /** Signs the players in and submits a first run: the tokens, and the body the ceiling answers with. */
 async function prepare(server: ChildServer<unknown>): Promise<{ tokens: string[]; sampleBody: string }> {
@@ -119,18 +119,6 @@ async function prepare(server: ChildServer<unknown>): Promise<{ tokens: string[]
   const sampleBody = await sample.text();
   if (sample.status !== 200) throw new Error(`warm-up run failed: ${sample.status} ${sampleBody}`);
   return { tokens, sampleBody };
-}
-
-async function benchGame(name: string, env: Record<string, string>): Promise<{ figures: LoadFigures; sampleBody: string }> {
-  return withChildServer<unknown, { figures: LoadFigures; sampleBody: string }>(
-    script,
-    { role: 'game', env } satisfies ServeRequest,
-    async (server) => {
-      const { tokens, sampleBody } = await prepare(server);
-      return { figures: await load(name, server, tokens), sampleBody };
-    },
-    gameNodeFlags,
-  );
 }
 
 /**
@@ -167,13 +155,43 @@ async function benchTracingCost(): Promise<void> {
   });
 }
 
-async function benchCeiling(responseBody: string): Promise<LoadFigures> {
-  return withChildServer<unknown, LoadFigures>(
-    script,
-    { role: 'ceiling', responseBody } satisfies ServeRequest,
-    (server) => load('ceiling: bare Fastify route, same body and response', server, ['no-token']),
-    gameNodeFlags,
-  );
+interface Variant {
+  name: string;
+  env: Record<string, string>;
+}
+
+/** The variants, all up at once with the ceiling, measured in alternating rounds. */
+async function benchAlternating(variants: readonly Variant[]): Promise<void> {
+  const started: Array<ChildServer<unknown>> = [];
+  try {
+    const prepared: Array<{ tokens: string[]; sampleBody: string }> = [];
+    for (const variant of variants) {
+      const server = await startChildServer(script, { role: 'game', env: variant.env } satisfies ServeRequest, gameNodeFlags);
+      started.push(server);
+      prepared.push(await prepare(server));
+    }
+    const ceiling = await startChildServer(script, { role: 'ceiling', responseBody: prepared[0]!.sampleBody } satisfies ServeRequest, gameNodeFlags);
+    started.push(ceiling);
+    const servers = [
+      ...variants.map((v, i) => ({ name: v.name, server: started[i]!, requests: submissions(prepared[i]!.tokens) })),
+      { name: 'ceiling: bare Fastify route, same body and response', server: ceiling, requests: submissions(['no-token']) },
+    ];
+    const measured = await measureAlternating(servers, { connections, durationSeconds, rounds, requests: [] });
+    const ceilingRounds = measured[variants.length]!;
+    const ratiosTo = (of: readonly LoadFigures[], to: readonly LoadFigures[]) => of.map((r, round) => r.perSecond / to[round]!.perSecond);
+    console.log(`\n${connections} connections, ${rounds} alternating rounds of ${durationSeconds} s per server, ${playerCount} players each (UUID ids), a ~90-byte body with a random UUID runId per request\n`);
+    printTable([
+      ...variants.map((_, i) => ({ figures: combineRounds(measured[i]!), ratios: ratiosTo(measured[i]!, ceilingRounds) })),
+      { figures: combineRounds(ceilingRounds) },
+    ]);
+    const postgres = variants.findIndex((v) => v.env.DATABASE_URL !== undefined);
+    if (postgres >= 0) {
+      const ratios = ratiosTo(measured[postgres]!, measured[0]!);
+      console.log(`\nPostgreSQL over ${variants[0]!.name}, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`);
+    }
+  } finally {
+    for (const server of started) await server.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -181,18 +199,18 @@ async function main(): Promise<void> {
     await benchTracingCost();
     return;
   }
-  const rows: LoadFigures[] = [];
-  let sampleBody = '';
-  for (const synchronous of ['normal', 'full'] as const) {
-    const outcome = await withTempDir('bench-runs-', (dir) => benchGame(`runs, SQLite (WAL, synchronous=${synchronous})`, { DATA_DIR: dir, SQLITE_SYNCHRONOUS: synchronous }));
-    rows.push(outcome.figures);
-    sampleBody = outcome.sampleBody;
-  }
-  const postgres = await onPostgres({ dirPrefix: 'bench-runs-', schemaPrefix: 'bench_runs_' }, (env) => benchGame('runs, PostgreSQL', env));
-  if (postgres) rows.push(postgres.figures);
-  const ceiling = await benchCeiling(sampleBody);
-  console.log(`\n${connections} connections, ${durationSeconds} s each, ${playerCount} players, a ~80-byte body with a new runId per request\n`);
-  printTable([...rows.map((figures) => ({ figures, ceiling })), { figures: ceiling }]);
+  await withTempDir('bench-runs-', async (dir) => {
+    const variants: Variant[] = (['normal', 'full'] as const).map((synchronous) => {
+      const dataDir = join(dir, synchronous);
+      mkdirSync(dataDir);
+      return { name: `runs, SQLite (WAL, synchronous=${synchronous})`, env: { DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous } };
+    });
+    const withPostgres = await onPostgres({ dirPrefix: 'bench-runs-', schemaPrefix: 'bench_runs_' }, async (env) => {
+      await benchAlternating([...variants, { name: 'runs, PostgreSQL', env }]);
+      return true;
+    });
+    if (!withPostgres) await benchAlternating(variants);
+  });
 }
 
 await serveOrRun(serve, main);
