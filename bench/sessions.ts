@@ -6,20 +6,35 @@
 //
 //   npx tsx --conditions=source bench/sessions.ts
 //
-// The server under test runs in a child process, so it has a core of its own while autocannon
-// drives it from this one. BENCH_DURATION_S (default 5) and BENCH_CONNECTIONS (default 32) set
-// the load.
-import { randomBytes } from 'node:crypto';
+// Each server runs in a child process, so it has a core of its own while autocannon drives it
+// from this one. All are started at once and measured in BENCH_ROUNDS (default 3) alternating
+// rounds beside the ceiling (each round's ratio is over the ceiling's of that round; the median is
+// printed). Every sign-in is a new player with a random UUID name. BENCH_DURATION_S (default 5)
+// and BENCH_CONNECTIONS (default 32) set the load; BENCH_TARGET_NODE_ARGS adds Node flags to the
+// servers (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
-import { listenInChild, serveOrRun, measure, printTable, serviceNodeFlags, withChildServer, type LoadFigures, type LoadRequest } from './support/http-load.js';
+import {
+  combineRounds,
+  listenInChild,
+  measureAlternating,
+  printTable,
+  serveOrRun,
+  serviceNodeFlags,
+  startChildServer,
+  type ChildServer,
+  type LoadFigures,
+  type LoadRequest,
+} from './support/http-load.js';
 import { onPostgres, withTempDir } from './support/scratch.js';
 
 /** autocannon's per-connection context: the refresh token the connection last received. */
 type Context = { refreshToken?: string };
 
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const rotationsPerSignIn = 50;
 const script = fileURLToPath(import.meta.url);
@@ -50,24 +65,15 @@ async function exchange(baseUrl: string, name: string): Promise<{ status: number
   return { status: response.status, body: await response.text() };
 }
 
-/** Sign-ins, each with a new player name (so each inserts a player and a family). */
-async function loadExchange(name: string, baseUrl: string): Promise<LoadFigures> {
-  let sequence = 0;
-  const prefix = randomBytes(3).toString('hex');
-  return measure(name, baseUrl, {
-    connections,
-    durationSeconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/games/demo/auth/exchange',
-        setupRequest: (request) => {
-          sequence += 1;
-          return { ...request, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ authorizationCode: `dev:${prefix}-${sequence}` }) };
-        },
-      },
-    ],
-  });
+/** Sign-ins, each with a new player (a random UUID name), so each inserts a player and a family. */
+function exchangeRequests(): Array<LoadRequest<Context>> {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/games/demo/auth/exchange',
+      setupRequest: (request) => ({ ...request, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ authorizationCode: `dev:${randomUUID()}` }) }),
+    },
+  ];
 }
 
 /**
@@ -75,22 +81,11 @@ async function loadExchange(name: string, baseUrl: string): Promise<LoadFigures>
  * `rotationsPerSignIn` times. (autocannon resets a connection's context after its request list,
  * so the list is one sign-in followed by the rotations.)
  */
-async function loadRefresh(name: string, baseUrl: string): Promise<LoadFigures & { rotations: number }> {
-  let sequence = 0;
-  let rotations = 0;
-  const prefix = randomBytes(3).toString('hex');
+function refreshRequests(): Array<LoadRequest<Context>> {
   const keepToken = (status: number, body: string, context: Context) => {
-    context.refreshToken = status === 200 ? (JSON.parse(body) as { refreshToken: string }).refreshToken : undefined;
+    context.refreshToken = status === 200 ? (JSON.parse(body) as { refreshToken?: string }).refreshToken : undefined;
   };
-  const signIn: LoadRequest<Context> = {
-    method: 'POST',
-    path: '/v1/games/demo/auth/exchange',
-    setupRequest: (request) => {
-      sequence += 1;
-      return { ...request, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ authorizationCode: `dev:${prefix}-r${sequence}` }) };
-    },
-    onResponse: keepToken,
-  };
+  const signIn: LoadRequest<Context> = { ...exchangeRequests()[0]!, onResponse: keepToken };
   const rotate: LoadRequest<Context> = {
     method: 'POST',
     path: '/v1/games/demo/auth/refresh',
@@ -99,48 +94,59 @@ async function loadRefresh(name: string, baseUrl: string): Promise<LoadFigures &
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ refreshToken: context.refreshToken ?? 'missing-refresh-token' }),
     }),
-    onResponse: (status, body, context) => {
-      if (status === 200) rotations += 1;
-      keepToken(status, body, context);
-    },
+    onResponse: keepToken,
   };
-  const figures = await measure(name, baseUrl, {
-    connections,
-    durationSeconds,
-    requests: [signIn, ...Array.from({ length: rotationsPerSignIn }, () => rotate)],
-  });
-  return { ...figures, rotations: rotations / figures.seconds };
+  return [signIn, ...Array.from({ length: rotationsPerSignIn }, () => rotate)];
 }
 
 /** The game service's production Node flags, for it and for its ceiling alike. */
-const gameNodeFlags = serviceNodeFlags('game-service');
+const gameNodeFlags = [...serviceNodeFlags('game-service'), ...(process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean)];
 
-async function benchGame(label: string, env: Record<string, string>): Promise<{ rows: LoadFigures[]; sampleBody: string }> {
-  return withChildServer<unknown, { rows: LoadFigures[]; sampleBody: string }>(script, { role: 'game', env } satisfies ServeRequest, async (server) => {
-    const sample = await exchange(server.baseUrl, 'sample');
-    if (sample.status !== 200) throw new Error(`sign-in failed: ${sample.status} ${sample.body}`);
-    const signIns = await loadExchange(`exchange (sign-in), ${label}`, server.baseUrl);
-    const refresh = await loadRefresh(`sign-in + ${rotationsPerSignIn} refreshes (rotation), ${label}`, server.baseUrl);
-    console.log(`${label}: ${Math.round(refresh.rotations)} successful rotations/s`);
-    return { rows: [signIns, refresh], sampleBody: sample.body };
-  }, gameNodeFlags);
+/** The servers, all up at once with the ceiling, measured in alternating rounds for each scenario. */
+async function benchAlternating(variants: ReadonlyArray<{ label: string; env: Record<string, string> }>): Promise<void> {
+  const started: Array<ChildServer<unknown>> = [];
+  try {
+    let sampleBody = '';
+    for (const variant of variants) {
+      const server = await startChildServer(script, { role: 'game', env: variant.env } satisfies ServeRequest, gameNodeFlags);
+      started.push(server);
+      const sample = await exchange(server.baseUrl, 'sample');
+      if (sample.status !== 200) throw new Error(`sign-in failed: ${sample.status} ${sample.body}`);
+      sampleBody = sample.body;
+    }
+    const ceiling = await startChildServer(script, { role: 'ceiling', responseBody: sampleBody } satisfies ServeRequest, gameNodeFlags);
+    started.push(ceiling);
+    const rows: Array<{ figures: LoadFigures; ratios?: number[] }> = [];
+    const scenarios = [
+      { title: 'exchange (sign-in)', requests: exchangeRequests },
+      { title: `sign-in + ${rotationsPerSignIn} refreshes (rotation)`, requests: refreshRequests },
+    ];
+    for (const scenario of scenarios) {
+      const servers = [
+        ...variants.map((v, i) => ({ name: `${scenario.title}, ${v.label}`, server: started[i]!, requests: scenario.requests() })),
+        { name: `ceiling of ${scenario.title}: bare Fastify route, same body and response`, server: ceiling, requests: scenario.requests() },
+      ];
+      const measured = await measureAlternating(servers, { connections, durationSeconds, rounds, requests: [] });
+      const ceilingRounds = measured[variants.length]!;
+      for (const [i] of variants.entries()) rows.push({ figures: combineRounds(measured[i]!), ratios: measured[i]!.map((r, round) => r.perSecond / ceilingRounds[round]!.perSecond) });
+      rows.push({ figures: combineRounds(ceilingRounds) });
+    }
+    console.log(`\n${connections} connections, ${rounds} alternating rounds of ${durationSeconds} s per server\n`);
+    printTable(rows);
+  } finally {
+    for (const server of started) await server.stop();
+  }
 }
 
 async function main(): Promise<void> {
-  const rows: LoadFigures[] = [];
-  const sqlite = await withTempDir('bench-sessions-', (dir) => benchGame('SQLite', { DATA_DIR: dir }));
-  rows.push(...sqlite.rows);
-  const postgres = await onPostgres({ dirPrefix: 'bench-sessions-', schemaPrefix: 'bench_sessions_' }, (env) => benchGame('PostgreSQL', env));
-  if (postgres) rows.push(...postgres.rows);
-  const ceiling = await withChildServer<unknown, LoadFigures>(
-    script,
-    { role: 'ceiling', responseBody: sqlite.sampleBody } satisfies ServeRequest,
-    (server) => loadExchange('ceiling: bare Fastify route, same body and response', server.baseUrl),
-    gameNodeFlags,
-  );
-
-  console.log(`\n${connections} connections, ${durationSeconds} s each\n`);
-  printTable([...rows.map((figures) => ({ figures, ceiling })), { figures: ceiling }]);
+  await withTempDir('bench-sessions-', async (dir) => {
+    const sqlite = { label: 'SQLite', env: { DATA_DIR: dir } };
+    const withPostgres = await onPostgres({ dirPrefix: 'bench-sessions-', schemaPrefix: 'bench_sessions_' }, async (env) => {
+      await benchAlternating([sqlite, { label: 'PostgreSQL', env }]);
+      return true;
+    });
+    if (!withPostgres) await benchAlternating([sqlite]);
+  });
 }
 
 await serveOrRun(serve, main);
