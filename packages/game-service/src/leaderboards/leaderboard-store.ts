@@ -70,22 +70,6 @@ function entriesOfPlayerQuery(db: GameDb, gameId: string, playerId: string, sets
   return lock === 'postgres' ? query.orderBy('board_id').orderBy('period').forUpdate() : query;
 }
 
-/**
- * A player's entries in a game, limited to the given (board, period) pairs; on PostgreSQL the
- * rows are also locked until the transaction ends (SQLite transactions hold its one write lock).
- */
-export async function entriesOfPlayer(
-  db: GameDb,
-  gameId: string,
-  playerId: string,
-  sets: ReadonlyArray<{ boardId: string; period: string }>,
-  lock?: Dialect,
-): Promise<PlayerEntry[]> {
-  if (sets.length === 0) return [];
-  const rows = await entriesOfPlayerQuery(db, gameId, playerId, sets, lock).execute();
-  return rows.map(toPlayerEntry);
-}
-
 interface EntryToInsert {
   boardId: string;
   period: string;
@@ -134,10 +118,6 @@ function updateEntryQuery(db: GameDb, set: Pick<RankedSet, 'gameId' | 'boardId' 
     .where('player_id', '=', entry.playerId);
 }
 
-export async function updateEntry(db: GameDb, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
-  await updateEntryQuery(db, set, entry, nowMs).execute();
-}
-
 /** Arguments of a statement over `count` (board, period) pairs: `boardId0`, `period0`, ... */
 type PairArgs = Record<`boardId${number}` | `period${number}`, string>;
 type EntryArgs = PairArgs & Record<`playerId${number}` | `displayName${number}`, string> & Record<`score${number}` | `achievedAt${number}`, number>;
@@ -156,17 +136,18 @@ function indices(count: number): number[] {
 }
 
 /**
- * The statements a run's score writes make, compiled once per database (so per dialect: the
- * PostgreSQL read locks its rows) and per number of (board, period) pairs they cover.
+ * The statements a run's score writes make, compiled once per database and per number of
+ * (board, period) pairs they cover. `lock`: the dialect whose reads of a player's entries lock
+ * them (PostgreSQL's, inside the run's transaction); none for the reads after the commit.
  */
 export class EntryStatements {
   readonly #ofPlayer: PrecompiledByCount<PairArgs & { gameId: string; playerId: string }, Parameters<typeof toPlayerEntry>[0]>;
   readonly #insert: PrecompiledByCount<EntryArgs & { gameId: string; nowMs: number }, { board_id: string; period: string }>;
   readonly #update: PrecompiledQuery<Entry & { gameId: string; boardId: string; period: string; nowMs: number }, unknown>;
 
-  constructor(db: GameDb, dialect: Dialect) {
+  constructor(db: GameDb, lock: Dialect | undefined) {
     this.#ofPlayer = new PrecompiledByCount((count, arg) =>
-      entriesOfPlayerQuery(db, arg('gameId'), arg('playerId'), indices(count).map((i) => ({ boardId: arg(`boardId${i}`), period: arg(`period${i}`) })), dialect),
+      entriesOfPlayerQuery(db, arg('gameId'), arg('playerId'), indices(count).map((i) => ({ boardId: arg(`boardId${i}`), period: arg(`period${i}`) })), lock),
     );
     this.#insert = new PrecompiledByCount((count, arg) =>
       insertEntriesQuery(
@@ -190,14 +171,18 @@ export class EntryStatements {
     );
   }
 
-  /** `entriesOfPlayer`, locking the rows on PostgreSQL. */
+  /**
+   * A player's entries in a game, limited to the given (board, period) pairs; with the `lock`
+   * PostgreSQL, the rows are also locked until the transaction ends (SQLite transactions hold its
+   * one write lock).
+   */
   async entriesOfPlayer(db: QueryRunner, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>): Promise<PlayerEntry[]> {
     if (sets.length === 0) return [];
     const { rows } = await this.#ofPlayer.execute(db, sets.length, { ...pairArgs(sets), gameId, playerId });
     return rows.map(toPlayerEntry);
   }
 
-  /** `insertEntriesIfAbsent`. */
+  /** `insertEntriesIfAbsent`, precompiled. */
   async insertEntriesIfAbsent(db: QueryRunner, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number): Promise<Array<{ boardId: string; period: string }>> {
     if (entries.length === 0) return [];
     const args: EntryArgs & { gameId: string; nowMs: number } = { ...pairArgs(entries), gameId, nowMs };
@@ -211,7 +196,7 @@ export class EntryStatements {
     return rows.map((row) => ({ boardId: row.board_id, period: row.period }));
   }
 
-  /** `updateEntry`. */
+  /** Writes a player's entry in one set (after the board's operator combined it with the old one). */
   async updateEntry(db: QueryRunner, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
     await this.#update.execute(db, { ...entry, gameId: set.gameId, boardId: set.boardId, period: set.period, nowMs });
   }

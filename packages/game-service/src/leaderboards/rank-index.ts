@@ -5,7 +5,7 @@ import {
   countEntries,
   entriesAfter,
   entriesBefore,
-  entriesOfPlayer,
+  EntryStatements,
   entriesOfPlayers,
   findEntry,
   type Entry,
@@ -104,6 +104,8 @@ interface MissedPlayer {
  */
 export class RankIndex {
   readonly #db: GameDb;
+  /** The after-commit read of a player's entries, compiled once (it runs once per run). */
+  readonly #statements: EntryStatements;
   readonly #engine: RankEngine;
   readonly #clock: Clock;
   readonly #log: RankIndexOptions['log'];
@@ -132,6 +134,7 @@ export class RankIndex {
 
   constructor(options: RankIndexOptions) {
     this.#db = options.db;
+    this.#statements = new EntryStatements(options.db, undefined);
     this.#engine = options.engine;
     this.#clock = options.clock;
     this.#log = options.log;
@@ -182,7 +185,7 @@ export class RankIndex {
         }
         return notInStep;
       }
-      const rows = await entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
+      const rows = await this.#statements.entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
       for (const { set, id } of held) {
         this.#syncedDuringRebuild.get(id)?.add(JSON.stringify([gameId, playerId]));
         const row = rows.find((r) => r.boardId === set.boardId && r.period === set.period);
