@@ -1,15 +1,19 @@
-// Leaderboard reads at 1,000,000 entries over HTTP (loopback, keep-alive): requests per second
-// and p50/p99 latency of a page (keyset cursor at a random depth), /me and /around-me, each beside
-// a bare Fastify route answering the same bytes, body and headers (the ceiling). Also the rank engine's
-// rebuild time at boot and its memory per million entries.
+// Leaderboard reads at 1,000,000 entries over HTTP (loopback, keep-alive): requests per second,
+// p50/p99/p99.9 latency in µs (wrk) and the server's CPU per request of a page (keyset cursor of an
+// entry drawn at random from the whole board), /me and /around-me (players drawn at random among
+// 5,000 signed in at random places on the board), each beside a bare Fastify route answering the
+// same bytes, body and headers (the ceiling). Player ids are UUIDs, as the service makes them. Also
+// the rank engine's rebuild time at boot and its memory per entry (heap and off-heap, after a GC).
 //
 //   npx tsx --conditions=source bench/leaderboards.ts
 //
-// BENCH_ENTRIES (default 1000000, a multiple of 500), BENCH_CONNECTIONS (default 16), BENCH_ROUNDS
-// (default 3) and BENCH_DURATION_S (default 5, per round) set the size and load. Each scenario and
-// its ceiling run in alternating rounds, both servers up, so drift in the shared machine's speed
-// hits both alike. BENCH_REDIS_URL adds a run with the Redis rank engine.
-// The servers run in child processes so they have a core of their own while autocannon drives them.
+// BENCH_ENTRIES (default 1000000, a multiple of 500), BENCH_PLAYERS (signed in, default 5000),
+// BENCH_CONNECTIONS (default 16), BENCH_ROUNDS (default 3) and BENCH_DURATION_S (default 5, per
+// round) set the size and load. Each scenario and its ceiling run in alternating rounds, both
+// servers up, so drift in the shared machine's speed hits both alike. BENCH_REDIS_URL adds a run
+// with the Redis rank engine. The load comes from wrk (BENCH_WRK names another binary);
+// BENCH_TRACING_COST runs autocannon as before (support/tracing-cost.ts).
+// The servers run in child processes so they have a core of their own while the client drives them.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,18 +22,17 @@ import Fastify from 'fastify';
 import { SqliteDatabase } from '@playstack/server-kit';
 import { buildApp, loadGameConfig } from '@playstack/game-service';
 import { encodeCursor } from '../packages/game-service/src/leaderboards/leaderboard-cursor.js';
+import { measureWrkPaired, printWrkTable, writeWrkRequests, type WrkPaired } from './support/wrk-load.js';
 import {
   answerControlMessages,
   listenInChild,
   measureAlternating,
-  measurePaired,
   printTable,
   serveOrRun,
   serviceNodeFlags,
   startChildServer,
   withChildServer,
   type ChildServer,
-  type PairedFigures,
 } from './support/http-load.js';
 import { withTempDir } from './support/scratch.js';
 import { applyTracingVariant, printTracingCost, tracingCostRequested, tracingVariants, withOtlpSink, type TracingCostRow } from './support/tracing-cost.js';
@@ -47,7 +50,9 @@ const measured = endpoints.filter((e) => !process.env.BENCH_ONLY || process.env.
 // Both servers run with the game service's production Node flags; BENCH_TARGET_NODE_ARGS adds
 // more to both, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const nodeArgs = [...serviceNodeFlags('game-service'), ...(process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-const signedInPlayers = 1_000;
+const signedInPlayers = Number(process.env.BENCH_PLAYERS ?? 5_000);
+/** Entries whose cursors pages start from, drawn at random from the whole board. */
+const cursorCount = 20_000;
 const rowsPerInsert = 500;
 const rowsPerTransaction = 100_000;
 const gameId = 'bench';
@@ -66,6 +71,9 @@ interface BootFigures {
   rebuildMs: number;
   heapBytesBefore: number;
   heapBytesAfter: number;
+  /** Memory V8 tracks outside its heap (typed arrays' contents among it). */
+  externalBytesBefore: number;
+  externalBytesAfter: number;
   rssBytesBefore: number;
   rssBytesAfter: number;
 }
@@ -90,7 +98,15 @@ async function serve(request: ServeRequest): Promise<void> {
     const rebuildMs = performance.now() - started;
     collectGarbage();
     const after = process.memoryUsage();
-    const figures: BootFigures = { rebuildMs, heapBytesBefore: before.heapUsed, heapBytesAfter: after.heapUsed, rssBytesBefore: before.rss, rssBytesAfter: after.rss };
+    const figures: BootFigures = {
+      rebuildMs,
+      heapBytesBefore: before.heapUsed,
+      heapBytesAfter: after.heapUsed,
+      externalBytesBefore: before.external,
+      externalBytesAfter: after.external,
+      rssBytesBefore: before.rss,
+      rssBytesAfter: after.rss,
+    };
     process.send!({ port: (app.server.address() as { port: number }).port, ...figures });
     answerControlMessages(() => app.close());
     return;
@@ -111,14 +127,41 @@ async function serve(request: ServeRequest): Promise<void> {
 
 interface SeededPlayer {
   token: string;
-  cursor: string;
+}
+
+/** The board's seeded positions: a random page cursor per `cursorCount` entries drawn from the whole board. */
+interface Seeded {
+  players: SeededPlayer[];
+  cursors: string[];
+  seedMs: number;
+}
+
+/** A small deterministic generator (mulberry32), so every run seeds the same board. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+const hex = (value: number, digits: number) => value.toString(16).padStart(8, '0').slice(8 - digits);
+
+/** A version 4 UUID made from `next` (what `randomUUID()` makes, but reproducible). */
+function uuidFrom(next: () => number): string {
+  const [a, b, c, d] = [next(), next(), next(), next()];
+  return `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-${hex(0x8000 | (c >>> 16 & 0x3fff), 4)}-${hex(c & 0xffff, 4)}${hex(d, 8)}`;
 }
 
 /**
- * Seeds `entryCount` entries (signed-in players among them): batched multi-row inserts, one
- * prepared statement, in transactions of `rowsPerTransaction` rows, straight into the SQLite file.
+ * Seeds `entryCount` entries with UUID player ids, `signedInPlayers` of them signed-in players at
+ * random places: batched multi-row inserts, one prepared statement, in transactions of
+ * `rowsPerTransaction` rows, straight into the SQLite file. Also draws `cursorCount` entries at
+ * random for page cursors.
  */
-async function seed(env: Record<string, string>, dataDir: string): Promise<{ players: SeededPlayer[]; seedMs: number }> {
+async function seed(env: Record<string, string>, dataDir: string): Promise<Seeded> {
   const started = performance.now();
   const app = await buildApp(loadGameConfig({ ...benchEnv, ...env }));
   const now = app.clock.now();
@@ -132,20 +175,26 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<{ pla
   } finally {
     await app.close();
   }
+  const random = generator(25);
+  // Which entries are signed-in players' and which start a page.
+  const playerAt = new Map<number, { id: string; token: string }>();
+  while (playerAt.size < signedIn.length) {
+    const at = random() % entryCount;
+    if (!playerAt.has(at)) playerAt.set(at, signedIn[playerAt.size]!);
+  }
+  const cursorAt = new Set<number>();
+  while (cursorAt.size < Math.min(cursorCount, entryCount)) cursorAt.add(random() % entryCount);
+  const ids = generator(2026);
   const file = new SqliteDatabase(join(dataDir, 'game.sqlite'));
   try {
     const placeholders = Array.from({ length: rowsPerInsert }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     const insert = file.prepare(`insert into leaderboard_entries (game_id, board_id, period, player_id, display_name, score, achieved_at, updated_at) values ${placeholders}`);
-    const spacing = Math.floor(entryCount / signedInPlayers);
-    const players: SeededPlayer[] = [];
+    const cursors: string[] = [];
     // Deterministic spread: scores with many ties, times over the last 30 days.
     const values = (i: number): unknown[] => {
-      const player = i % spacing === 0 ? signedIn[i / spacing] : undefined;
-      const row = { playerId: player?.id ?? `seed-${String(i).padStart(7, '0')}`, score: (i * 7_919) % 5_000_000, achievedAt: now - ((i * 104_729) % (30 * dayMs)) };
-      if (player) {
-        const cursor = encodeCursor({ gameId, boardId, order: 'desc', period: 'all' }, row);
-        players.push({ token: player.token, cursor });
-      }
+      const generated = uuidFrom(ids);
+      const row = { playerId: playerAt.get(i)?.id ?? generated, score: (i * 7_919) % 5_000_000, achievedAt: now - ((i * 104_729) % (30 * dayMs)) };
+      if (cursorAt.has(i)) cursors.push(encodeCursor({ gameId, boardId, order: 'desc', period: 'all' }, row));
       return [gameId, boardId, 'all', row.playerId, `Player ${i}`, row.score, row.achievedAt, now];
     };
     const insertRange = file.transaction((from: number, to: number) => {
@@ -156,7 +205,7 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<{ pla
       }
     });
     for (let from = 0; from < entryCount; from += rowsPerTransaction) insertRange(from, Math.min(from + rowsPerTransaction, entryCount));
-    return { players, seedMs: performance.now() - started };
+    return { players: [...playerAt.values()].map((p) => ({ token: p.token })), cursors, seedMs: performance.now() - started };
   } finally {
     file.close();
   }
@@ -165,28 +214,35 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<{ pla
 const script = fileURLToPath(import.meta.url);
 const leaderboardPath = `/v1/games/${gameId}/leaderboards/${boardId}`;
 
-function endpointRequests(players: readonly SeededPlayer[]) {
-  let next = 0;
-  const pick = () => players[next++ % players.length]!;
-  const authorized = (path: (player: SeededPlayer) => string) => ({
+/** Every request a scenario draws from (at random): each signed-in player's, and each cursor's with a player's token. */
+function requestLines(seeded: Seeded): Record<Endpoint, Array<{ path: string; authorization: string }>> {
+  const auth = (player: SeededPlayer) => `Bearer ${player.token}`;
+  const players = seeded.players;
+  return {
+    page: seeded.cursors.map((cursor, i) => ({ path: `${leaderboardPath}?limit=25&cursor=${cursor}`, authorization: auth(players[i % players.length]!) })),
+    me: players.map((player) => ({ path: `${leaderboardPath}/me`, authorization: auth(player) })),
+    aroundMe: players.map((player) => ({ path: `${leaderboardPath}/around-me?radius=5`, authorization: auth(player) })),
+  };
+}
+
+/** The same requests for autocannon (the tracing-cost runs), drawn at random. */
+function endpointRequests(seeded: Seeded) {
+  const lines = requestLines(seeded);
+  const drawn = (e: Endpoint) => ({
     method: 'GET',
     path: leaderboardPath,
     setupRequest: (request: { method: string; path: string }) => {
-      const player = pick();
-      return { ...request, path: path(player), headers: { authorization: `Bearer ${player.token}` } };
+      const line = lines[e][Math.floor(Math.random() * lines[e].length)]!;
+      return { ...request, path: line.path, headers: { authorization: line.authorization } };
     },
   });
-  return {
-    page: authorized((p) => `${leaderboardPath}?limit=25&cursor=${p.cursor}`),
-    me: authorized(() => `${leaderboardPath}/me`),
-    aroundMe: authorized(() => `${leaderboardPath}/around-me?radius=5`),
-  };
+  return { page: drawn('page'), me: drawn('me'), aroundMe: drawn('aroundMe') };
 }
 
 /** Headers Node writes itself; every other header of a sample is replayed by the ceiling. */
 const transportHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-async function sampleResponses(baseUrl: string, player: SeededPlayer): Promise<Record<Endpoint, Sample>> {
+async function sampleResponses(baseUrl: string, player: SeededPlayer, cursor: string): Promise<Record<Endpoint, Sample>> {
   const get = async (path: string): Promise<Sample> => {
     const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${player.token}` } });
     const body = await response.text();
@@ -194,15 +250,25 @@ async function sampleResponses(baseUrl: string, player: SeededPlayer): Promise<R
     return { body, headers: Object.fromEntries([...response.headers].filter(([name]) => !transportHeaders.has(name))) };
   };
   return {
-    page: await get(`${leaderboardPath}?limit=25&cursor=${player.cursor}`),
+    page: await get(`${leaderboardPath}?limit=25&cursor=${cursor}`),
     me: await get(`${leaderboardPath}/me`),
     aroundMe: await get(`${leaderboardPath}/around-me?radius=5`),
   };
 }
 
+/** The player and cursor whose responses the ceiling replays: a signed-in player, and a cursor of the entry ranked in the middle of those drawn (a full page after it). */
+function sampled(seeded: Seeded): [SeededPlayer, string] {
+  const middle = [...seeded.cursors].sort((a, b) => scoreOf(a) - scoreOf(b))[seeded.cursors.length >> 1]!;
+  return [seeded.players[0]!, middle];
+}
+
+function scoreOf(cursor: string): number {
+  return (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[])[4] as number;
+}
+
 interface EngineRun {
   label: string;
-  rows: Partial<Record<Endpoint, PairedFigures>>;
+  rows: Partial<Record<Endpoint, WrkPaired>>;
   samples: Record<Endpoint, Sample>;
   boot: BootFigures;
 }
@@ -212,22 +278,20 @@ interface EngineRun {
  * alternating rounds. The ceiling replays this run's responses; `ceiling` is started on the first
  * call and reused, so every engine is compared with the same bytes.
  */
-function benchEngine(label: string, env: Record<string, string>, players: readonly SeededPlayer[], ceiling: { server?: ChildServer<unknown> }): Promise<EngineRun> {
+function benchEngine(label: string, env: Record<string, string>, seeded: Seeded, requestFiles: Record<Endpoint, string>, ceiling: { server?: ChildServer<unknown> }): Promise<EngineRun> {
   const request: ServeRequest = { role: 'game', env };
-  const requests = endpointRequests(players);
   return withChildServer<BootFigures, EngineRun>(
     script,
     request,
     async (server) => {
-      // A player in the middle of the board: a full page after it, neighbours on both sides.
-      const samples = await sampleResponses(server.baseUrl, players[Math.floor(players.length / 2)]!);
+      const samples = await sampleResponses(server.baseUrl, ...sampled(seeded));
       ceiling.server ??= await startChildServer(script, { role: 'ceiling', samples } satisfies ServeRequest, nodeArgs);
       const rows: EngineRun['rows'] = {};
       for (const e of measured) {
-        rows[e] = await measurePaired(
+        rows[e] = await measureWrkPaired(
           { figures: `${label}: ${titles[e]}`, ceiling: `ceiling: bare route, same ${e} response` },
           { figures: server, ceiling: ceiling.server },
-          { connections, durationSeconds, rounds, requests: [requests[e]] },
+          { connections, durationSeconds, rounds, requestFile: requestFiles[e] },
         );
       }
       return { label, rows, samples, boot: server.info };
@@ -240,15 +304,15 @@ function benchEngine(label: string, env: Record<string, string>, players: readon
  * The cost of tracing: the service with tracing off, on at 10% and on at 100% (exporting to a
  * sink), all up at once with the ceiling, each endpoint measured on the four in alternating rounds.
  */
-async function benchTracingCost(env: Record<string, string>, players: readonly SeededPlayer[]): Promise<void> {
-  const requests = endpointRequests(players);
+async function benchTracingCost(env: Record<string, string>, seeded: Seeded): Promise<void> {
+  const requests = endpointRequests(seeded);
   const gameArgs = ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs];
   await withOtlpSink(async (sink) => {
     const variants = tracingVariants(sink.url);
     const started: Array<ChildServer<BootFigures>> = [];
     try {
       for (const variant of variants) started.push(await startChildServer<BootFigures>(script, { role: 'game', env, otel: variant.otel } satisfies ServeRequest, gameArgs));
-      const samples = await sampleResponses(started[0]!.baseUrl, players[Math.floor(players.length / 2)]!);
+      const samples = await sampleResponses(started[0]!.baseUrl, ...sampled(seeded));
       const ceiling = await startChildServer(script, { role: 'ceiling', samples } satisfies ServeRequest, nodeArgs);
       started.push(ceiling as ChildServer<BootFigures>);
       const rows: TracingCostRow[] = [];
@@ -267,11 +331,14 @@ async function benchTracingCost(env: Record<string, string>, players: readonly S
 
 function printBoot(label: string, boot: BootFigures): void {
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-  const perMillion = (bytes: number) => ((bytes / entryCount) * 1_000_000) / 1024 / 1024;
+  const perEntry = (bytes: number) => (bytes / entryCount).toFixed(1);
+  const heap = boot.heapBytesAfter - boot.heapBytesBefore;
+  const external = boot.externalBytesAfter - boot.externalBytesBefore;
   console.log(
     `${label}: rebuild of ${entryCount.toLocaleString('en')} entries at boot ${(boot.rebuildMs / 1000).toFixed(2)} s; ` +
-      `heap ${mb(boot.heapBytesBefore)} -> ${mb(boot.heapBytesAfter)} MiB (${perMillion(boot.heapBytesAfter - boot.heapBytesBefore).toFixed(0)} MiB per million), ` +
-      `RSS ${mb(boot.rssBytesBefore)} -> ${mb(boot.rssBytesAfter)} MiB (${perMillion(boot.rssBytesAfter - boot.rssBytesBefore).toFixed(0)} MiB per million)`,
+      `memory after a GC ${perEntry(heap + external)} B/entry (heap ${mb(boot.heapBytesBefore)} -> ${mb(boot.heapBytesAfter)} MiB, ${perEntry(heap)} B/entry; ` +
+      `off-heap ${mb(boot.externalBytesBefore)} -> ${mb(boot.externalBytesAfter)} MiB, ${perEntry(external)} B/entry); ` +
+      `RSS ${mb(boot.rssBytesBefore)} -> ${mb(boot.rssBytesAfter)} MiB`,
   );
 }
 
@@ -281,18 +348,23 @@ async function main(): Promise<void> {
     const game = { id: gameId, name: 'Bench', auth: { provider: 'dev' }, adapters: { score: { type: 'bounded-score', options: {} } }, boards: [board] };
     writeFileSync(manifestFile, JSON.stringify({ games: [game] }));
     const env = { DATA_DIR: dir, GAME_MANIFEST_FILE: manifestFile };
-    const { players, seedMs } = await seed(env, dir);
-    console.log(`seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seedMs / 1000).toFixed(1)} s; ${connections} connections, ${durationSeconds} s per run\n`);
+    const seeded = await seed(env, dir);
+    console.log(
+      `seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seeded.seedMs / 1000).toFixed(1)} s: UUID player ids, ${seeded.players.length.toLocaleString('en')} signed-in players ` +
+        `and ${seeded.cursors.length.toLocaleString('en')} page cursors at random places; ${connections} connections, ${durationSeconds} s per run\n`,
+    );
 
     if (tracingCostRequested) {
-      await benchTracingCost(env, players);
+      await benchTracingCost(env, seeded);
       return;
     }
+    const lines = requestLines(seeded);
+    const requestFiles = { page: writeWrkRequests(dir, 'page', lines.page), me: writeWrkRequests(dir, 'me', lines.me), aroundMe: writeWrkRequests(dir, 'aroundMe', lines.aroundMe) };
     const ceiling: { server?: ChildServer<unknown> } = {};
     const runs: EngineRun[] = [];
     try {
-      runs.push(await benchEngine('in-process rank tree', env, players, ceiling));
-      if (redisUrl) runs.push(await benchEngine('Redis sorted sets', { ...env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }, players, ceiling));
+      runs.push(await benchEngine('in-process rank tree', env, seeded, requestFiles, ceiling));
+      if (redisUrl) runs.push(await benchEngine('Redis sorted sets', { ...env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }, seeded, requestFiles, ceiling));
       else console.log('(set BENCH_REDIS_URL=redis://... to include the Redis rank engine)\n');
     } finally {
       await ceiling.server?.stop();
@@ -301,11 +373,8 @@ async function main(): Promise<void> {
     for (const run of runs) printBoot(run.label, run.boot);
     const { page, me, aroundMe } = runs[0]!.samples;
     console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}`);
-    console.log(`${rounds} rounds of ${durationSeconds} s per scenario, each beside a ceiling run of the same length; "of ceiling" is the median of the rounds' ratios\n`);
-    printTable([
-      ...runs.flatMap((run) => measured.map((k) => ({ figures: run.rows[k]!.figures, ratios: run.rows[k]!.ratios }))),
-      ...runs.flatMap((run) => measured.map((k) => ({ figures: { ...run.rows[k]!.ceiling, name: `${run.rows[k]!.ceiling.name}${runs.length > 1 ? ` (beside ${run.label.split(' ')[0]})` : ''}` } }))),
-    ]);
+    console.log(`${rounds} rounds of ${durationSeconds} s per scenario, each beside a ceiling run of the same length (wrk, 2 threads); "of ceiling" is the median of the rounds' ratios\n`);
+    printWrkTable(runs.flatMap((run) => measured.map((e) => ({ name: run.rows[e]!.rounds[0]!.name, paired: run.rows[e]! }))));
   });
 }
 

@@ -1,4 +1,6 @@
+import { packUuid } from './packed-player-ids.js';
 import { compareRankKeys, type RankItem, type RankKey } from './rank-order.js';
+import { RankTreeEntries } from './rank-tree-entries.js';
 
 /** `RankTree.fromSorted` was given items out of rank order, or a player twice. */
 export class NotInRankOrderError extends Error {
@@ -10,23 +12,38 @@ export class NotInRankOrderError extends Error {
 
 /** Most items in a leaf and children in a branch; a node that outgrows it splits in two. */
 const defaultCapacity = 64;
+/** Leaves whose items share one set of typed arrays (a slab). */
+const leavesPerSlab = 256;
 
-/** One entry as the tree holds it: its item, mutable name, and the leaf it sits in. */
-class Slot implements RankItem {
-  constructor(
-    readonly sortScore: number,
-    readonly achievedAt: number,
-    readonly playerId: string,
-    public displayName: string,
-    public leaf: Leaf,
-  ) {}
-}
-
+/**
+ * A leaf: its items in rank order at `base .. base + count` of typed arrays it shares with the
+ * other leaves of its slab: sort scores and times as doubles, and entry numbers, by which
+ * `RankTreeEntries` keeps each player's id, name and leaf. No object per item.
+ */
 class Leaf {
-  items: Slot[] = [];
+  count = 0;
   parent: Branch | null = null;
   next: Leaf | null = null;
   previous: Leaf | null = null;
+  constructor(
+    readonly number: number,
+    readonly scores: Float64Array,
+    readonly times: Float64Array,
+    readonly entries: Int32Array,
+    readonly base: number,
+  ) {}
+}
+
+/** The typed arrays of `leavesPerSlab` leaves, `stride` items each. */
+class Slab {
+  readonly scores: Float64Array;
+  readonly times: Float64Array;
+  readonly entries: Int32Array;
+  constructor(stride: number) {
+    this.scores = new Float64Array(leavesPerSlab * stride);
+    this.times = new Float64Array(leavesPerSlab * stride);
+    this.entries = new Int32Array(leavesPerSlab * stride);
+  }
 }
 
 /**
@@ -44,8 +61,8 @@ class Branch {
 type TreeNode = Leaf | Branch;
 
 /**
- * The index of the first element of `list` from `from` on that ranks after `key` (the list is
- * in rank order): how many of those elements rank at or before it, plus `from`.
+ * The index of the first separator of `list` from `from` on that ranks after `key` (the list is
+ * in rank order): how many of those rank at or before it, plus `from`.
  */
 function indexAfter(list: ReadonlyArray<RankKey | undefined>, key: RankKey, from: number): number {
   let low = from;
@@ -56,15 +73,6 @@ function indexAfter(list: ReadonlyArray<RankKey | undefined>, key: RankKey, from
     else high = middle;
   }
   return low;
-}
-
-/** Up to `count` items in rank order from `leaf.items[at]` on, following the leaf links. */
-function readOn(leaf: Leaf, at: number, count: number): RankItem[] {
-  const items: RankItem[] = [];
-  for (let current: Leaf | null = leaf; current && items.length < count; current = current.next, at = 0) {
-    for (let i = at; i < current.items.length && items.length < count; i++) items.push(current.items[i]!);
-  }
-  return items;
 }
 
 function sum(values: readonly number[]): number {
@@ -79,46 +87,67 @@ function sum(values: readonly number[]): number {
  * from the player's leaf up to the root adding the counts of earlier siblings, and
  * items-at-rank walks down by counts: a few contiguous arrays per level, so a lookup at a
  * million entries touches a handful of cache lines rather than one node per hop.
+ *
+ * Items live in typed arrays, not objects: per entry a leaf slot (score, time, entry number: 20
+ * bytes), the packed player id and leaf number (20 bytes), a 4-byte hash slot and the name.
+ * `RankItem` objects are made only for the items a read returns.
  */
 export class RankTree {
   readonly #capacity: number;
-  readonly #byPlayer = new Map<string, Slot>();
-  #root: TreeNode = new Leaf();
+  /** Items a leaf's region holds: one over capacity, which the split right after an insert takes back. */
+  readonly #stride: number;
+  readonly #entries: RankTreeEntries;
+  readonly #slabs: Slab[] = [];
+  readonly #leaves: Array<Leaf | undefined> = [];
+  readonly #freeLeaves: number[] = [];
+  #root: TreeNode;
+  /** The key being placed, its player id packed when it is a UUID. */
+  readonly #keyWords = new Uint32Array(4);
+  #keyPacked = false;
 
-  /** `capacity` (>= 4): most items per leaf and children per branch; small values are for tests. */
-  constructor(capacity = defaultCapacity) {
+  /**
+   * `capacity` (>= 4): most items per leaf and children per branch; small values are for tests.
+   * `expected`: how many entries to make room for at once.
+   */
+  constructor(capacity = defaultCapacity, expected = 0) {
     if (!Number.isInteger(capacity) || capacity < 4) throw new RangeError('capacity must be an integer of at least 4');
     this.#capacity = capacity;
+    this.#stride = capacity + 1;
+    this.#entries = new RankTreeEntries(expected);
+    this.#root = this.#newLeaf();
   }
 
   get size(): number {
-    return this.#byPlayer.size;
+    return this.#entries.size;
   }
 
   /** Builds the tree from items already in rank order, one per player, in O(n); throws `NotInRankOrderError` if they are not. */
   static fromSorted(items: Iterable<RankItem>, capacity = defaultCapacity): RankTree {
-    const tree = new RankTree(capacity);
+    const tree = new RankTree(capacity, Array.isArray(items) ? items.length : 0);
+    const entries = tree.#entries;
     // Leaves start three-quarters full, so the first writes after a rebuild rarely split.
     const fill = Math.max(2, Math.floor((capacity * 3) / 4));
-    const leaves: Leaf[] = [];
+    let leaf = tree.#root as Leaf;
+    const leaves: Leaf[] = [leaf];
     let previous: RankItem | undefined;
-    let leaf = new Leaf();
     for (const item of items) {
       if (previous && compareRankKeys(previous, item) >= 0) throw new NotInRankOrderError('fromSorted needs items in strictly increasing rank order');
-      if (tree.#byPlayer.has(item.playerId)) throw new NotInRankOrderError(`player ${item.playerId} appears twice`);
-      if (leaf.items.length === fill) {
-        leaves.push(leaf);
-        const next = new Leaf();
+      if (entries.find(item.playerId) !== -1) throw new NotInRankOrderError(`player ${item.playerId} appears twice`);
+      if (leaf.count === fill) {
+        const next = tree.#newLeaf();
         leaf.next = next;
         next.previous = leaf;
         leaf = next;
+        leaves.push(leaf);
       }
-      const slot = new Slot(item.sortScore, item.achievedAt, item.playerId, item.displayName, leaf);
-      leaf.items.push(slot);
-      tree.#byPlayer.set(item.playerId, slot);
+      const entry = entries.add(item.playerId, item.displayName);
+      const at = leaf.base + leaf.count++;
+      leaf.scores[at] = item.sortScore;
+      leaf.times[at] = item.achievedAt;
+      leaf.entries[at] = entry;
+      entries.leafOf[entry] = leaf.number;
       previous = item;
     }
-    leaves.push(leaf);
     let level: TreeNode[] = leaves;
     while (level.length > 1) {
       const parents: Branch[] = [];
@@ -135,29 +164,36 @@ export class RankTree {
 
   /** Sets a player's item (inserting, moving or renaming an existing entry). */
   upsert(item: RankItem): void {
-    const existing = this.#byPlayer.get(item.playerId);
-    if (existing) {
-      if (compareRankKeys(existing, item) === 0) {
-        existing.displayName = item.displayName;
-        return;
-      }
-      this.#delete(existing);
+    const entries = this.#entries;
+    let entry = entries.find(item.playerId);
+    if (entry !== -1) {
+      const leaf = this.#leaves[entries.leafOf[entry]!]!;
+      const index = this.#indexOf(leaf, entry);
+      entries.names[entry] = item.displayName;
+      if (leaf.scores[leaf.base + index] === item.sortScore && leaf.times[leaf.base + index] === item.achievedAt) return;
+      this.#removeAt(leaf, index);
+    } else {
+      entry = entries.add(item.playerId, item.displayName);
     }
-    this.#insert(item);
+    this.#insert(item, entry);
   }
 
   /** Removes a player's entry; false when there was none. */
   remove(playerId: string): boolean {
-    const slot = this.#byPlayer.get(playerId);
-    if (!slot) return false;
-    this.#delete(slot);
+    const entry = this.#entries.find(playerId);
+    if (entry === -1) return false;
+    const leaf = this.#leaves[this.#entries.leafOf[entry]!]!;
+    this.#removeAt(leaf, this.#indexOf(leaf, entry));
+    this.#entries.delete(entry);
     return true;
   }
 
   /** The player's 1-based rank, or undefined when absent. */
   rankOf(playerId: string): number | undefined {
-    const slot = this.#byPlayer.get(playerId);
-    return slot && this.#rankOfSlot(slot, slot.leaf.items.indexOf(slot));
+    const entry = this.#entries.find(playerId);
+    if (entry === -1) return undefined;
+    const leaf = this.#leaves[this.#entries.leafOf[entry]!]!;
+    return this.#rankAt(leaf, this.#indexOf(leaf, entry));
   }
 
   /**
@@ -166,13 +202,12 @@ export class RankTree {
    * neighbours are read along the leaves from the player's own.
    */
   around(playerId: string, radius: number): { rank: number; firstRank: number; items: RankItem[] } | undefined {
-    const slot = this.#byPlayer.get(playerId);
-    if (!slot) return undefined;
-    const index = slot.leaf.items.indexOf(slot);
-    const rank = this.#rankOfSlot(slot, index);
+    const entry = this.#entries.find(playerId);
+    if (entry === -1) return undefined;
+    let leaf = this.#leaves[this.#entries.leafOf[entry]!]!;
+    let at = this.#indexOf(leaf, entry);
+    const rank = this.#rankAt(leaf, at);
     // Step back up to `radius` items, across leaves.
-    let leaf: Leaf = slot.leaf;
-    let at = index;
     let before = 0;
     while (before < radius) {
       if (at > 0) {
@@ -181,12 +216,12 @@ export class RankTree {
         before += step;
       } else if (leaf.previous) {
         leaf = leaf.previous;
-        at = leaf.items.length;
+        at = leaf.count;
       } else {
         break;
       }
     }
-    return { rank, firstRank: rank - before, items: readOn(leaf, at, before + 1 + radius) };
+    return { rank, firstRank: rank - before, items: this.#readOn(leaf, at, before + 1 + radius) };
   }
 
   /**
@@ -195,10 +230,13 @@ export class RankTree {
    * with no search by key. Otherwise the position is found by key.
    */
   itemsAfter(key: RankKey, count: number): { firstRank: number; items: RankItem[] } {
-    const slot = this.#byPlayer.get(key.playerId);
-    if (slot && compareRankKeys(slot, key) === 0) {
-      const index = slot.leaf.items.indexOf(slot);
-      return { firstRank: this.#rankOfSlot(slot, index) + 1, items: readOn(slot.leaf, index + 1, count) };
+    const entry = this.#entries.find(key.playerId);
+    if (entry !== -1) {
+      const leaf = this.#leaves[this.#entries.leafOf[entry]!]!;
+      const index = this.#indexOf(leaf, entry);
+      if (leaf.scores[leaf.base + index] === key.sortScore && leaf.times[leaf.base + index] === key.achievedAt) {
+        return { firstRank: this.#rankAt(leaf, index) + 1, items: this.#readOn(leaf, index + 1, count) };
+      }
     }
     const firstRank = this.countThrough(key) + 1;
     return { firstRank, items: this.itemsFrom(firstRank, count) };
@@ -213,7 +251,7 @@ export class RankTree {
       for (let i = 0; i < child; i++) count += node.counts[i]!;
       node = node.children[child]!;
     }
-    return count + indexAfter(node.items, key, 0);
+    return count + this.#leafIndexAfter(node, key);
   }
 
   /** Up to `count` items starting at 1-based `fromRank`, in rank order. */
@@ -226,23 +264,29 @@ export class RankTree {
       while (offset >= node.counts[i]!) offset -= node.counts[i++]!;
       node = node.children[i]!;
     }
-    return readOn(node, offset, count);
+    return this.#readOn(node, offset, count);
   }
 
-  /** Throws unless every count, separator, parent and sibling link is right (for tests). */
+  /** Throws unless every count, separator, parent and sibling link, leaf number and id lookup is right (for tests). */
   verifyStructure(): void {
     const leaves: Leaf[] = [];
+    const inUse = new Set<number>();
     const check = (node: TreeNode, parent: Branch | null, low: RankKey | undefined, high: RankKey | undefined): number => {
       if (node.parent !== parent) throw new Error('wrong parent link');
       if (node instanceof Leaf) {
         leaves.push(node);
-        if (node.items.length === 0 && node !== this.#root) throw new Error('empty leaf');
-        node.items.forEach((slot, i) => {
-          if (slot.leaf !== node || this.#byPlayer.get(slot.playerId) !== slot) throw new Error(`slot of ${slot.playerId} misplaced`);
-          if (i > 0 && compareRankKeys(node.items[i - 1]!, slot) >= 0) throw new Error('leaf out of order');
-          if ((low && compareRankKeys(slot, low) < 0) || (high && compareRankKeys(slot, high) >= 0)) throw new Error('item outside its separators');
-        });
-        return node.items.length;
+        if (this.#leaves[node.number] !== node) throw new Error('leaf not found by its number');
+        if (node.count === 0 && node !== this.#root) throw new Error('empty leaf');
+        if (node.count > this.#capacity) throw new Error('overfull leaf');
+        for (let i = 0; i < node.count; i++) {
+          const entry = node.entries[node.base + i]!;
+          const key = this.#keyAt(node, i);
+          if (this.#entries.leafOf[entry] !== node.number || inUse.has(entry)) throw new Error(`entry of ${key.playerId} misplaced`);
+          inUse.add(entry);
+          if (i > 0 && compareRankKeys(this.#keyAt(node, i - 1), key) >= 0) throw new Error('leaf out of order');
+          if ((low && compareRankKeys(key, low) < 0) || (high && compareRankKeys(key, high) >= 0)) throw new Error('item outside its separators');
+        }
+        return node.count;
       }
       if (node.children.length === 0 || (node.children.length === 1 && node === this.#root)) throw new Error('degenerate branch');
       if (node.keys.length !== node.children.length || node.keys.some((key, i) => i > 0 && key === undefined)) throw new Error('missing separator');
@@ -258,12 +302,83 @@ export class RankTree {
     leaves.forEach((leaf, i) => {
       if (leaf.previous !== (leaves[i - 1] ?? null) || leaf.next !== (leaves[i + 1] ?? null)) throw new Error('wrong leaf links');
     });
+    if (this.#leaves.filter((leaf) => leaf !== undefined).length !== leaves.length) throw new Error('a freed leaf is still numbered');
+    this.#entries.verify(inUse);
+  }
+
+  #newLeaf(): Leaf {
+    const number = this.#freeLeaves.pop() ?? this.#leaves.length;
+    const slabIndex = Math.floor(number / leavesPerSlab);
+    const slab = (this.#slabs[slabIndex] ??= new Slab(this.#stride));
+    const leaf = new Leaf(number, slab.scores, slab.times, slab.entries, (number % leavesPerSlab) * this.#stride);
+    this.#leaves[number] = leaf;
+    return leaf;
+  }
+
+  #freeLeaf(leaf: Leaf): void {
+    this.#leaves[leaf.number] = undefined;
+    this.#freeLeaves.push(leaf.number);
+  }
+
+  /** Where an entry sits in its leaf. */
+  #indexOf(leaf: Leaf, entry: number): number {
+    const entries = leaf.entries;
+    const end = leaf.base + leaf.count;
+    for (let at = leaf.base; at < end; at++) if (entries[at] === entry) return at - leaf.base;
+    throw new Error('entry not in its leaf');
+  }
+
+  #keyAt(leaf: Leaf, index: number): RankKey {
+    const at = leaf.base + index;
+    return { sortScore: leaf.scores[at]!, achievedAt: leaf.times[at]!, playerId: this.#entries.playerIdOf(leaf.entries[at]!) };
+  }
+
+  /** Up to `count` items in rank order from `index` of `leaf` on, following the leaf links. */
+  #readOn(leaf: Leaf, index: number, count: number): RankItem[] {
+    const items: RankItem[] = [];
+    const entries = this.#entries;
+    for (let current: Leaf | null = leaf; current && items.length < count; current = current.next, index = 0) {
+      const end = current.base + current.count;
+      for (let at = current.base + index; at < end && items.length < count; at++) {
+        const entry = current.entries[at]!;
+        items.push({ sortScore: current.scores[at]!, achievedAt: current.times[at]!, playerId: entries.playerIdOf(entry), displayName: entries.names[entry]! });
+      }
+    }
+    return items;
+  }
+
+  /** Makes `key` the one `#compareAt` compares with. */
+  #setKey(key: RankKey): void {
+    this.#keyPacked = packUuid(key.playerId, this.#keyWords, 0);
+  }
+
+  /** Negative when the item at `index` of `leaf` ranks before the key of the last `#setKey`, zero when it is that key. */
+  #compareAt(leaf: Leaf, index: number, key: RankKey): number {
+    const at = leaf.base + index;
+    const score = leaf.scores[at]!;
+    if (score !== key.sortScore) return score < key.sortScore ? -1 : 1;
+    const time = leaf.times[at]!;
+    if (time !== key.achievedAt) return time < key.achievedAt ? -1 : 1;
+    return this.#entries.compareIdTo(leaf.entries[at]!, key.playerId, this.#keyWords, this.#keyPacked);
+  }
+
+  /** How many items of the leaf rank at or before `key`. */
+  #leafIndexAfter(leaf: Leaf, key: RankKey): number {
+    this.#setKey(key);
+    let low = 0;
+    let high = leaf.count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#compareAt(leaf, middle, key) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** The rank of the item at `index` of its leaf: its place there plus every item in earlier subtrees. */
-  #rankOfSlot(slot: Slot, index: number): number {
+  #rankAt(leaf: Leaf, index: number): number {
     let rank = index + 1;
-    let node: TreeNode = slot.leaf;
+    let node: TreeNode = leaf;
     for (let parent = node.parent; parent; node = parent, parent = parent.parent) {
       const counts = parent.counts;
       for (let i = parent.children.indexOf(node) - 1; i >= 0; i--) rank += counts[i]!;
@@ -271,23 +386,52 @@ export class RankTree {
     return rank;
   }
 
-  #insert(item: RankItem): void {
+  /** Places an entry (not in the tree) at its key's position. */
+  #insert(key: RankKey, entry: number): void {
     let node = this.#root;
-    while (node instanceof Branch) node = node.children[this.#childFor(node, item)]!;
-    const slot = new Slot(item.sortScore, item.achievedAt, item.playerId, item.displayName, node);
-    // The player's old slot is gone already and keys are unique: nothing in the leaf equals it.
-    node.items.splice(indexAfter(node.items, item, 0), 0, slot);
-    this.#byPlayer.set(item.playerId, slot);
+    while (node instanceof Branch) node = node.children[this.#childFor(node, key)]!;
+    // The entry's old place is gone already and keys are unique: nothing in the leaf equals it.
+    const index = this.#leafIndexAfter(node, key);
+    const at = node.base + index;
+    const end = node.base + node.count;
+    node.scores.copyWithin(at + 1, at, end);
+    node.times.copyWithin(at + 1, at, end);
+    node.entries.copyWithin(at + 1, at, end);
+    node.scores[at] = key.sortScore;
+    node.times[at] = key.achievedAt;
+    node.entries[at] = entry;
+    node.count += 1;
+    this.#entries.leafOf[entry] = node.number;
     this.#addToCounts(node, 1);
-    if (node.items.length > this.#capacity) this.#splitLeaf(node);
+    if (node.count > this.#capacity) this.#splitLeaf(node);
   }
 
-  #delete(slot: Slot): void {
-    const leaf = slot.leaf;
-    leaf.items.splice(leaf.items.indexOf(slot), 1);
-    this.#byPlayer.delete(slot.playerId);
+  /** Takes the item at `index` out of its leaf (its entry stays allocated). */
+  #removeAt(leaf: Leaf, index: number): void {
+    const at = leaf.base + index;
+    const end = leaf.base + leaf.count;
+    leaf.scores.copyWithin(at, at + 1, end);
+    leaf.times.copyWithin(at, at + 1, end);
+    leaf.entries.copyWithin(at, at + 1, end);
+    leaf.count -= 1;
     this.#addToCounts(leaf, -1);
     this.#rebalance(leaf);
+  }
+
+  /** Appends `from`'s items `from.base + start ..` (to its end) to `into`'s, and tells their entries. */
+  #moveItems(from: Leaf, start: number, into: Leaf): void {
+    const leafOf = this.#entries.leafOf;
+    let to = into.base + into.count;
+    const end = from.base + from.count;
+    for (let at = from.base + start; at < end; at++, to++) {
+      into.scores[to] = from.scores[at]!;
+      into.times[to] = from.times[at]!;
+      const entry = from.entries[at]!;
+      into.entries[to] = entry;
+      leafOf[entry] = into.number;
+    }
+    into.count += from.count - start;
+    from.count = start;
   }
 
   /** The child of a branch whose range holds `key`: the number of separators at or below it. */
@@ -300,21 +444,26 @@ export class RankTree {
   }
 
   #append(branch: Branch, child: TreeNode): void {
-    branch.keys.push(branch.children.length === 0 ? undefined : firstKey(child));
+    branch.keys.push(branch.children.length === 0 ? undefined : this.#firstKey(child));
     branch.children.push(child);
     branch.counts.push(countOf(child));
     child.parent = branch;
   }
 
+  #firstKey(node: TreeNode): RankKey {
+    let first = node;
+    while (first instanceof Branch) first = first.children[0]!;
+    return this.#keyAt(first, 0);
+  }
+
   #splitLeaf(leaf: Leaf): void {
-    const right = new Leaf();
-    right.items = leaf.items.splice(leaf.items.length >>> 1);
-    for (const slot of right.items) slot.leaf = right;
+    const right = this.#newLeaf();
+    this.#moveItems(leaf, leaf.count >>> 1, right);
     right.next = leaf.next;
     if (right.next) right.next.previous = right;
     right.previous = leaf;
     leaf.next = right;
-    this.#insertSibling(leaf, right, right.items[0]!);
+    this.#insertSibling(leaf, right, this.#keyAt(right, 0));
   }
 
   /** Puts `right` after `left` in their parent (a new root when `left` was the root), splitting the parent if full. */
@@ -382,7 +531,7 @@ export class RankTree {
     parent.counts.splice(at, 1);
     // keys[0] is never read: when the first child goes, the next one's separator becomes it.
     parent.keys.splice(at, 1);
-    if (child instanceof Leaf) unlinkLeaf(child);
+    if (child instanceof Leaf) this.#unlinkLeaf(child);
   }
 
   /** Moves everything of `children[left + 1]` into `children[left]`. */
@@ -390,9 +539,8 @@ export class RankTree {
     const into = parent.children[left]!;
     const from = parent.children[left + 1]!;
     if (into instanceof Leaf && from instanceof Leaf) {
-      for (const slot of from.items) slot.leaf = into;
-      into.items.push(...from.items);
-      unlinkLeaf(from);
+      this.#moveItems(from, 0, into);
+      this.#unlinkLeaf(from);
     } else if (into instanceof Branch && from instanceof Branch) {
       from.keys[0] = parent.keys[left + 1];
       for (const child of from.children) child.parent = into;
@@ -405,25 +553,21 @@ export class RankTree {
     parent.counts.splice(left + 1, 1);
     parent.keys.splice(left + 1, 1);
   }
+
+  /** Takes a leaf out of the leaf links and frees its number (and its region of the slab). */
+  #unlinkLeaf(leaf: Leaf): void {
+    if (leaf.previous) leaf.previous.next = leaf.next;
+    if (leaf.next) leaf.next.previous = leaf.previous;
+    leaf.previous = null;
+    leaf.next = null;
+    this.#freeLeaf(leaf);
+  }
 }
 
 function countOf(node: TreeNode): number {
-  return node instanceof Leaf ? node.items.length : sum(node.counts);
+  return node instanceof Leaf ? node.count : sum(node.counts);
 }
 
 function widthOf(node: TreeNode): number {
-  return node instanceof Leaf ? node.items.length : node.children.length;
-}
-
-function firstKey(node: TreeNode): RankKey {
-  let first = node;
-  while (first instanceof Branch) first = first.children[0]!;
-  return first.items[0]!;
-}
-
-function unlinkLeaf(leaf: Leaf): void {
-  if (leaf.previous) leaf.previous.next = leaf.next;
-  if (leaf.next) leaf.next.previous = leaf.previous;
-  leaf.previous = null;
-  leaf.next = null;
+  return node instanceof Leaf ? node.count : node.children.length;
 }

@@ -3,9 +3,30 @@ import { describe, expect, it } from 'vitest';
 import { compareRankKeys, type RankItem } from '../../src/leaderboards/rank-order.js';
 import { RankTree } from '../../src/leaderboards/rank-tree.js';
 
-const playerIds = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(2, '0')}`);
+const shortIds = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(2, '0')}`);
+/** UUIDs as the service makes them, packed by the tree: many share their first words, so comparisons reach the last. */
+const uuidIds = Array.from({ length: 40 }, (_, i) =>
+  i % 2 === 0 ? `0000000${i % 3}-0000-4000-8000-${String(i).padStart(12, '0')}` : `${(i * 0x1f3d5b79).toString(16).padStart(8, '0').slice(-8)}-7a2c-4b1e-${'89ab'[i % 4]}f00-0123456789ab`,
+);
+/**
+ * UUIDs beside ids kept as strings, which must interleave with them in string order: uppercase
+ * and non-RFC-variant UUIDs, prefixes of UUIDs, short ids.
+ */
+const mixedIds = [
+  ...uuidIds.slice(0, 20),
+  '00000000-0000-4000-8000-00000000000A',
+  '00000000-0000-4000-c000-000000000001',
+  '00000001-0000-4000-8000-0000000000',
+  '00000002',
+  'zz',
+  '',
+  ...shortIds.slice(0, 14),
+];
+const idSets = { 'short ids': shortIds, 'UUIDs (packed)': uuidIds, 'UUIDs and other ids': mixedIds };
+/** Player ids probed by `countThrough` and `itemsAfter` beside those held. */
+const probeIds = ['', 'p05', 'p05a', 'p39', 'q', '00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-0000000000040', '00000001', 'ffffffff-ffff-4fff-bfff-ffffffffffff'];
 
-const operation = fc.oneof(
+const operationOn = (playerIds: readonly string[]) => fc.oneof(
   {
     weight: 3,
     arbitrary: fc.record({
@@ -19,10 +40,11 @@ const operation = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), playerId: fc.constantFrom(...playerIds) }) },
 );
+const operation = operationOn(shortIds);
 
 const plain = (item: RankItem): RankItem => ({ sortScore: item.sortScore, achievedAt: item.achievedAt, playerId: item.playerId, displayName: item.displayName });
 
-function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>): void {
+function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>, playerIds: readonly string[] = shortIds): void {
   tree.verifyStructure();
   const sorted = [...model.values()].sort(compareRankKeys).map(plain);
   expect(tree.size).toBe(sorted.length);
@@ -45,7 +67,7 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>): void {
   // Positions between, on and around the items held: how many rank at or before each.
   for (const sortScore of [-4, -3, -2, -1, 0, 1, 2, 3, 4]) {
     for (const achievedAt of [-1, 0, 1, 2]) {
-      for (const playerId of ['', 'p05', 'p05a', 'p39', 'q']) {
+      for (const playerId of probeIds) {
         const key = { sortScore, achievedAt, playerId };
         const through = sorted.filter((item) => compareRankKeys(item, key) <= 0).length;
         expect(tree.countThrough(key)).toBe(through);
@@ -97,6 +119,44 @@ describe('rank tree', () => {
       );
     });
   }
+
+  // The packed layout: UUIDs as words (ordered and found by them), other ids kept as strings.
+  for (const [name, playerIds] of Object.entries(idSets).slice(1)) {
+    it(`agrees with a sorted array with ${name}, built in one pass then changed at random`, () => {
+      fc.assert(
+        fc.property(fc.array(operationOn(playerIds), { maxLength: 200 }), fc.array(operationOn(playerIds), { maxLength: 200 }), (building, changes) => {
+          const built = new Map<string, RankItem>();
+          applyAll(new RankTree(4), built, building);
+          const tree = RankTree.fromSorted([...built.values()].sort(compareRankKeys), 4);
+          const model = new Map(built);
+          expectSameAsModel(tree, model, playerIds);
+          applyAll(tree, model, changes);
+          expectSameAsModel(tree, model, playerIds);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
+
+  it('hands back UUIDs as they came in, and keeps ids that only look like UUIDs as they are', () => {
+    const ids = [...uuidIds, ...mixedIds, '3F2504E0-4F89-41D3-9A0C-0305E82C3301', '3f2504e0-4f89-41d3-9a0c-0305e82c330', '3f2504e0x4f89-41d3-9a0c-0305e82c3301', '3f2504e0-4f89-41d3-9a0c-0305e82c330g'];
+    const items = [...new Set(ids)].map((playerId, i) => ({ sortScore: i, achievedAt: 0, playerId, displayName: `n${i}` }));
+    const tree = RankTree.fromSorted(items);
+    expect(tree.itemsFrom(1, items.length)).toEqual(items);
+    for (const item of items) expect(tree.rankOf(item.playerId)).toBe(item.sortScore + 1);
+    expect(tree.rankOf('3f2504e0-4f89-41d3-9a0c-0305e82c3301')).toBeUndefined();
+  });
+
+  it('finds every player among many UUIDs as the hash grows, shrinks and refills', () => {
+    const ids = Array.from({ length: 5_000 }, (_, i) => `${(Math.imul(i, 0x9e3779b1) >>> 0).toString(16).padStart(8, '0')}-0000-4000-a000-${String(i).padStart(12, '0')}`);
+    const tree = new RankTree();
+    ids.forEach((playerId, i) => tree.upsert({ sortScore: i % 100, achievedAt: i, playerId, displayName: '' }));
+    ids.filter((_, i) => i % 3 !== 0).forEach((playerId) => expect(tree.remove(playerId)).toBe(true));
+    ids.forEach((playerId, i) => expect(tree.rankOf(playerId) !== undefined).toBe(i % 3 === 0));
+    ids.forEach((playerId, i) => tree.upsert({ sortScore: -i, achievedAt: i, playerId, displayName: 'again' }));
+    tree.verifyStructure();
+    ids.forEach((playerId, i) => expect(tree.rankOf(playerId)).toBe(ids.length - i));
+  });
 
   it('builds from sorted items in one pass and stays correct as it grows, shrinks and empties', () => {
     for (const count of [0, 1, 3, 4, 5, 2_000]) {
