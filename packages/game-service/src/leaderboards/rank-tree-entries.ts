@@ -16,7 +16,7 @@ export class RankTreeEntries {
   /** Four words per entry: a packed UUID, or zeros for an id in `#otherIds`. */
   ids = new Uint32Array(minEntries * 4);
   leafOf = new Int32Array(minEntries);
-  readonly names: string[] = [];
+  readonly names: string[];
   #capacity = minEntries;
   #next = 0;
   readonly #free: number[] = [];
@@ -33,6 +33,8 @@ export class RankTreeEntries {
   /** `expected`: how many entries to make room for at once (a build from sorted items). */
   constructor(expected = 0) {
     if (expected > minEntries) this.#resize(expected);
+    // Sized at once: grown an assignment at a time, the array would end with up to half its slots unused.
+    this.names = new Array<string>(expected);
     let slots = minHashSlots;
     while (expected > slots * maxLoad) slots *= 2;
     this.#slots = new Int32Array(slots).fill(noEntry);
