@@ -9,6 +9,7 @@ import { manifestPlugin } from './manifest/manifest-plugin.js';
 import { leaderboardRoutes } from './leaderboards/leaderboard-routes.js';
 import { leaderboardsPlugin } from './leaderboards/leaderboards-plugin.js';
 import { gameMigrations } from './migrations/index.js';
+import { moderationPlugin } from './moderation/moderation-plugin.js';
 import { playerErasurePlugin } from './players/player-erasure-plugin.js';
 import { playerRoutes } from './players/player-routes.js';
 import { rateLimitsPlugin } from './rate-limit/rate-limits.js';
@@ -101,6 +102,7 @@ async function registerFeatures(app: App, config: Readonly<GameConfig>, options:
     maxRunsPerCommit: config.GAME_RUNS_PER_COMMIT_MAX,
     commitLanes: config.GAME_RUN_COMMIT_LANES,
   });
+  await app.register(moderationPlugin, { sweepIntervalMs: config.GAME_MODERATION_SWEEP_MS });
 
   // Route plugins under /v1/games/:gameId, where the game is resolved (400/404) before anything
   // else. Each feature adds its own line here (leaderboardRoutes, runRoutes, ...).

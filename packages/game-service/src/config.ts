@@ -45,6 +45,7 @@ export const gameConfigSchema = configSchema({
   GAME_RUN_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000, description: 'window of the per-player run submission limit, in milliseconds' }),
   GAME_RUNS_PER_COMMIT_MAX: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Most run submissions one transaction commits together (group commit)' }),
   GAME_RUN_COMMIT_LANES: Type.Integer({ minimum: 1, maximum: 100, default: 4, description: 'PostgreSQL: group commits of run submissions in flight side by side, each on a pooled connection (keep below DATABASE_POOL_SIZE); SQLite has one' }),
+  GAME_MODERATION_SWEEP_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 10_000, description: 'how often hidings of players whose end time has come are ended, in milliseconds' }),
   // Admin pages
   GAME_ADMIN_SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1, maximum: 10_080, default: 60, description: 'an admin session ends after this long without a request' }),
   GAME_ADMIN_SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 12, description: 'an admin session ends this long after sign-in, however active' }),

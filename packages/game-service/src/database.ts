@@ -67,6 +67,34 @@ export interface LeaderboardEntriesTable {
   score: number;
   achieved_at: number;
   updated_at: number;
+  /** 1 while the player is hidden by an operator: kept as it is, left out of every rank. */
+  hidden: Generated<number>;
+}
+
+/** `leaderboard_hidden_players` (leaderboards/): players an operator hid from every board. */
+export interface LeaderboardHiddenPlayersTable {
+  game_id: string;
+  player_id: string;
+  /** 1: shadow mode, the player still sees their own entry and rank. */
+  shadow: number;
+  hidden_at: number;
+  /** When the hiding ends by itself; null: until unhidden. */
+  hidden_until: number | null;
+}
+
+/** `moderation_audit` (moderation/): every operator action on a player, with its reason. */
+export interface ModerationAuditTable {
+  id: Generated<number>;
+  game_id: string;
+  player_id: string;
+  /** The operator's email, or `system` for an expiry. */
+  actor: string;
+  action: string;
+  reason: string;
+  /** JSON of what the action changed, before and after; null where nothing was. */
+  before: string | null;
+  after: string | null;
+  created_at: number;
 }
 
 /** `runs` (runs/): every submitted run, its verdict and the response first sent. */
@@ -87,6 +115,9 @@ export interface RunsTable {
   response_status: number;
   response_body: string | null;
   created_at: number;
+  /** An operator's review of a flagged run: `kept` or `rejected`; null before any. */
+  review: string | null;
+  reviewed_at: number | null;
 }
 
 /** The game service's database: its own tables and the kit's accounts tables (admin/). */
@@ -97,7 +128,9 @@ export interface GameDatabase extends AccountsTables {
   session_families: SessionFamiliesTable;
   refresh_tokens: RefreshTokensTable;
   leaderboard_entries: LeaderboardEntriesTable;
+  leaderboard_hidden_players: LeaderboardHiddenPlayersTable;
   runs: RunsTable;
+  moderation_audit: ModerationAuditTable;
 }
 
 /** The game service's Kysely instance. */

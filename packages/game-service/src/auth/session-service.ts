@@ -6,6 +6,7 @@ import { playerForPlatformLink, type Player } from '../players/player-service.js
 import type { AccessClaims, AccessTokenCodec } from './access-token.js';
 import type { FamilyRevocations } from './family-revocations.js';
 import type { ProviderRegistry } from './providers/provider-registry.js';
+import { revokeSessionsOfPlayer } from './player-sessions.js';
 import { openSuccessor, sealSuccessor } from './refresh-successor.js';
 import { findPresentedToken, insertFamily, revokeFamily, rotate, type PresentedToken } from './session-store.js';
 import type { GameDb } from '../database.js';
@@ -122,6 +123,17 @@ export class SessionService {
   async logout(game: GameDefinition, presentedToken: string): Promise<void> {
     const presented = await this.#findUsable(game, hashOpaqueToken(presentedToken));
     await this.#revoke(presented.familyId, 'logout');
+  }
+
+  /**
+   * An operator ends every sign-in of a player: refresh tokens stop working, and access tokens
+   * at once here (within the revocation cache elsewhere, at once with Redis). How many were live.
+   */
+  async revokePlayer(gameId: string, playerId: string): Promise<number> {
+    // Family by family, not the player: a sign-in after this one must work at once.
+    const revoked = await revokeSessionsOfPlayer(this.#deps.db, gameId, playerId, this.#deps.clock.now());
+    if (revoked.length > 0) await this.#deps.revocations.revokeFamilies(revoked);
+    return revoked.length;
   }
 
   /** The claims of a valid, unexpired, unrevoked access token for this game, else undefined. */

@@ -6,6 +6,8 @@ import { periodKeyAt, periodKeysFor, resolvePeriod } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedBoard, type RankedSet } from './ranked-board.js';
 import { applyOperator, assertSupportedScore } from './score-operators.js';
+import { deleteHiddenPlayer } from './hidden-players-store.js';
+import { LeaderboardModeration } from './leaderboard-moderation.js';
 import './leaderboard-error-codes.js';
 import type { GameDb } from '../database.js';
 
@@ -79,6 +81,8 @@ export class Leaderboards {
   readonly #announce: AnnounceChange | undefined;
   readonly #statements: EntryStatements;
   readonly ranks: RankIndex;
+  /** Operators' changes to players' entries: hiding, removal, withdrawal of a rejected run. */
+  readonly moderation: LeaderboardModeration;
 
   constructor(options: { db: GameDb; dialect: Dialect; clock: Clock; games: () => Iterable<LeaderboardGame>; ranks: RankIndex; announce?: AnnounceChange | undefined }) {
     this.#db = options.db;
@@ -88,6 +92,7 @@ export class Leaderboards {
     this.#announce = options.announce;
     this.#statements = new EntryStatements(options.db, options.dialect);
     this.ranks = options.ranks;
+    this.moderation = new LeaderboardModeration({ db: options.db, dialect: options.dialect, clock: options.clock, ranks: options.ranks, announce: options.announce });
   }
 
   /**
@@ -176,15 +181,21 @@ export class Leaderboards {
 
   /**
    * The caller's entry and the set's size; with a radius, also the entries around them. Like
-   * `page`, answered at once (no promise) when the in-process engine holds the set.
+   * `page`, answered at once (no promise) when the in-process engine holds the set and the
+   * player has an entry in it (without one, SQL is asked whether they are hidden in shadow mode).
    */
   standing(game: LeaderboardGame, boardId: string, playerId: string, query: LeaderboardRead & { radius: number }): Awaitable<{ period: string } & RankedStanding> {
     const set = this.#resolveSet(game, boardId, query.period);
-    return andThen(this.ranks.standing(set, playerId, query.radius), (standing) => ({ period: set.period, ...standing }));
+    return andThen(this.ranks.standing(set, playerId, query.radius), (standing) => {
+      if (standing.entry !== undefined) return { period: set.period, ...standing };
+      // No visible entry: a player hidden in shadow mode still sees their own.
+      return this.moderation.shadowStanding(set, playerId, query.radius).then((shadow) => ({ period: set.period, ...(shadow ?? standing) }));
+    });
   }
 
-  /** Removes a player's entries in every board and period of a game, inside the erasure transaction. */
+  /** Removes a player's entries in every board and period of a game (and any hiding), inside the erasure transaction. */
   async eraseEntries(trx: GameDb, gameId: string, playerId: string): Promise<number> {
+    await deleteHiddenPlayer(trx, gameId, playerId);
     const erased = await deletePlayerEntries(trx, this.#dialect, gameId, playerId);
     if (erased > 0) await this.#announce?.(trx, gameId, playerId);
     return erased;

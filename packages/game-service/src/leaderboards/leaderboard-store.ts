@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
 import { PrecompiledByCount, PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
@@ -32,6 +32,11 @@ function inSet(eb: Eb, set: Pick<RankedSet, 'gameId' | 'boardId' | 'period'>) {
   return eb.and([eb('game_id', '=', set.gameId), eb('board_id', '=', set.boardId), eb('period', '=', set.period)]);
 }
 
+/** The entries that rank: a hidden player's are left out of every read that ranks or pages. */
+function visibleInSet(eb: Eb, set: RankedSet) {
+  return eb.and([inSet(eb, set), eb('hidden', '=', 0)]);
+}
+
 /**
  * Entries strictly after (`forward`) or strictly before (`backward`) a position in rank order.
  * The redundant bound on `score` lets both databases seek the index instead of scanning it.
@@ -60,14 +65,39 @@ function toPlayerEntry(row: Pick<LeaderboardEntriesTable, (typeof entryColumns)[
   return { ...toEntry(row), boardId: row.board_id, period: row.period };
 }
 
-function entriesOfPlayerQuery(db: GameDb, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>, lock: Dialect | undefined) {
-  const query = db
+function entriesOfPlayerQuery(
+  db: GameDb,
+  gameId: string,
+  playerId: string,
+  sets: ReadonlyArray<{ boardId: string; period: string }>,
+  lock: Dialect | undefined,
+  visibleOnly = false,
+) {
+  let query = db
     .selectFrom('leaderboard_entries')
     .select([...entryColumns, 'board_id', 'period'])
     .where('game_id', '=', gameId)
     .where('player_id', '=', playerId)
     .where((eb) => eb.or(sets.map((s) => eb.and([eb('board_id', '=', s.boardId), eb('period', '=', s.period)]))));
+  if (visibleOnly) query = query.where('hidden', '=', 0);
   return lock === 'postgres' ? query.orderBy('board_id').orderBy('period').forUpdate() : query;
+}
+
+/**
+ * A player's entries in a game, limited to the given (board, period) pairs; on PostgreSQL the
+ * rows are also locked until the transaction ends (SQLite transactions hold its one write lock).
+ * Hidden entries are included (writes combine with them) unless `visibleOnly` (what ranks).
+ */
+export async function entriesOfPlayer(
+  db: GameDb,
+  gameId: string,
+  playerId: string,
+  sets: ReadonlyArray<{ boardId: string; period: string }>,
+  options: { lock?: Dialect | undefined; visibleOnly?: boolean } = {},
+): Promise<PlayerEntry[]> {
+  if (sets.length === 0) return [];
+  const rows = await entriesOfPlayerQuery(db, gameId, playerId, sets, options.lock, options.visibleOnly).execute();
+  return rows.map(toPlayerEntry);
 }
 
 interface EntryToInsert {
@@ -89,6 +119,9 @@ function insertEntriesQuery(db: GameDb, gameId: string, entries: ReadonlyArray<E
         score: entry.score,
         achieved_at: entry.achievedAt,
         updated_at: nowMs,
+        // A hidden player's new entries are hidden too: read in the same statement, so a hiding
+        // committed before is seen (one committing meanwhile hides them after: hideStragglers).
+        hidden: sql<number>`(select count(*) from leaderboard_hidden_players where game_id = ${gameId} and player_id = ${entry.playerId})`,
       })),
     )
     .onConflict((oc) => oc.columns(['game_id', 'board_id', 'period', 'player_id']).doNothing())
@@ -118,6 +151,11 @@ function updateEntryQuery(db: GameDb, set: Pick<RankedSet, 'gameId' | 'boardId' 
     .where('player_id', '=', entry.playerId);
 }
 
+/** Sets an entry's score, time and name (an operator's recomputation; runs use `EntryStatements`). */
+export async function updateEntry(db: GameDb, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
+  await updateEntryQuery(db, set, entry, nowMs).execute();
+}
+
 /** Arguments of a statement over `count` (board, period) pairs: `boardId0`, `period0`, ... */
 type PairArgs = Record<`boardId${number}` | `period${number}`, string>;
 type EntryArgs = PairArgs & Record<`playerId${number}` | `displayName${number}`, string> & Record<`score${number}` | `achievedAt${number}`, number>;
@@ -145,9 +183,10 @@ export class EntryStatements {
   readonly #insert: PrecompiledByCount<EntryArgs & { gameId: string; nowMs: number }, { board_id: string; period: string }>;
   readonly #update: PrecompiledQuery<Entry & { gameId: string; boardId: string; period: string; nowMs: number }, unknown>;
 
-  constructor(db: GameDb, lock: Dialect | undefined) {
+  /** `visibleOnly`: `entriesOfPlayer` leaves hidden entries out (what the rank engine holds). */
+  constructor(db: GameDb, lock: Dialect | undefined, visibleOnly = false) {
     this.#ofPlayer = new PrecompiledByCount((count, arg) =>
-      entriesOfPlayerQuery(db, arg('gameId'), arg('playerId'), indices(count).map((i) => ({ boardId: arg(`boardId${i}`), period: arg(`period${i}`) })), lock),
+      entriesOfPlayerQuery(db, arg('gameId'), arg('playerId'), indices(count).map((i) => ({ boardId: arg(`boardId${i}`), period: arg(`period${i}`) })), lock, visibleOnly),
     );
     this.#insert = new PrecompiledByCount((count, arg) =>
       insertEntriesQuery(
@@ -202,24 +241,24 @@ export class EntryStatements {
   }
 }
 
-/** One entry, or undefined. */
+/** One visible entry, or undefined. */
 export async function findEntry(db: GameDb, set: RankedSet, playerId: string): Promise<Entry | undefined> {
   const row = await db
     .selectFrom('leaderboard_entries')
     .select(entryColumns)
-    .where((eb) => inSet(eb, set))
+    .where((eb) => visibleInSet(eb, set))
     .where('player_id', '=', playerId)
     .executeTakeFirst();
   return row && toEntry(row);
 }
 
-/** Entries of the given players (any order). */
+/** Visible entries of the given players (any order). */
 export async function entriesOfPlayers(db: GameDb, set: RankedSet, playerIds: readonly string[]): Promise<Entry[]> {
   if (playerIds.length === 0) return [];
   const rows = await db
     .selectFrom('leaderboard_entries')
     .select(entryColumns)
-    .where((eb) => inSet(eb, set))
+    .where((eb) => visibleInSet(eb, set))
     .where('player_id', 'in', playerIds)
     .execute();
   return rows.map(toEntry);
@@ -227,7 +266,7 @@ export async function entriesOfPlayers(db: GameDb, set: RankedSet, playerIds: re
 
 /** Up to `limit` entries in rank order after `after` (from the top when undefined). */
 export async function entriesAfter(db: GameDb, set: RankedSet, after: EntryPosition | undefined, limit: number): Promise<Entry[]> {
-  let query = db.selectFrom('leaderboard_entries').select(entryColumns).where((eb) => inSet(eb, set));
+  let query = db.selectFrom('leaderboard_entries').select(entryColumns).where((eb) => visibleInSet(eb, set));
   if (after) query = query.where((eb) => beyond(eb, set.order, after, 'forward'));
   const rows = await ordered(query, set.order, 'forward').limit(limit).execute();
   return rows.map(toEntry);
@@ -238,7 +277,7 @@ export async function entriesBefore(db: GameDb, set: RankedSet, before: EntryPos
   const query = db
     .selectFrom('leaderboard_entries')
     .select(entryColumns)
-    .where((eb) => inSet(eb, set))
+    .where((eb) => visibleInSet(eb, set))
     .where((eb) => beyond(eb, set.order, before, 'backward'));
   const rows = await ordered(query, set.order, 'backward').limit(limit).execute();
   return rows.map(toEntry).reverse();
@@ -249,18 +288,18 @@ export async function countBefore(db: GameDb, set: RankedSet, position: EntryPos
   const row = await db
     .selectFrom('leaderboard_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => inSet(eb, set))
+    .where((eb) => visibleInSet(eb, set))
     .where((eb) => beyond(eb, set.order, position, 'backward'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** How many entries a (board, period) has. */
+/** How many visible entries a (board, period) has. */
 export async function countEntries(db: GameDb, set: RankedSet): Promise<number> {
   const row = await db
     .selectFrom('leaderboard_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => inSet(eb, set))
+    .where((eb) => visibleInSet(eb, set))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -275,23 +314,83 @@ export async function countEntriesOfPart(db: GameDb, part: ManifestPart): Promis
 
 /** Removes every entry of a player in a game (every board, every period); returns how many. */
 export async function deletePlayerEntries(db: GameDb, dialect: Dialect, gameId: string, playerId: string): Promise<number> {
-  if (dialect === 'postgres') {
-    // Lock in the order score writes lock (board, period) first, so an erasure racing a run of
-    // the same player waits for it instead of deadlocking with it.
-    await db
-      .selectFrom('leaderboard_entries')
-      .select('period')
-      .where('game_id', '=', gameId)
-      .where('player_id', '=', playerId)
-      .orderBy('board_id')
-      .orderBy('period')
-      .forUpdate()
-      .execute();
-  }
+  await lockPlayerEntries(db, dialect, gameId, playerId);
   const result = await db
     .deleteFrom('leaderboard_entries')
     .where('game_id', '=', gameId)
     .where('player_id', '=', playerId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** A player's entries (hidden or not) on every board and period of a game, for operators. */
+export async function allEntriesOfPlayer(db: GameDb, gameId: string, playerId: string): Promise<Array<Entry & { boardId: string; period: string; hidden: boolean }>> {
+  const rows = await db
+    .selectFrom('leaderboard_entries')
+    .select([...entryColumns, 'board_id', 'period', 'hidden'])
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .orderBy('board_id')
+    .orderBy('period', 'desc')
+    .execute();
+  return rows.map((row) => ({ ...toEntry(row), boardId: row.board_id, period: row.period, hidden: Number(row.hidden) === 1 }));
+}
+
+/** The player's entry in a set, hidden or not (a shadow-hidden player's own view). */
+export async function findEntryIncludingHidden(db: GameDb, set: RankedSet, playerId: string): Promise<Entry | undefined> {
+  const row = await db
+    .selectFrom('leaderboard_entries')
+    .select(entryColumns)
+    .where((eb) => inSet(eb, set))
+    .where('player_id', '=', playerId)
+    .executeTakeFirst();
+  return row && toEntry(row);
+}
+
+/** Hides or shows every entry of a player in a game, every board and period; how many rows. */
+export async function setPlayerEntriesHidden(db: GameDb, dialect: Dialect, gameId: string, playerId: string, hidden: boolean): Promise<number> {
+  await lockPlayerEntries(db, dialect, gameId, playerId);
+  const result = await db
+    .updateTable('leaderboard_entries')
+    .set({ hidden: hidden ? 1 : 0 })
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Hides the visible entries of a player who is hidden (rows a concurrent first write inserted). */
+export async function hideStragglers(db: GameDb, gameId: string, playerId: string): Promise<void> {
+  await db
+    .updateTable('leaderboard_entries')
+    .set({ hidden: 1 })
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .where('hidden', '=', 0)
+    .where((eb) => eb.exists(eb.selectFrom('leaderboard_hidden_players').select('shadow').where('game_id', '=', gameId).where('player_id', '=', playerId)))
+    .execute();
+}
+
+/** Removes one entry; true when there was one. */
+export async function deleteEntry(db: GameDb, set: RankedSet, playerId: string): Promise<boolean> {
+  const result = await db.deleteFrom('leaderboard_entries').where((eb) => inSet(eb, set)).where('player_id', '=', playerId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Locks a player's entries in the order score writes lock (board, period) first, so an operator's
+ * change racing a run of the same player waits for it instead of deadlocking with it. SQLite
+ * transactions already hold its one write lock.
+ */
+async function lockPlayerEntries(db: GameDb, dialect: Dialect, gameId: string, playerId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db
+    .selectFrom('leaderboard_entries')
+    .select('period')
+    .where('game_id', '=', gameId)
+    .where('player_id', '=', playerId)
+    .orderBy('board_id')
+    .orderBy('period')
+    .forUpdate()
+    .execute();
 }

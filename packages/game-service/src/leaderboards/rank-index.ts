@@ -134,7 +134,7 @@ export class RankIndex {
 
   constructor(options: RankIndexOptions) {
     this.#db = options.db;
-    this.#statements = new EntryStatements(options.db, undefined);
+    this.#statements = new EntryStatements(options.db, undefined, true);
     this.#engine = options.engine;
     this.#clock = options.clock;
     this.#log = options.log;

@@ -7,6 +7,7 @@ import { boundedDisplayNamesMigration } from './2026-11-25-01-bounded-display-na
 import { refreshSuccessorsMigration } from './2026-11-25-02-refresh-successors.js';
 import { manifestChangesMigration } from './2026-11-25-03-manifest-changes.js';
 import { accountsFromAdminUsers } from './20261127072000-accounts-from-admin-users.js';
+import { moderationMigration } from './20261127143000-moderation.js';
 
 /**
  * The game service's migrations, applied in name order. A new one is named
@@ -24,4 +25,5 @@ export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '2026-11-25-03-manifest-changes': manifestChangesMigration,
   '20261127070800-accounts': accountsTablesMigration,
   '20261127072000-accounts-from-admin-users': accountsFromAdminUsers,
+  '20261127143000-moderation': moderationMigration,
 };

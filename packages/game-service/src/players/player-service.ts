@@ -14,3 +14,6 @@ export type { PlatformLink, Player };
 export function playerForPlatformLink(db: GameDb, link: PlatformLink, now: number): Promise<Player> {
   return upsertLinkedPlayer(db, link, now);
 }
+
+/** Operators' player search (by id, platform subject, or part of the display name), and one player. */
+export { findPlayerRecord, searchPlayers, type PlayerRecord } from './player-store.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
 import type { GameDb } from '../database.js';
 
@@ -53,4 +54,53 @@ export async function lockPlayerRecord(db: GameDb, dialect: Dialect, gameId: str
 export async function deletePlayerRecord(db: GameDb, gameId: string, playerId: string): Promise<number> {
   const result = await db.deleteFrom('players').where('id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** A player as operators find them: with their platform identity and activity. */
+export interface PlayerRecord extends Player {
+  readonly provider: string;
+  readonly providerSubject: string;
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+}
+
+type PlayerRow = { id: string; game_id: string; display_name: string; provider: string; provider_subject: string; created_at: number; last_seen_at: number };
+
+function toPlayerRecord(row: PlayerRow): PlayerRecord {
+  return {
+    id: row.id,
+    gameId: row.game_id,
+    displayName: row.display_name,
+    provider: row.provider,
+    providerSubject: row.provider_subject,
+    createdAt: Number(row.created_at),
+    lastSeenAt: Number(row.last_seen_at),
+  };
+}
+
+/**
+ * Players of every game (or one) whose id or platform subject is `query` exactly, or whose
+ * display name contains it (case-insensitive); most recently seen first.
+ */
+export async function searchPlayers(db: GameDb, query: string, options: { gameId?: string | undefined; limit: number }): Promise<PlayerRecord[]> {
+  const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let select = db
+    .selectFrom('players')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', query),
+        eb('provider_subject', '=', query),
+        eb(eb.fn('lower', ['display_name']), 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    );
+  if (options.gameId !== undefined) select = select.where('game_id', '=', options.gameId);
+  const rows = await select.orderBy('last_seen_at', 'desc').orderBy('id').limit(options.limit).execute();
+  return rows.map(toPlayerRecord);
+}
+
+/** One player of a game, or undefined. */
+export async function findPlayerRecord(db: GameDb, gameId: string, playerId: string): Promise<PlayerRecord | undefined> {
+  const row = await db.selectFrom('players').selectAll().where('game_id', '=', gameId).where('id', '=', playerId).executeTakeFirst();
+  return row && toPlayerRecord(row);
 }

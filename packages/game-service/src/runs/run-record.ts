@@ -31,4 +31,7 @@ export interface RunRecord extends RunKey {
   hintMismatches: HintMismatch[];
   rejectionReason: string | null;
   createdAt: number;
+  /** An operator's review of a flagged run (`kept`, `rejected`), or null. */
+  review: string | null;
+  reviewedAt: number | null;
 }

@@ -33,8 +33,8 @@ export interface NewRun extends RunKey {
   createdAt: number;
 }
 
-/** A `runs` row as inserted (the id is the database's). */
-type RunRow = Required<Omit<Insertable<RunsTable>, 'id'>>;
+/** A `runs` row as inserted (the id is the database's; a run is inserted before any review). */
+type RunRow = Required<Omit<Insertable<RunsTable>, 'id' | 'review' | 'reviewed_at'>>;
 
 function runRowOf(run: NewRun, responseBody: string | null): RunRow {
   return {
@@ -174,6 +174,8 @@ function toRunRecord(row: Selectable<RunsTable>): RunRecord {
     hintMismatches: row.hint_mismatches === null ? [] : (JSON.parse(row.hint_mismatches) as HintMismatch[]),
     rejectionReason: row.rejection_reason,
     createdAt: row.created_at,
+    review: row.review,
+    reviewedAt: row.reviewed_at === null ? null : Number(row.reviewed_at),
   };
 }
 
