@@ -2,6 +2,7 @@ import type { AccountsService, App, InvitationSummary, VersionInfo } from '@play
 import type { CurrentManifest, ManifestVersionSummary } from '../manifest/game-catalog.js';
 import type { BoardDefinition, GameDefinition, Period } from '../manifest/manifest-schema.js';
 import { countPlayersByGame } from '../players/player-counts.js';
+import { displayNamesOf } from '../players/player-service.js';
 import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import { adapterTypes } from '../runs/adapters/registry.js';
 import { countRunsByGame } from '../runs/run-counts.js';
@@ -57,6 +58,8 @@ export interface RunsView {
   gameId: string;
   filter: { status?: RunStatus | undefined; player?: string | undefined };
   runs: RunRecord[];
+  /** Display names of the runs' players, by `gameId:playerId` (erased players have none). */
+  playerNames: Record<string, string>;
   nextBefore: number | null;
 }
 
@@ -162,7 +165,8 @@ export class AdminData {
 
   async runs(gameId: string, filter: RunsView['filter'], beforeId: number | undefined, limit: number): Promise<RunsView> {
     const page = await this.#app.runs.list({ gameId, status: filter.status, playerId: filter.player, beforeId, limit });
-    return { gameId, filter, runs: page.runs, nextBefore: page.nextBeforeId };
+    const names = await displayNamesOf(gameDatabase(this.#app).db, page.runs);
+    return { gameId, filter, runs: page.runs, playerNames: Object.fromEntries(names), nextBefore: page.nextBeforeId };
   }
 
   async manifest(): Promise<ManifestView> {

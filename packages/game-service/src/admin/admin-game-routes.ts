@@ -25,7 +25,7 @@ export function adminGameRoutes(context: AdminPageContext): void {
     return respond(request, reply, {
       title: game.name,
       json: { game: { id: game.id, name: game.name, provider: game.auth.provider, adapters: game.adapters }, boards },
-      body: () => gameBody(game, boards),
+      body: () => gameBody(game, boards, app.clock.now()),
     });
   });
 
@@ -49,7 +49,7 @@ export function adminGameRoutes(context: AdminPageContext): void {
         throw new ApiError('invalid-request', `querystring.status must be one of ${runStatuses.join(', ')}`);
       }
       const view = await data.runs(game.id, { status: (status || undefined) as RunStatus | undefined, player: player || undefined }, before, runsPageSize);
-      return respond(request, reply, { title: `Runs of ${game.name}`, json: view, body: () => runsBody(view) });
+      return respond(request, reply, { title: `Runs of ${game.name}`, json: view, body: () => runsBody(view, app.clock.now()) });
     },
   );
 }

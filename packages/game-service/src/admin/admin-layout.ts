@@ -4,6 +4,8 @@ import { csrfFieldName, type AdminSession } from './admin-session.js';
 const navigation: ReadonlyArray<{ href: string; label: string }> = [
   { href: '/admin/', label: 'Overview' },
   { href: '/admin/games', label: 'Games' },
+  { href: '/admin/players', label: 'Players' },
+  { href: '/admin/audit', label: 'Audit' },
   { href: '/admin/manifest', label: 'Manifest' },
   { href: '/admin/adapters', label: 'Adapters' },
   { href: '/admin/health', label: 'Health' },
@@ -51,4 +53,40 @@ ${body}
 /** ISO 8601 (UTC, milliseconds) of an epoch-millisecond time, or an em dash. */
 export function isoTime(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '—' : new Date(ms).toISOString();
+}
+
+const humanUnits: ReadonlyArray<{ ms: number; unit: string }> = [
+  { ms: 86_400_000, unit: 'd' },
+  { ms: 3_600_000, unit: 'h' },
+  { ms: 60_000, unit: 'min' },
+  { ms: 1_000, unit: 's' },
+];
+/** Past this, a time reads better as its date than as a distance. */
+const humanDistanceLimitMs = 30 * 86_400_000;
+
+/** A time as people read it (`5 min ago`, `in 2 h`, or its date when far), relative to `now`. */
+export function humanTime(ms: number, now: number): string {
+  const distance = Math.abs(now - ms);
+  if (distance >= humanDistanceLimitMs) return new Date(ms).toISOString().slice(0, 10);
+  if (distance < 1_000) return 'just now';
+  const { ms: size, unit } = humanUnits.find((u) => distance >= u.ms)!;
+  const amount = `${Math.floor(distance / size)} ${unit}`;
+  return ms <= now ? `${amount} ago` : `in ${amount}`;
+}
+
+/** A time element: humanized, with the exact ISO time on hover and in `datetime`; an em dash for none. */
+export function timeCell(ms: number | null | undefined, now: number): Html {
+  if (ms === null || ms === undefined) return html`—`;
+  const iso = new Date(ms).toISOString();
+  return html`<time datetime="${iso}" title="${iso}">${humanTime(ms, now)}</time>`;
+}
+
+/** The admin page of a player. */
+export function playerPath(gameId: string, playerId: string): string {
+  return `/admin/games/${encodeURIComponent(gameId)}/players/${encodeURIComponent(playerId)}`;
+}
+
+/** A player's name linked to their page (the id on hover). */
+export function playerLink(gameId: string, playerId: string, displayName: string | undefined): Html {
+  return html`<a href="${playerPath(gameId, playerId)}" title="${playerId}">${displayName ?? playerId}</a>`;
 }

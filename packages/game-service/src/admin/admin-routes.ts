@@ -17,6 +17,7 @@ import { AdminData } from './admin-data.js';
 import { adminGameRoutes } from './admin-game-routes.js';
 import { adminPage } from './admin-layout.js';
 import { adminManifestRoutes } from './admin-manifest-routes.js';
+import { adminModerationRoutes } from './admin-moderation-routes.js';
 import { adminOverviewRoutes } from './admin-overview-routes.js';
 import type { AdminPageAnswer, AdminPageContext } from './admin-page-context.js';
 import { AdminSessions, wantsJson } from './admin-session.js';
@@ -104,5 +105,6 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
   adminOverviewRoutes(context);
   adminGameRoutes(context);
   adminManifestRoutes(context);
+  adminModerationRoutes(context);
   adminSystemRoutes(context);
 }

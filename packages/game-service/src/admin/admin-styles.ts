@@ -37,5 +37,16 @@ form.inline label { margin:0; }
 .notice.error { color:var(--bad); background:#fef3f2; } .notice.success { color:var(--good); background:#effaf1; }
 ul.problems { margin:.25rem 0 0; padding-left:1.25rem; }
 .narrow { max-width:30rem; margin:2rem auto; }
+.tile .value.small { font-size:1rem; font-weight:500; overflow-wrap:anywhere; }
+form.inline { margin:.25rem 0 .75rem; }
+form.inline .grow { flex:1 1 18rem; }
+form.inline.compact { margin:0; gap:.3rem; flex-wrap:nowrap; }
+form.inline.compact input[type=text] { width:9rem; padding:.3rem .45rem; }
+form.inline.compact button { padding:.3rem .6rem; }
+label.check { display:flex; gap:.35rem; align-items:center; font-weight:500; margin:0 0 .5rem; }
+input[type=datetime-local] { padding:.4rem .5rem; border:1px solid var(--line); border-radius:6px; font:inherit; }
+button.danger { background:var(--bad); border-color:var(--bad); }
+table.audit code { white-space:pre-wrap; overflow-wrap:anywhere; font-size:.78rem; }
+time { white-space:nowrap; }
 @media (max-width:640px) { main { padding:.75rem; } th, td { padding:.3rem; } }
 `;

@@ -2,7 +2,7 @@ import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { ManifestProblem } from '../manifest/manifest-check.js';
 import { runStatuses, type RunRecord } from '../runs/run-record.js';
-import { csrfField, isoTime } from './admin-layout.js';
+import { csrfField, isoTime, playerLink, timeCell } from './admin-layout.js';
 import { html, type Html } from './html.js';
 import type { AdminHealth, AdminOverview, BoardTop, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';
 
@@ -87,7 +87,7 @@ export function gamesBody(games: readonly GameSummary[]): Html {
   )}</tbody></table></div>`;
 }
 
-export function gameBody(game: GameDefinition, boards: readonly BoardTop[]): Html {
+export function gameBody(game: GameDefinition, boards: readonly BoardTop[], now: number): Html {
   const gamePath = `/admin/games/${encodeURIComponent(game.id)}`;
   return html`<p><a href="${gamePath}/runs">Recent runs of ${game.name} →</a></p>
 <div class="card"><h2>Provider</h2><p>${game.auth.provider}</p></div>
@@ -106,23 +106,24 @@ ${boards.map(
 ${board.entries.length === 0
   ? html`<p class="muted">No entries yet.</p>`
   : html`<table><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Score</th><th>Achieved</th></tr></thead><tbody>
-${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${e.displayName} <span class="muted">${e.playerId}</span></td><td class="num">${e.score}</td><td>${e.achievedAt}</td></tr>`)}
+${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${playerLink(game.id, e.playerId, e.displayName)}</td><td class="num">${e.score}</td><td>${timeCell(Date.parse(e.achievedAt), now)}</td></tr>`)}
 </tbody></table>`}
 </div>`,
 )}`;
 }
 
-function runRow(run: RunRecord): Html {
+function runRow(run: RunRecord, names: ReadonlyMap<string, string>, now: number): Html {
   return html`<tr>
-<td class="num">${run.id}</td><td><code>${run.runId}</code></td><td>${isoTime(run.createdAt)}</td><td><span class="badge ${run.status}">${run.status}</span></td>
-<td>${run.playerId}</td><td>${run.adapterId} <span class="muted">${run.adapterType} v${run.adapterVersion}</span></td>
+<td class="num">${run.id}</td><td><code>${run.runId}</code></td><td>${timeCell(run.createdAt, now)}</td><td><span class="badge ${run.status}">${run.status}</span>${run.review ? html` <span class="muted">${run.review}</span>` : ''}</td>
+<td>${names.has(`${run.gameId}:${run.playerId}`) ? playerLink(run.gameId, run.playerId, names.get(`${run.gameId}:${run.playerId}`)) : html`<code>${run.playerId}</code>`}</td><td>${run.adapterId} <span class="muted">${run.adapterType} v${run.adapterVersion}</span></td>
 <td>${run.result ? html`<code>${JSON.stringify(run.result)}</code>` : html`<span class="muted">${run.rejectionReason ?? '—'}</span>`}
 ${run.hintMismatches.length > 0 ? html`<br><strong>Hint mismatch:</strong> <code>${JSON.stringify(run.hintMismatches)}</code>` : ''}</td>
 <td><details><summary>evidence</summary><pre>${JSON.stringify(run.payload, null, 2)}</pre></details></td>
 </tr>`;
 }
 
-export function runsBody(view: RunsView): Html {
+export function runsBody(view: RunsView, now: number): Html {
+  const names = new Map(Object.entries(view.playerNames));
   const base = `/admin/games/${encodeURIComponent(view.gameId)}/runs`;
   const nextQuery = new URLSearchParams();
   if (view.filter.status) nextQuery.set('status', view.filter.status);
@@ -138,7 +139,7 @@ export function runsBody(view: RunsView): Html {
 <div class="card">${view.runs.length === 0
     ? html`<p class="muted">No runs match.</p>`
     : html`<table><thead><tr><th class="num">#</th><th>Run id</th><th>Received</th><th>Status</th><th>Player</th><th>Adapter</th><th>Result</th><th>Evidence</th></tr></thead>
-<tbody>${view.runs.map(runRow)}</tbody></table>`}
+<tbody>${view.runs.map((run) => runRow(run, names, now))}</tbody></table>`}
 ${view.nextBefore !== null ? html`<p><a href="${base}?${nextQuery.toString()}">Older runs →</a></p>` : ''}
 </div>`;
 }

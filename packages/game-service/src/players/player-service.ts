@@ -16,4 +16,4 @@ export function playerForPlatformLink(db: GameDb, link: PlatformLink, now: numbe
 }
 
 /** Operators' player search (by id, platform subject, or part of the display name), and one player. */
-export { findPlayerRecord, searchPlayers, type PlayerRecord } from './player-store.js';
+export { displayNamesOf, findPlayerRecord, searchPlayers, type PlayerRecord } from './player-store.js';

@@ -104,3 +104,11 @@ export async function findPlayerRecord(db: GameDb, gameId: string, playerId: str
   const row = await db.selectFrom('players').selectAll().where('game_id', '=', gameId).where('id', '=', playerId).executeTakeFirst();
   return row && toPlayerRecord(row);
 }
+
+/** Display names of the given players that still exist, by `gameId:playerId`. */
+export async function displayNamesOf(db: GameDb, players: ReadonlyArray<{ gameId: string; playerId: string }>): Promise<Map<string, string>> {
+  const ids = [...new Set(players.map((p) => p.playerId))];
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('players').select(['id', 'game_id', 'display_name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [`${row.game_id}:${row.id}`, row.display_name]));
+}
