@@ -68,6 +68,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
       schema: {
         tags: ['leaderboards'],
         summary: "The caller's entry and rank, the board's size, and with radius the neighbors",
+        description: 'A player an operator hid has no entry here, unless hidden in shadow mode: then they still see their own entry, ranked among the visible entries, and a total counting them.',
         security: [{ playerToken: [] }],
         params: LeaderboardParams,
         querystring: MeQuery,
@@ -93,6 +94,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
       schema: {
         tags: ['leaderboards'],
         summary: 'Entries around the caller (radius above and below); empty when the caller has no entry',
+        description: 'A player hidden in shadow mode still sees themselves here among the visible entries; nobody else sees them.',
         security: [{ playerToken: [] }],
         params: LeaderboardParams,
         querystring: AroundMeQuery,
