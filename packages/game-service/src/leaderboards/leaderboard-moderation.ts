@@ -8,7 +8,8 @@ import {
   entriesBefore,
   entriesOfPlayer,
   findEntryIncludingHidden,
-  hideStragglers,
+  isLockTimeout,
+  lockEntriesForModeration,
   setPlayerEntriesHidden,
   updateEntry,
   type Entry,
@@ -22,6 +23,11 @@ import type { AnnounceChange, LeaderboardGame } from './leaderboard-service.js';
 import type { GameDb } from '../database.js';
 
 export type { HiddenPlayer };
+
+/** How long a moderation transaction waits for one lock before it starts over (PostgreSQL). */
+const moderationLockTimeoutMs = 200;
+/** Attempts before a moderation transaction that keeps meeting busy locks fails. */
+const maxModerationAttempts = 25;
 
 /** A result a run fed to the boards: what a withdrawal takes back, and what the others keep. */
 export interface ScoringResult {
@@ -60,6 +66,28 @@ export class LeaderboardModeration {
     this.#dialect = options.dialect;
     this.#ranks = options.ranks;
     this.#announce = options.announce;
+  }
+
+  /**
+   * Runs a moderation write in its own transaction. On PostgreSQL it first waits for the score
+   * writes in flight to commit and holds off new ones until it ends (moderation is rare and
+   * short), so what it reads (the player's rows, their remaining runs) is complete and no run
+   * inserts a first entry that misses a hiding committed meanwhile. It never waits long for a
+   * lock while holding others (a run's group commit may hold a row it needs and wait for the
+   * table): it gives up and tries again instead. SQLite writes one at a time already.
+   */
+  async transaction<T>(write: (trx: GameDb) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#db.transaction().execute(async (trx) => {
+          await lockEntriesForModeration(trx, this.#dialect, moderationLockTimeoutMs);
+          return write(trx);
+        });
+      } catch (error) {
+        if (!isLockTimeout(error) || attempt === maxModerationAttempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * moderationLockTimeoutMs * attempt));
+      }
+    }
   }
 
   /** The player's hiding, or undefined when visible (read in `db`: a transaction, or the database). */
@@ -139,9 +167,6 @@ export class LeaderboardModeration {
 
   /** After the change commits: the rank engine follows SQL for this player in every set it holds. */
   async afterCommit(gameId: string, playerId: string): Promise<void> {
-    // A run's first entry inserted while a hiding committed (PostgreSQL: neither saw the other's
-    // uncommitted row) is hidden now, before the engine reads the player's rows.
-    await hideStragglers(this.#db, gameId, playerId);
     await this.#ranks.syncChangedPlayer(gameId, playerId);
   }
 

@@ -119,8 +119,8 @@ function insertEntriesQuery(db: GameDb, gameId: string, entries: ReadonlyArray<E
         score: entry.score,
         achieved_at: entry.achievedAt,
         updated_at: nowMs,
-        // A hidden player's new entries are hidden too: read in the same statement, so a hiding
-        // committed before is seen (one committing meanwhile hides them after: hideStragglers).
+        // A hidden player's new entries are hidden too, read in the same statement (a hiding
+        // cannot commit meanwhile: LeaderboardModeration.exclusive).
         hidden: sql<number>`(select count(*) from leaderboard_hidden_players where game_id = ${gameId} and player_id = ${entry.playerId})`,
       })),
     )
@@ -359,16 +359,21 @@ export async function setPlayerEntriesHidden(db: GameDb, dialect: Dialect, gameI
   return Number(result.numUpdatedRows);
 }
 
-/** Hides the visible entries of a player who is hidden (rows a concurrent first write inserted). */
-export async function hideStragglers(db: GameDb, gameId: string, playerId: string): Promise<void> {
-  await db
-    .updateTable('leaderboard_entries')
-    .set({ hidden: 1 })
-    .where('game_id', '=', gameId)
-    .where('player_id', '=', playerId)
-    .where('hidden', '=', 0)
-    .where((eb) => eb.exists(eb.selectFrom('leaderboard_hidden_players').select('shadow').where('game_id', '=', gameId).where('player_id', '=', playerId)))
-    .execute();
+/**
+ * Blocks score writes until the transaction ends (PostgreSQL; see `LeaderboardModeration.exclusive`).
+ * Every lock the transaction waits for from here on gives up after `lockTimeoutMs` (error 55P03):
+ * well before PostgreSQL looks for deadlocks (1 s), so a moderation transaction is never one a
+ * deadlock aborts in a run's stead; the caller retries it.
+ */
+export async function lockEntriesForModeration(db: GameDb, dialect: Dialect, lockTimeoutMs: number): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`set local lock_timeout = ${sql.lit(`${Math.round(lockTimeoutMs)}ms`)}`.execute(db);
+  await sql`lock table leaderboard_entries in exclusive mode`.execute(db);
+}
+
+/** True for PostgreSQL's lock_not_available (a lock wait past `lock_timeout`). */
+export function isLockTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '55P03';
 }
 
 /** Removes one entry; true when there was one. */

@@ -107,7 +107,7 @@ export class Moderation {
     const now = this.#deps.clock.now();
     if (options.until !== null && options.until <= now) throw new ApiError('invalid-request', 'until must be in the future.');
     const moderation = this.#deps.leaderboards.moderation;
-    const audit = await this.#db.transaction().execute(async (trx) => {
+    const audit = await moderation.transaction(async (trx) => {
       const before = await moderation.hiding(gameId, playerId, trx);
       const hiding: HiddenPlayer = { gameId, playerId, shadow: options.shadow, hiddenAt: before?.hiddenAt ?? now, hiddenUntil: options.until };
       const entries = await moderation.hide(trx, hiding);
@@ -120,7 +120,7 @@ export class Moderation {
   /** Shows a hidden player again: every entry ranks again exactly as it was kept. */
   async unhide(gameId: string, playerId: string, by: Actor): Promise<AuditEntry> {
     const moderation = this.#deps.leaderboards.moderation;
-    const audit = await this.#db.transaction().execute(async (trx) => {
+    const audit = await moderation.transaction(async (trx) => {
       const before = await moderation.hiding(gameId, playerId, trx);
       if (!before) throw new ApiError('player-not-hidden', `Player "${playerId}" of game "${gameId}" is not hidden.`);
       const entries = await moderation.unhide(trx, gameId, playerId);
@@ -154,7 +154,7 @@ export class Moderation {
     if (!board) throw new ApiError('board-not-found', `Game "${gameId}" has no board "${target.boardId}".`);
     const period = resolvePeriod(board, target.period, this.#deps.clock.now()).key;
     const moderation = this.#deps.leaderboards.moderation;
-    const audit = await this.#db.transaction().execute(async (trx) => {
+    const audit = await moderation.transaction(async (trx) => {
       const removed = await moderation.removeEntry(trx, { gameId, boardId: board.id, order: board.order, period }, playerId);
       if (!removed) throw new ApiError('entry-not-found', `Player "${playerId}" has no entry on board "${board.id}" for period "${period}".`);
       return this.#record(trx, gameId, playerId, 'remove-entry', by, { boardId: board.id, period, score: removed.score, achievedAt: removed.achievedAt }, null);
@@ -186,7 +186,7 @@ export class Moderation {
     const game = this.#deps.games.require(gameId);
     const moderation = this.#deps.leaderboards.moderation;
     let playerId = '';
-    const audit = await this.#db.transaction().execute(async (trx) => {
+    const audit = await moderation.transaction(async (trx) => {
       const run = await findRunById(trx, gameId, runId);
       if (!run) throw new ApiError('run-not-found', `Game "${gameId}" has no run #${runId}.`);
       playerId = run.playerId;

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, ManualClock, type App } from '@playstack/server-kit';
+import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
+import { devSignIn, manifestWith, storeManifest } from '../support/identity-fixtures.js';
+import { buildTestApp } from '../support/test-app.js';
+import { arenaGame, unthrottled } from '../leaderboards/leaderboard-fixtures.js';
+
+const playerCount = 12;
+const operationsPerRun = 240;
+const runs = 2;
+/** Operations started together, so moderation races the same player's runs. */
+const concurrency = 4;
+const operator = { actor: 'property@example.com', reason: 'property test' };
+
+const operation = fc.oneof(
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('run' as const),
+      player: fc.nat(playerCount - 1),
+      // A narrow range makes ties common; a third of the runs are flagged (their hints disagree).
+      score: fc.integer({ min: 0, max: 20 }),
+      flagged: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('hide' as const), player: fc.nat(playerCount - 1), shadow: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('unhide' as const), player: fc.nat(playerCount - 1) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('reject' as const), player: fc.nat(playerCount - 1) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), player: fc.nat(playerCount - 1), board: fc.constantFrom('high', 'latest', 'total') }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1_000, 3_600_000, 8 * 3_600_000) }) },
+);
+
+/** Every operator, with daily periods for rollovers; few sets keep the runs quick. */
+function moderatedGame(id: string): GameDefinition {
+  const arena = arenaGame(id);
+  const keep = (boardId: string, periods: GameDefinition['boards'][number]['periods']) => ({ ...arena.boards.find((b) => b.id === boardId)!, periods });
+  return { ...arena, boards: [keep('high', ['all', 'daily']), keep('latest', ['all']), keep('total', ['all', 'daily'])] };
+}
+
+/** Long enough for PostgreSQL and Redis on a busy CI machine; typically a few seconds. */
+const propertyTimeoutMs = 180_000;
+
+/** Ignores the refusals a random sequence makes on purpose (unhiding a visible player, rejecting what is not flagged...). */
+async function tolerated(action: Promise<unknown>): Promise<void> {
+  await action.catch((error: unknown) => {
+    if (!(error instanceof ApiError && ['player-not-hidden', 'run-not-reviewable', 'entry-not-found'].includes(error.code))) throw error;
+  });
+}
+
+describeEachDatabase('moderation: rank engine and SQL', (database) => {
+  for (const variant of redisVariants()) {
+    describe(variant.name, () => {
+      const games = Array.from({ length: runs }, (_, i) => moderatedGame(`modprop-${variant.name}-${i}`));
+      const clock = new ManualClock('2026-11-21T20:00:00.000Z');
+      let app: App;
+      let nextGame = 0;
+
+      beforeAll(async () => {
+        app = await buildTestApp(database(), { ...variant.env(), ...unthrottled }, { clock });
+        await storeManifest(app, manifestWith(...games));
+      });
+      afterAll(async () => {
+        await app.close();
+      });
+
+      it('agree after randomized runs, hides (shadow or not), unhides, rejected-run withdrawals and removals across period rollovers', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(operation, { minLength: operationsPerRun, maxLength: operationsPerRun }), async (operations) => {
+            const game = games[nextGame++]!;
+            clock.set('2026-11-21T20:00:00.000Z');
+            const players: Array<{ id: string; displayName: string }> = [];
+            for (let i = 0; i < playerCount; i++) players.push((await devSignIn(app, game.id, `P${i}`)).player);
+            let runNumber = 0;
+            for (let start = 0; start < operations.length; start += concurrency) {
+              const settled = await Promise.allSettled(
+                operations.slice(start, start + concurrency).map(async (op) => {
+                  if (op.kind === 'tick') {
+                    clock.advance(op.ms);
+                    return;
+                  }
+                  const player = players[op.player]!;
+                  switch (op.kind) {
+                    case 'run': {
+                      const payload = { score: op.score, durationMs: 1_000, ...(op.flagged ? { hints: { score: op.score + 1 } } : {}) };
+                      await app.runs.submissions.submit({ game, player, adapterId: 'score', runId: `run-${String(runNumber++).padStart(6, '0')}`, payload });
+                      return;
+                    }
+                    case 'hide':
+                      return tolerated(app.moderation.hide(game.id, player.id, { shadow: op.shadow, until: null }, operator));
+                    case 'unhide':
+                      return tolerated(app.moderation.unhide(game.id, player.id, operator));
+                    case 'remove':
+                      return tolerated(app.moderation.removeEntry(game.id, player.id, { boardId: op.board, period: 'all' }, operator));
+                    case 'reject': {
+                      const [flagged] = (await app.runs.list({ gameId: game.id, playerId: player.id, status: 'flagged', limit: 1 })).runs;
+                      if (flagged) await tolerated(app.moderation.reviewRun(game.id, flagged.id, 'rejected', operator));
+                      return;
+                    }
+                  }
+                }),
+              );
+              const failure = settled.find((outcome) => outcome.status === 'rejected');
+              if (failure) throw failure.reason;
+            }
+
+            const report = (await app.leaderboards.ranks.checkConsistency()).filter((set) => set.setId.startsWith(`${game.id}:`));
+            expect(report.length).toBeGreaterThan(0);
+            expect(report.filter((set) => set.firstDifferenceAt !== undefined || set.engineTotal !== set.sqlTotal)).toEqual([]);
+            // SQL itself: a hidden player's rows are all hidden, a visible player's none.
+            const db = app.database.db;
+            const hiddenPlayers = new Set((await db.selectFrom('leaderboard_hidden_players').select('player_id').where('game_id', '=', game.id).execute()).map((r) => r.player_id));
+            const rows = await db.selectFrom('leaderboard_entries').select(['player_id', 'hidden']).where('game_id', '=', game.id).execute();
+            expect(rows.filter((row) => (Number(row.hidden) === 1) !== hiddenPlayers.has(row.player_id))).toEqual([]);
+            // Every visible player's 'all' entries are their remaining runs folded by each board's operator (unless an operator removed one).
+            const removed = new Set((await app.moderation.audit({ gameId: game.id, limit: 1_000 })).entries.filter((e) => e.action === 'remove-entry').map((e) => e.playerId));
+            for (const player of players.filter((p) => !hiddenPlayers.has(p.id) && !removed.has(p.id))) {
+              const scores = (await app.runs.list({ gameId: game.id, playerId: player.id, limit: 1_000 })).runs
+                .filter((run) => run.status !== 'rejected')
+                .map((run) => run.result!.score!);
+              const me = await app.leaderboards.standing(game, 'total', player.id, { period: 'all', radius: 0 });
+              expect(me.entry?.score).toBe(scores.length === 0 ? undefined : scores.reduce((a, b) => a + b, 0));
+              const best = await app.leaderboards.standing(game, 'high', player.id, { period: 'all', radius: 0 });
+              expect(best.entry?.score).toBe(scores.length === 0 ? undefined : Math.max(...scores));
+            }
+          }),
+          { numRuns: runs, endOnFailure: true },
+        );
+      }, propertyTimeoutMs);
+    });
+  }
+});
