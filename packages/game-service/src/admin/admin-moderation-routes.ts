@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@playstack/server-kit';
-import type { Actor } from '../moderation/moderation-service.js';
-import type { AuditEntry } from '../moderation/moderation-audit-store.js';
+import type { Actor, AuditEntry } from '../moderation/moderation-service.js';
 import { displayNamesOf } from '../players/player-service.js';
 import { runReviews } from '../runs/run-review.js';
 import type { Notice } from './admin-layout.js';

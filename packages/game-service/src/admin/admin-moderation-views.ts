@@ -1,6 +1,5 @@
 import type { GameDefinition } from '../manifest/manifest-schema.js';
-import type { AuditEntry } from '../moderation/moderation-audit-store.js';
-import type { PlayerView } from '../moderation/moderation-service.js';
+import type { AuditEntry, PlayerView } from '../moderation/moderation-service.js';
 import type { PlayerRecord } from '../players/player-service.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { csrfField, playerLink, playerPath, timeCell } from './admin-layout.js';

@@ -19,7 +19,7 @@ import { periodKeysFor } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 import { applyOperator, type ScoredResult } from './score-operators.js';
-import type { AnnounceChange, LeaderboardGame } from './leaderboard-service.js';
+import type { AnnounceChange, LeaderboardGame } from './leaderboard-game.js';
 import type { GameDb } from '../database.js';
 
 export type { HiddenPlayer };

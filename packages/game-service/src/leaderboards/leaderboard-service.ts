@@ -8,19 +8,11 @@ import { rankedSetId, type RankedBoard, type RankedSet } from './ranked-board.js
 import { applyOperator, assertSupportedScore } from './score-operators.js';
 import { deleteHiddenPlayer } from './hidden-players-store.js';
 import { LeaderboardModeration } from './leaderboard-moderation.js';
+import type { AnnounceChange, LeaderboardGame } from './leaderboard-game.js';
 import './leaderboard-error-codes.js';
+
+export type { AnnounceChange, LeaderboardGame, ScoredBoard } from './leaderboard-game.js';
 import type { GameDb } from '../database.js';
-
-/** A board with the adapter output its scores come from; the manifest's `BoardDefinition` fits. */
-export interface ScoredBoard extends RankedBoard {
-  readonly source: { readonly adapter: string; readonly value: string };
-}
-
-/** A game as leaderboards see it; the manifest's `GameDefinition` fits. */
-export interface LeaderboardGame {
-  readonly id: string;
-  readonly boards: readonly ScoredBoard[];
-}
 
 /** An accepted run whose derived result feeds the game's boards. */
 export interface RecordedRun {
@@ -65,12 +57,6 @@ export interface LeaderboardRead {
 
 /** Insert-or-lock rounds a run's write tries before giving up (each round needs a racing writer). */
 const maxWriteRounds = 5;
-
-/**
- * Tells the other instances, inside the transaction that changed them (so only once it commits),
- * that a player's entries in a game changed; their in-process engines then read them again.
- */
-export type AnnounceChange = (trx: GameDb, gameId: string, playerId: string) => Promise<void>;
 
 /** Leaderboards: the write path other features call, and the reads the routes serve. */
 export class Leaderboards {

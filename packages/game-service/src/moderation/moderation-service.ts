@@ -9,10 +9,11 @@ import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { ErasureCounts, PlayerErasure } from '../players/player-erasure.js';
 import { findPlayerRecord, searchPlayers, type PlayerRecord } from '../players/player-service.js';
 import type { RunRecord } from '../runs/run-record.js';
-import { reviewFlaggedRun, scoringResultsOfPlayer, type RunReview } from '../runs/run-review.js';
-import { findRunById, listRuns } from '../runs/run-store.js';
+import { latestRunsOfPlayer, reviewFlaggedRun, runOfGame, scoringResultsOfPlayer, type RunReview } from '../runs/run-review.js';
 import { insertAuditEntry, listAuditEntries, type AuditEntry, type AuditFilter, type ModerationAction } from './moderation-audit-store.js';
 import './moderation-error-codes.js';
+
+export type { AuditEntry } from './moderation-audit-store.js';
 import type { GameDatabase, GameDb } from '../database.js';
 
 /** Who acts, and why: every action carries both into the audit log. */
@@ -78,7 +79,7 @@ export class Moderation {
     const [hiding, sessions, runs, entries, audit] = await Promise.all([
       moderation.hiding(gameId, playerId),
       sessionsOfPlayer(this.#db, gameId, playerId, playerPageRows),
-      listRuns(this.#db, { gameId, playerId, limit: playerPageRows }),
+      latestRunsOfPlayer(this.#db, gameId, playerId, playerPageRows),
       moderation.entriesOf(gameId, playerId),
       listAuditEntries(this.#db, { gameId, playerId, limit: playerPageRows }),
     ]);
@@ -187,7 +188,7 @@ export class Moderation {
     const moderation = this.#deps.leaderboards.moderation;
     let playerId = '';
     const audit = await moderation.transaction(async (trx) => {
-      const run = await findRunById(trx, gameId, runId);
+      const run = await runOfGame(trx, gameId, runId);
       if (!run) throw new ApiError('run-not-found', `Game "${gameId}" has no run #${runId}.`);
       playerId = run.playerId;
       if (!(await reviewFlaggedRun(trx, gameId, runId, review, `rejected by an operator: ${by.reason}`, this.#deps.clock.now()))) {

@@ -1,4 +1,6 @@
 import type { GameDb } from '../database.js';
+import { findRunById, listRuns, type RunPage } from './run-store.js';
+import type { RunRecord } from './run-record.js';
 
 // An operator's review of a flagged run, and the results a withdrawal recomputes entries from.
 // The moderation feature calls these; the runs table stays this feature's.
@@ -45,4 +47,14 @@ export async function reviewFlaggedRun(db: GameDb, gameId: string, id: number, r
     .where('review', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The game's run `id`, as the player page and a review read it. */
+export function runOfGame(db: GameDb, gameId: string, id: number): Promise<RunRecord | undefined> {
+  return findRunById(db, gameId, id);
+}
+
+/** A player's latest runs in a game, newest first (at most `limit`). */
+export function latestRunsOfPlayer(db: GameDb, gameId: string, playerId: string, limit: number): Promise<RunPage> {
+  return listRuns(db, { gameId, playerId, limit });
 }

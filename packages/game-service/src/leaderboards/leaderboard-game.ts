@@ -1,0 +1,22 @@
+import type { GameDb } from '../database.js';
+import type { RankedBoard } from './ranked-board.js';
+
+// What leaderboards need of a game and of the instances around them: types shared by the
+// leaderboard service and its moderation, which the service builds.
+
+/** A board with the adapter output its scores come from; the manifest's `BoardDefinition` fits. */
+export interface ScoredBoard extends RankedBoard {
+  readonly source: { readonly adapter: string; readonly value: string };
+}
+
+/** A game as leaderboards see it; the manifest's `GameDefinition` fits. */
+export interface LeaderboardGame {
+  readonly id: string;
+  readonly boards: readonly ScoredBoard[];
+}
+
+/**
+ * Tells the other instances, inside the transaction that changed them (so only once it commits),
+ * that a player's entries in a game changed; their in-process engines then read them again.
+ */
+export type AnnounceChange = (trx: GameDb, gameId: string, playerId: string) => Promise<void>;
