@@ -76,7 +76,8 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   // Signed out is refused before the body is parsed or validated: what a form accepts is for
-  // operators to learn, not anyone. The CSRF check needs the form's fields, so it waits for them.
+  // operators to learn, not anyone. The CSRF check needs the form's fields, so it runs once they
+  // are parsed, and before they are validated: a forged request learns nothing of the form either.
   app.addHook('onRequest', async (request, reply) => {
     request.adminSession = await sessions.resolve(request);
     if (!request.routeOptions.config.adminPublic && !request.adminSession) {
@@ -89,7 +90,7 @@ export async function adminRoutes(app: App, options: AdminRoutesOptions): Promis
       throw new ApiError('unauthorized', 'Sign in at /admin/login first.');
     }
   });
-  app.addHook('preHandler', async (request) => sessions.assertCsrf(request));
+  app.addHook('preValidation', async (request) => sessions.assertCsrf(request));
 
   function respond(request: FastifyRequest, reply: FastifyReply, page: AdminPageAnswer) {
     reply.code(page.status ?? 200);
