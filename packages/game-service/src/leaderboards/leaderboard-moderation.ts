@@ -1,11 +1,8 @@
 import type { Clock, Dialect } from '@playstack/server-kit';
 import {
   allEntriesOfPlayer,
-  countBefore,
   countEntries,
   deleteEntry,
-  entriesAfter,
-  entriesBefore,
   entriesOfPlayer,
   findEntryIncludingHidden,
   isLockTimeout,
@@ -16,7 +13,7 @@ import {
 } from './leaderboard-store.js';
 import { deleteHiddenPlayer, expiredHiddenPlayers, findHiddenPlayer, saveHiddenPlayer, type HiddenPlayer } from './hidden-players-store.js';
 import { periodKeysFor } from './periods.js';
-import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
+import { standingOfEntryInSql, type RankIndex, type RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 import { applyOperator, type ScoredResult } from './score-operators.js';
 import type { AnnounceChange, LeaderboardGame } from './leaderboard-game.js';
@@ -180,18 +177,7 @@ export class LeaderboardModeration {
     if (!hiding?.shadow) return undefined;
     const entry = await findEntryIncludingHidden(this.#db, set, playerId);
     if (!entry) return undefined;
-    const [visible, before, above, below] = await Promise.all([
-      countEntries(this.#db, set),
-      countBefore(this.#db, set, entry),
-      radius > 0 ? entriesBefore(this.#db, set, entry, radius) : [],
-      radius > 0 ? entriesAfter(this.#db, set, entry, radius) : [],
-    ]);
-    const rank = before + 1;
-    const own: RankedEntry = { ...entry, rank };
-    return {
-      total: visible + 1,
-      entry: own,
-      window: [...above.map((e, i) => ({ ...e, rank: rank - above.length + i })), own, ...below.map((e, i) => ({ ...e, rank: rank + 1 + i }))],
-    };
+    // The hidden entry counts for its owner alone: one more than the visible entries.
+    return standingOfEntryInSql(this.#db, set, entry, (await countEntries(this.#db, set)) + 1, radius);
   }
 }

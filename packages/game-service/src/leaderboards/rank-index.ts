@@ -329,22 +329,7 @@ export class RankIndex {
   async #standingFromSql(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
     const [total, entry] = await Promise.all([countEntries(this.#db, set), findEntry(this.#db, set, playerId)]);
     if (!entry) return { total, entry: undefined, window: [] };
-    const [before, above, below] = await Promise.all([
-      countBefore(this.#db, set, entry),
-      radius > 0 ? entriesBefore(this.#db, set, entry, radius) : [],
-      radius > 0 ? entriesAfter(this.#db, set, entry, radius) : [],
-    ]);
-    const rank = before + 1;
-    const own: RankedEntry = { ...entry, rank };
-    return {
-      total,
-      entry: own,
-      window: [
-        ...above.map((e, i) => ({ ...e, rank: rank - above.length + i })),
-        own,
-        ...below.map((e, i) => ({ ...e, rank: rank + 1 + i })),
-      ],
-    };
+    return standingOfEntryInSql(this.#db, set, entry, total, radius);
   }
 
   /**
@@ -673,4 +658,20 @@ export class RankIndex {
 
 function sameItem(a: HeldItem | undefined, b: HeldItem | undefined): boolean {
   return a !== undefined && b !== undefined && compareRankKeys(a, b) === 0 && a.displayName === b.displayName;
+}
+
+/** `entry`'s standing in `set` read from SQL: its rank and up to `radius` entries either side, in a set of `total`. */
+export async function standingOfEntryInSql(db: GameDb, set: RankedSet, entry: Entry, total: number, radius: number): Promise<RankedStanding> {
+  const [before, above, below] = await Promise.all([
+    countBefore(db, set, entry),
+    radius > 0 ? entriesBefore(db, set, entry, radius) : [],
+    radius > 0 ? entriesAfter(db, set, entry, radius) : [],
+  ]);
+  const rank = before + 1;
+  const own: RankedEntry = { ...entry, rank };
+  return {
+    total,
+    entry: own,
+    window: [...above.map((e, i) => ({ ...e, rank: rank - above.length + i })), own, ...below.map((e, i) => ({ ...e, rank: rank + 1 + i }))],
+  };
 }
