@@ -14,12 +14,17 @@ export type PlayerSummary = SessionResponse['player'];
 export type RunAccepted = Ok<GamePath<'/runs/{adapterId}'>, 'post'>;
 export type RunSubmission = paths[GamePath<'/runs/{adapterId}'>]['post']['requestBody'];
 export type RunPayload = RunSubmission['payload'];
+/**
+ * A leaderboard read's query, with `players` as a list: given, the read is of a friends' board
+ * (those players' entries and the caller's, ranked among themselves; up to 100 ids).
+ */
+type WithPlayers<Q> = Omit<Q, 'players'> & { players?: readonly string[] | undefined };
 export type LeaderboardPage = Ok<GamePath<'/leaderboards/{boardId}'>, 'get'>;
-export type LeaderboardPageQuery = Query<GamePath<'/leaderboards/{boardId}'>, 'get'>;
+export type LeaderboardPageQuery = WithPlayers<Query<GamePath<'/leaderboards/{boardId}'>, 'get'>>;
 export type LeaderboardEntry = LeaderboardPage['entries'][number];
 export type MyRank = Ok<GamePath<'/leaderboards/{boardId}/me'>, 'get'>;
-export type MyRankQuery = Query<GamePath<'/leaderboards/{boardId}/me'>, 'get'>;
+export type MyRankQuery = WithPlayers<Query<GamePath<'/leaderboards/{boardId}/me'>, 'get'>>;
 export type AroundMe = Ok<GamePath<'/leaderboards/{boardId}/around-me'>, 'get'>;
-export type AroundMeQuery = Query<GamePath<'/leaderboards/{boardId}/around-me'>, 'get'>;
+export type AroundMeQuery = WithPlayers<Query<GamePath<'/leaderboards/{boardId}/around-me'>, 'get'>>;
 export type PlayerDeleted = Ok<GamePath<'/player'>, 'delete'>;
 export type ErrorResponse = components['schemas']['ErrorResponse'];

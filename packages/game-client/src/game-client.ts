@@ -235,19 +235,31 @@ export class GameClient {
       }));
   }
 
-  /** A page of a leaderboard; pass the previous page's `nextCursor` as `cursor` for the next one. */
+  /**
+   * A page of a leaderboard; pass the previous page's `nextCursor` as `cursor` for the next one.
+   * With `players` (up to 100 ids: the game's friend list), a friends' board: those players and
+   * the signed-in one, ranked among themselves.
+   */
   leaderboard(boardId: string, query: LeaderboardPageQuery = {}): Promise<LeaderboardPage> {
-    return this.#read<LeaderboardPage>({ method: 'GET', path: this.#boardPath(boardId, ''), query: { ...query } });
+    return this.#readBoard<LeaderboardPage>(boardId, '', query);
   }
 
-  /** The signed-in player's rank (and neighbours with `radius`). */
+  /** The signed-in player's rank (and neighbours with `radius`); with `players`, on that friends' board. */
   myRank(boardId: string, query: MyRankQuery = {}): Promise<MyRank> {
-    return this.#read<MyRank>({ method: 'GET', path: this.#boardPath(boardId, '/me'), query: { ...query } });
+    return this.#readBoard<MyRank>(boardId, '/me', query);
   }
 
-  /** The entries around the signed-in player's rank. */
+  /** The entries around the signed-in player's rank; with `players`, on that friends' board. */
   aroundMe(boardId: string, query: AroundMeQuery = {}): Promise<AroundMe> {
-    return this.#read<AroundMe>({ method: 'GET', path: this.#boardPath(boardId, '/around-me'), query: { ...query } });
+    return this.#readBoard<AroundMe>(boardId, '/around-me', query);
+  }
+
+  /** A board read; a friends' board goes as POST with the players in the body, whatever their number. */
+  #readBoard<Body>(boardId: string, suffix: string, read: LeaderboardPageQuery | MyRankQuery | AroundMeQuery): Promise<Body> {
+    const { players, ...query } = read as { players?: readonly string[] } & Record<string, string | number | undefined>;
+    const path = this.#boardPath(boardId, suffix);
+    if (players === undefined) return this.#read<Body>({ method: 'GET', path, query });
+    return this.#read<Body>({ method: 'POST', path, query, body: { players } });
   }
 
   /**

@@ -47,6 +47,29 @@ describeEachDatabase('game client run queue against the game service', (database
     expect(await client.myRank('high-score')).toMatchObject({ entry: { playerId: player.id, score: 4242 } });
   });
 
+  it("reads a friends' board: the named players and the signed-in one, ranked among themselves", async () => {
+    const friends = [];
+    for (const [name, score] of [['friend-a', 30], ['friend-b', 90]] as const) {
+      const friend = openClient(harness);
+      await friend.signIn(newPlayerCode(name));
+      await friend.submitRun('score', scorePayload(score));
+      await drain(friend);
+      friends.push((await friend.player())!.id);
+    }
+    const client = openClient(harness);
+    await client.signIn(newPlayerCode('friends-reader'));
+    await client.submitRun('score', scorePayload(60));
+    await drain(client);
+    const me = (await client.player())!.id;
+    const board = await client.leaderboard('high-score', { players: friends, limit: 2 });
+    expect(board.entries.map((e) => [e.rank, e.playerId])).toEqual([[1, friends[1]], [2, me]]);
+    const next = await client.leaderboard('high-score', { players: friends, cursor: board.nextCursor! });
+    expect(next.entries.map((e) => [e.rank, e.playerId])).toEqual([[3, friends[0]]]);
+    expect(await client.myRank('high-score', { players: friends })).toMatchObject({ total: 3, entry: { playerId: me, rank: 2 } });
+    expect((await client.aroundMe('high-score', { players: friends, radius: 1 })).entries.map((e) => e.rank)).toEqual([1, 2, 3]);
+    await expect(client.myRank('high-score', { players: ['not-an-id'] })).rejects.toMatchObject({ code: 'invalid-players' });
+  });
+
   it('sends a run whose response was lost again with the same runId, and the service counts it once', async () => {
     const client = openClient(harness);
     await client.signIn(newPlayerCode('lost-response'));

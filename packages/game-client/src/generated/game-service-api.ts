@@ -244,11 +244,85 @@ export interface paths {
         boardId: string;
       };
       query: {
+        players?: string;
         period?: string;
         cursor?: string;
         limit?: number;
       };
       requestBody: never;
+      responses: {
+        "200": {
+          boardId: string;
+          /** `all` or the resolved period key */
+          period: string;
+          entries: Array<{
+            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            rank: number;
+            playerId: string;
+            displayName: string;
+            score: number;
+            /** when the entry reached its score */
+            achievedAt: string;
+          }>;
+          /** null on the last page */
+          nextCursor: string | null;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "429": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "503": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    post: {
+      path: {
+        gameId: string;
+        boardId: string;
+      };
+      query: {
+        period?: string;
+        cursor?: string;
+        limit?: number;
+      };
+      requestBody: {
+        /** a friends' board: the entries of these players alone (with the caller's), ranked 1..n among themselves; up to 100 player ids */
+        players: Array<string>;
+      };
       responses: {
         "200": {
           boardId: string;
@@ -316,10 +390,83 @@ export interface paths {
         boardId: string;
       };
       query: {
+        players?: string;
         period?: string;
         radius?: number;
       };
       requestBody: never;
+      responses: {
+        "200": {
+          boardId: string;
+          /** `all` or the resolved period key */
+          period: string;
+          total: number;
+          /** centred on the caller, the caller included; empty when they have no entry */
+          entries: Array<{
+            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            rank: number;
+            playerId: string;
+            displayName: string;
+            score: number;
+            /** when the entry reached its score */
+            achievedAt: string;
+          }>;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "429": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "503": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    post: {
+      path: {
+        gameId: string;
+        boardId: string;
+      };
+      query: {
+        period?: string;
+        radius?: number;
+      };
+      requestBody: {
+        /** a friends' board: the entries of these players alone (with the caller's), ranked 1..n among themselves; up to 100 player ids */
+        players: Array<string>;
+      };
       responses: {
         "200": {
           boardId: string;
@@ -387,6 +534,7 @@ export interface paths {
         boardId: string;
       };
       query: {
+        players?: string;
         period?: string;
         radius?: number;
       };
@@ -396,7 +544,90 @@ export interface paths {
           boardId: string;
           /** `all` or the resolved period key */
           period: string;
-          /** entries on the board in this period */
+          /** entries on the board in this period (with players: the chosen players' entries) */
+          total: number;
+          /** the caller's entry, null when they have none */
+          entry: {
+            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            rank: number;
+            playerId: string;
+            displayName: string;
+            score: number;
+            /** when the entry reached its score */
+            achievedAt: string;
+          } | null;
+          /** with radius: up to radius entries above and below, the caller excluded */
+          neighbors?: Array<{
+            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            rank: number;
+            playerId: string;
+            displayName: string;
+            score: number;
+            /** when the entry reached its score */
+            achievedAt: string;
+          }>;
+        };
+        "400": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "401": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "404": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "429": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+        "503": {
+          error: {
+            /** kebab-case error code */
+            code: string;
+            message: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+    post: {
+      path: {
+        gameId: string;
+        boardId: string;
+      };
+      query: {
+        period?: string;
+        radius?: number;
+      };
+      requestBody: {
+        /** a friends' board: the entries of these players alone (with the caller's), ranked 1..n among themselves; up to 100 player ids */
+        players: Array<string>;
+      };
+      responses: {
+        "200": {
+          boardId: string;
+          /** `all` or the resolved period key */
+          period: string;
+          /** entries on the board in this period (with players: the chosen players' entries) */
           total: number;
           /** the caller's entry, null when they have none */
           entry: {

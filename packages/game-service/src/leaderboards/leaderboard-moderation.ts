@@ -167,15 +167,20 @@ export class LeaderboardModeration {
     await this.#ranks.syncChangedPlayer(gameId, playerId);
   }
 
+  /** The player's own entry in the set when they are hidden in shadow mode; undefined for anyone else. */
+  async shadowEntry(set: RankedSet, playerId: string): Promise<Entry | undefined> {
+    const hiding = await findHiddenPlayer(this.#db, set.gameId, playerId);
+    if (!hiding?.shadow) return undefined;
+    return findEntryIncludingHidden(this.#db, set, playerId);
+  }
+
   /**
    * A shadow-hidden player's own view: their entry ranked among the visible ones (as if they
    * were still on the board), the total counting them, and the visible entries around them.
    * Undefined for anyone else (a visible player, or one hidden without shadow mode).
    */
   async shadowStanding(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding | undefined> {
-    const hiding = await findHiddenPlayer(this.#db, set.gameId, playerId);
-    if (!hiding?.shadow) return undefined;
-    const entry = await findEntryIncludingHidden(this.#db, set, playerId);
+    const entry = await this.shadowEntry(set, playerId);
     if (!entry) return undefined;
     // The hidden entry counts for its owner alone: one more than the visible entries.
     return standingOfEntryInSql(this.#db, set, entry, (await countEntries(this.#db, set)) + 1, radius);

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { boardIdMaxLength } from '../manifest/manifest-schema.js';
 import { GameIdParam } from '../games/game-params.js';
+import { chosenPlayersMax } from './chosen-players.js';
 
 /** Bounds of the leaderboard query parameters (the interface specification's limits). */
 export const pageLimitMax = 100;
@@ -22,7 +23,19 @@ export type LeaderboardParams = Static<typeof LeaderboardParams>;
 // Optional with defaults: validation fills them in, and OpenAPI shows them as not required.
 const Period = Type.Optional(Type.String({ maxLength: periodMaxLength, default: 'all', description: periodDescription }));
 
+/** Bounds the text, not the count: `chosenPlayers` refuses more than 100 ids with a message that says so. */
+const playersQueryMaxLength = 16_384;
+const playersDescription = `a friends' board: the entries of these players alone (with the caller's), ranked 1..n among themselves; up to ${chosenPlayersMax} player ids`;
+const PlayersQuery = Type.Optional(Type.String({ maxLength: playersQueryMaxLength, description: `${playersDescription}, comma-separated` }));
+
+/** The body of the POST variants: the same read with the players in the body (for lists too long for a URL). */
+export const PlayersBody = Type.Object({
+  players: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1_000, description: playersDescription }),
+});
+export type PlayersBody = Static<typeof PlayersBody>;
+
 export const PageQuery = Type.Object({
+  players: PlayersQuery,
   period: Period,
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: cursorMaxLength, description: 'nextCursor of the previous page' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: pageLimitMax, default: pageLimitDefault })),
@@ -30,12 +43,14 @@ export const PageQuery = Type.Object({
 export type PageQuery = Static<typeof PageQuery>;
 
 export const MeQuery = Type.Object({
+  players: PlayersQuery,
   period: Period,
   radius: Type.Optional(Type.Integer({ minimum: 1, maximum: radiusMax, description: 'also return up to this many neighbors above and below' })),
 });
 export type MeQuery = Static<typeof MeQuery>;
 
 export const AroundMeQuery = Type.Object({
+  players: PlayersQuery,
   period: Period,
   radius: Type.Optional(Type.Integer({ minimum: 1, maximum: radiusMax, default: aroundMeRadiusDefault, description: 'entries above and below the caller' })),
 });
@@ -71,7 +86,7 @@ export const LeaderboardMeResponse = Type.Object(
   {
     boardId: BoardId,
     period: ResolvedPeriod,
-    total: Type.Integer({ minimum: 0, description: 'entries on the board in this period' }),
+    total: Type.Integer({ minimum: 0, description: "entries on the board in this period (with players: the chosen players' entries)" }),
     entry: Type.Union([EntryRef, Type.Null()], { description: "the caller's entry, null when they have none" }),
     neighbors: Type.Optional(Type.Array(EntryRef, { description: 'with radius: up to radius entries above and below, the caller excluded' })),
   },

@@ -1,10 +1,12 @@
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
 import { andThen, type Awaitable } from '../awaitable.js';
-import { deletePlayerEntries, EntryStatements, type Entry } from './leaderboard-store.js';
+import { deletePlayerEntries, EntryStatements, type Entry, type EntryPosition } from './leaderboard-store.js';
 import { periodKeyAt, periodKeysFor, resolvePeriod } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
-import { rankedSetId, type RankedBoard, type RankedSet } from './ranked-board.js';
+import { rankedSetId, type RankedBoard, type RankedSet, type SortOrder } from './ranked-board.js';
+import { compareRankKeys, rankKeyOf } from './rank-order.js';
+import { rankAmongThemselves, rankedAfter, type ChosenPlayers } from './chosen-players.js';
 import { applyOperator, assertSupportedScore } from './score-operators.js';
 import { deleteHiddenPlayer } from './hidden-players-store.js';
 import { LeaderboardModeration } from './leaderboard-moderation.js';
@@ -53,6 +55,12 @@ export interface LeaderboardPage {
 
 export interface LeaderboardRead {
   readonly period?: string | undefined;
+}
+
+/** A read by a player (`viewer`), of the whole board or of chosen players' alone. */
+export interface ChosenRead extends LeaderboardRead {
+  readonly viewer?: string | undefined;
+  readonly players?: ChosenPlayers | undefined;
 }
 
 /** Insert-or-lock rounds a run's write tries before giving up (each round needs a racing writer). */
@@ -154,28 +162,64 @@ export class Leaderboards {
     };
   }
 
-  /** A page in rank order after `cursor` (from the top without one). */
-  page(game: LeaderboardGame, boardId: string, query: LeaderboardRead & { cursor?: string | undefined; limit: number }): Awaitable<LeaderboardPage> {
+  /**
+   * A page in rank order after `cursor` (from the top without one). `viewer`: the player asking,
+   * who sees their own entry in place when hidden in shadow mode (the entries after it one rank
+   * lower, as in their `/me`). `players`: the board of those players alone (with the viewer),
+   * ranked among themselves.
+   */
+  page(game: LeaderboardGame, boardId: string, query: ChosenRead & { cursor?: string | undefined; limit: number }): Awaitable<LeaderboardPage> {
     const set = this.#resolveSet(game, boardId, query.period);
-    const after = query.cursor === undefined ? undefined : decodeCursor(set, query.cursor);
-    return andThen(this.ranks.entriesAfter(set, after, query.limit + 1), (rows) => {
-      const shown = rows.slice(0, query.limit);
+    const { cursor, limit, viewer, players } = query;
+    const pageOf = (rows: readonly RankedEntry[]): LeaderboardPage => {
+      const shown = rows.slice(0, limit);
       const last = shown.at(-1);
-      return { boardId, period: set.period, entries: shown, nextCursor: rows.length > query.limit && last ? encodeCursor(set, last) : null };
-    });
+      return { boardId, period: set.period, entries: shown, nextCursor: rows.length > limit && last ? encodeCursor(set, last, players?.digest) : null };
+    };
+    const after = cursor === undefined ? undefined : decodeCursor(set, cursor, players?.digest);
+    if (players) return andThen(this.#rankedAmong(set, players, viewer), (ranked) => pageOf(rankedAfter(set.order, ranked, after, limit)));
+    const rows = this.ranks.entriesAfter(set, after, limit + 1);
+    if (viewer === undefined) return andThen(rows, pageOf);
+    // Asked beside the page (not after it), so a shared engine answers both in one round trip.
+    const own = this.ranks.entriesOfPlayers(set, [viewer]);
+    return andThen(rows, (found) =>
+      andThen(own, (visible) => {
+        if (visible.length > 0) return pageOf(found);
+        return this.moderation.shadowStanding(set, viewer, 0).then((shadow) => pageOf(shadow?.entry ? withOwnEntry(set.order, found, shadow.entry, after, limit) : found));
+      }),
+    );
   }
 
   /**
    * The caller's entry and the set's size; with a radius, also the entries around them. Like
    * `page`, answered at once (no promise) when the in-process engine holds the set and the
    * player has an entry in it (without one, SQL is asked whether they are hidden in shadow mode).
+   * With `players`, among those players alone (and the caller).
    */
-  standing(game: LeaderboardGame, boardId: string, playerId: string, query: LeaderboardRead & { radius: number }): Awaitable<{ period: string } & RankedStanding> {
+  standing(game: LeaderboardGame, boardId: string, playerId: string, query: ChosenRead & { radius: number }): Awaitable<{ period: string } & RankedStanding> {
     const set = this.#resolveSet(game, boardId, query.period);
+    if (query.players) {
+      return andThen(this.#rankedAmong(set, query.players, playerId), (ranked) => {
+        const at = ranked.findIndex((e) => e.playerId === playerId);
+        if (at === -1) return { period: set.period, total: ranked.length, entry: undefined, window: [] };
+        return { period: set.period, total: ranked.length, entry: ranked[at], window: ranked.slice(Math.max(0, at - query.radius), at + query.radius + 1) };
+      });
+    }
     return andThen(this.ranks.standing(set, playerId, query.radius), (standing) => {
       if (standing.entry !== undefined) return { period: set.period, ...standing };
       // No visible entry: a player hidden in shadow mode still sees their own.
       return this.moderation.shadowStanding(set, playerId, query.radius).then((shadow) => ({ period: set.period, ...(shadow ?? standing) }));
+    });
+  }
+
+  /**
+   * The chosen players' visible entries ranked among themselves; the viewer's own entry too when
+   * they are hidden in shadow mode (they see themselves, nobody else does).
+   */
+  #rankedAmong(set: RankedSet, players: ChosenPlayers, viewer: string | undefined): Awaitable<RankedEntry[]> {
+    return andThen(this.ranks.entriesOfPlayers(set, players.ids), (entries) => {
+      if (viewer === undefined || entries.some((e) => e.playerId === viewer)) return rankAmongThemselves(set.order, entries);
+      return this.moderation.shadowEntry(set, viewer).then((own) => rankAmongThemselves(set.order, own ? [...entries, own] : entries));
     });
   }
 
@@ -211,6 +255,20 @@ export class Leaderboards {
     if (!board) throw new ApiError('board-not-found', `Game "${game.id}" has no board "${boardId}".`);
     return this.#setOf(game.id, board, resolvePeriod(board, period, this.#clock.now()).key);
   }
+}
+
+/**
+ * A page as a shadow-hidden viewer sees it: their own entry (`own`, ranked among the visible
+ * ones) in place when it falls after `after`, and the visible entries after it one rank lower.
+ */
+function withOwnEntry(order: SortOrder, rows: readonly RankedEntry[], own: RankedEntry, after: EntryPosition | undefined, limit: number): RankedEntry[] {
+  const ownKey = rankKeyOf(order, own);
+  const shifted = rows.map((row) => (compareRankKeys(rankKeyOf(order, row), ownKey) > 0 ? { ...row, rank: row.rank + 1 } : row));
+  if (after && compareRankKeys(ownKey, rankKeyOf(order, after)) <= 0) return shifted;
+  const at = shifted.findIndex((row) => compareRankKeys(rankKeyOf(order, row), ownKey) > 0);
+  // After every row read: on this page only when the rows end the board.
+  if (at === -1) return rows.length > limit ? shifted : [...shifted, own];
+  return [...shifted.slice(0, at), own, ...shifted.slice(at)];
 }
 
 function compareText(a: string, b: string): number {

@@ -67,6 +67,17 @@ export class MemoryRankEngine implements RankEngine {
     return key ? tree.itemsAfter(key, count) : { firstRank: 1, items: tree.itemsFrom(1, count) };
   }
 
+  itemsOf(setId: string, playerIds: readonly string[]): RankItem[] {
+    const tree = this.#sets.get(setId);
+    const items: RankItem[] = [];
+    if (!tree) return items;
+    for (const playerId of playerIds) {
+      const found = tree.around(playerId, 0);
+      if (found) items.push(found.items[0]!);
+    }
+    return items;
+  }
+
   async drop(setId: string): Promise<void> {
     this.#sets.delete(setId);
   }

@@ -71,6 +71,8 @@ export interface RankEngine {
    * still in the set, which is what a cursor usually names).
    */
   itemsAfter(setId: string, key: RankKey | undefined, count: number): Awaitable<{ firstRank: number; items: HeldItem[] } | undefined | NotHeld>;
+  /** The items of those of `playerIds` with an entry in the set (any order, each once). */
+  itemsOf(setId: string, playerIds: readonly string[]): Awaitable<HeldItem[] | NotHeld>;
   /** Which of these sets the engine holds whole (in the same order). */
   holds(setIds: readonly string[]): Promise<boolean[]>;
   /** Forgets a set (an expired period: SQL answers for it from then on). */

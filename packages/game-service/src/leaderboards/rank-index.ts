@@ -242,6 +242,20 @@ export class RankIndex {
     return rows.map((entry, i) => ({ ...entry, rank: firstRank + i }));
   }
 
+  /**
+   * The visible entries of those of `playerIds` with one in the set (any order): from the engine
+   * when it holds the set (at once, without a promise, in-process), else from SQL.
+   */
+  entriesOfPlayers(set: RankedSet, playerIds: readonly string[]): Awaitable<Entry[]> {
+    const fromSql = () => entriesOfPlayers(this.#db, set, playerIds);
+    return andThen(this.#answering(set), (id) =>
+      id === undefined
+        ? fromSql()
+        : this.#fromEngine(set, id, () => this.#engine.itemsOf(id, playerIds), // Ranks in the whole set are not asked for: each caller ranks these among themselves.
+        (items) => this.#rankedEntries(set, items, 0), fromSql),
+    );
+  }
+
   /** The player's 1-based rank, or undefined without an entry. */
   rankOfPlayer(set: RankedSet, playerId: string): Promise<number | undefined> {
     const fromSql = async () => {

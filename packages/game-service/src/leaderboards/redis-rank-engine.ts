@@ -107,6 +107,25 @@ end
 local window = items(KEYS[1], KEYS[2], start, start + tonumber(ARGV[4]) - 1)
 return {start, window[1], window[2]}`;
 
+// KEYS: z h n m. ARGV: generation, then players. The members and scores of those with an entry,
+// and their names.
+const itemsOfScript = `
+if redis.call('GET', KEYS[4]) ~= ARGV[1] then return 'lost' end
+local scored, players = {}, {}
+for i = 2, #ARGV do
+  local member = redis.call('HGET', KEYS[2], ARGV[i])
+  if member then
+    local score = redis.call('ZSCORE', KEYS[1], member)
+    if score then
+      scored[#scored + 1] = member
+      scored[#scored + 1] = score
+      players[#players + 1] = ARGV[i]
+    end
+  end
+end
+if #players == 0 then return {scored, {}} end
+return {scored, redis.call('HMGET', KEYS[3], unpack(players))}`;
+
 // KEYS: SetKeys. ARGV: generation, token, lease ms, '1' to rebuild only a set not held.
 // Takes the build lease and clears what an abandoned build left.
 const claimScript = `
@@ -190,6 +209,7 @@ interface RankScripts {
   leaderboardStanding(z: string, h: string, n: string, m: string, generation: string, playerId: string, radius: number): Promise<[number, number?, number?, ScoredMembers?, Names?] | Lost>;
   leaderboardItems(z: string, n: string, m: string, generation: string, start: number, stop: number): Promise<[ScoredMembers, Names] | Lost>;
   leaderboardItemsAfter(z: string, n: string, m: string, generation: string, score: string, member: string, count: number): Promise<[number, ScoredMembers, Names] | null | Lost>;
+  leaderboardItemsOf(z: string, h: string, n: string, m: string, generation: string, ...playerIds: string[]): Promise<[ScoredMembers, Names] | Lost>;
   leaderboardClaim(...args: [...SetKeys, generation: string, token: string, leaseMs: number, onlyIfLost: string]): Promise<'held' | 'busy' | 'claimed'>;
   leaderboardBuild(b: string, bz: string, bh: string, bn: string, bt: string, token: string, leaseMs: number, buildTtlMs: number, count: number, ...pairs: string[]): Promise<number>;
   leaderboardFinish(...args: [...SetKeys, generation: string, token: string, ttlMs: string]): Promise<number>;
@@ -232,6 +252,7 @@ export class RedisRankEngine implements RankEngine {
     redis.defineCommand('leaderboardStanding', { numberOfKeys: 4, lua: standingScript });
     redis.defineCommand('leaderboardItems', { numberOfKeys: 3, lua: itemsScript });
     redis.defineCommand('leaderboardItemsAfter', { numberOfKeys: 3, lua: itemsAfterScript });
+    redis.defineCommand('leaderboardItemsOf', { numberOfKeys: 4, lua: itemsOfScript });
     redis.defineCommand('leaderboardClaim', { numberOfKeys: keySuffixes.length, lua: claimScript });
     redis.defineCommand('leaderboardBuild', { numberOfKeys: 5, lua: buildScript });
     redis.defineCommand('leaderboardFinish', { numberOfKeys: keySuffixes.length, lua: finishScript });
@@ -369,6 +390,16 @@ export class RedisRankEngine implements RankEngine {
       if (!found) return undefined;
       const [start, scored, named] = found;
       return { firstRank: start + 1, items: heldItems(scored, named) };
+    });
+  }
+
+  itemsOf(setId: string, playerIds: readonly string[]): Promise<HeldItem[] | NotHeld> {
+    return this.#call(async () => {
+      const [z, h, n, m] = this.#keys(setId);
+      // Callers ask for at most a few hundred players: one script call unpacks them all.
+      const found = await this.#redis.leaderboardItemsOf(z, h, n, m, this.#generation, ...playerIds);
+      if (found === 'lost') return notHeld;
+      return heldItems(...found);
     });
   }
 
