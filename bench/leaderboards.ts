@@ -2,7 +2,9 @@
 // p50/p99/p99.9 latency in µs (wrk) and the server's CPU per request of a page (keyset cursor of an
 // entry drawn at random from the whole board), /me and /around-me (players drawn at random among
 // 5,000 signed in at random places on the board), each beside a bare Fastify route answering the
-// same bytes, body and headers (the ceiling). Player ids are UUIDs, as the service makes them. Also
+// same bytes, body and headers (the ceiling), and a friends' board (a page of 100 player ids drawn at
+// random from the whole board, plus the caller: `players=` in the query, ranked among themselves).
+// Player ids are UUIDs, as the service makes them. Also
 // the rank engine's rebuild time at boot and its memory per entry (heap and off-heap, after a GC).
 //
 //   npx tsx --conditions=source bench/leaderboards.ts
@@ -42,10 +44,15 @@ const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const redisUrl = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY (e.g. "me,aroundMe") measures only some of page, me and aroundMe.
-const endpoints = ['page', 'me', 'aroundMe'] as const;
+// BENCH_ONLY (e.g. "me,friends") measures only some of page, me, aroundMe and friends.
+const endpoints = ['page', 'me', 'aroundMe', 'friends'] as const;
 type Endpoint = (typeof endpoints)[number];
-const titles: Record<Endpoint, string> = { page: 'page (limit 25, cursor at random depth)', me: '/me', aroundMe: '/around-me (radius 5)' };
+const titles: Record<Endpoint, string> = {
+  page: 'page (limit 25, cursor at random depth)',
+  me: '/me',
+  aroundMe: '/around-me (radius 5)',
+  friends: "friends' page (100 random ids, limit 25)",
+};
 const measured = endpoints.filter((e) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(e));
 // Both servers run with the game service's production Node flags; BENCH_TARGET_NODE_ARGS adds
 // more to both, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
@@ -53,6 +60,11 @@ const nodeArgs = [...serviceNodeFlags('game-service'), ...(process.env.BENCH_TAR
 const signedInPlayers = Number(process.env.BENCH_PLAYERS ?? 5_000);
 /** Entries whose cursors pages start from, drawn at random from the whole board. */
 const cursorCount = 20_000;
+/** Player ids of entries drawn at random from the whole board, from which each friends' request draws its 100. */
+const friendPoolSize = 20_000;
+const friendsPerRequest = 100;
+/** Friends' requests written out (each its own 100 ids and a signed-in caller). */
+const friendRequestCount = 2_000;
 const rowsPerInsert = 500;
 const rowsPerTransaction = 100_000;
 const gameId = 'bench';
@@ -116,7 +128,12 @@ async function serve(request: ServeRequest): Promise<void> {
   // cheaper for the client, not the service slower.
   const app = Fastify({ logger: false });
   const answer = (sample: Sample) => async (_request: unknown, reply: { headers(h: Record<string, string>): { send(b: string): unknown } }) => reply.headers(sample.headers).send(sample.body);
-  app.get('/v1/games/:gameId/leaderboards/:boardId', answer(request.samples.page));
+  // The page and the friends' page share a path: the query tells them apart (parsed for every request anyway).
+  const page = answer(request.samples.page);
+  const friends = answer(request.samples.friends);
+  app.get('/v1/games/:gameId/leaderboards/:boardId', (req: { query: unknown }, reply: Parameters<typeof page>[1]) =>
+    (req.query as { players?: string }).players === undefined ? page(req, reply) : friends(req, reply),
+  );
   app.get('/v1/games/:gameId/leaderboards/:boardId/me', answer(request.samples.me));
   app.get('/v1/games/:gameId/leaderboards/:boardId/around-me', answer(request.samples.aroundMe));
   await listenInChild(app);
@@ -133,6 +150,8 @@ interface SeededPlayer {
 interface Seeded {
   players: SeededPlayer[];
   cursors: string[];
+  /** Player ids of entries at random places. */
+  friendPool: string[];
   seedMs: number;
 }
 
@@ -173,6 +192,9 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<Seede
   }
   const cursorAt = new Set<number>();
   while (cursorAt.size < Math.min(cursorCount, entryCount)) cursorAt.add(random() % entryCount);
+  const friendAt = new Set<number>();
+  while (friendAt.size < Math.min(friendPoolSize, entryCount)) friendAt.add(random() % entryCount);
+  const friendPool: string[] = [];
   const ids = generator(2026);
   const file = new SqliteDatabase(join(dataDir, 'game.sqlite'));
   const cursors: string[] = [];
@@ -184,6 +206,7 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<Seede
       const generated = uuidFrom(ids);
       const row = { playerId: playerAt.get(i)?.id ?? generated, score: (i * 7_919) % 5_000_000, achievedAt: now - ((i * 104_729) % (30 * dayMs)) };
       if (cursorAt.has(i)) cursors.push(encodeCursor({ gameId, boardId, order: 'desc', period: 'all' }, row));
+      if (friendAt.has(i)) friendPool.push(row.playerId);
       return [gameId, boardId, 'all', row.playerId, `Player ${i}`, row.score, row.achievedAt, now];
     };
     const insertRange = file.transaction((from: number, to: number) => {
@@ -199,7 +222,7 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<Seede
   }
   // Signed in again: on a loaded machine the seeding can outlast the first access tokens.
   const fresh = await signIn(env);
-  return { players: fresh.signedIn.map((p) => ({ token: p.token })), cursors, seedMs: performance.now() - started };
+  return { players: fresh.signedIn.map((p) => ({ token: p.token })), cursors, friendPool, seedMs: performance.now() - started };
 }
 
 /** Signs in `signedInPlayers` players (the dev provider: the same player each time for a code). */
@@ -229,7 +252,23 @@ function requestLines(seeded: Seeded): Record<Endpoint, Array<{ path: string; au
     page: seeded.cursors.map((cursor, i) => ({ path: `${leaderboardPath}?limit=25&cursor=${cursor}`, authorization: auth(players[i % players.length]!) })),
     me: players.map((player) => ({ path: `${leaderboardPath}/me`, authorization: auth(player) })),
     aroundMe: players.map((player) => ({ path: `${leaderboardPath}/around-me?radius=5`, authorization: auth(player) })),
+    friends: friendLists(seeded).map((ids, i) => ({ path: friendsPath(ids), authorization: auth(players[i % players.length]!) })),
   };
+}
+
+/** `friendRequestCount` lists of `friendsPerRequest` distinct ids drawn (deterministically) from the pool. */
+function friendLists(seeded: Seeded): string[][] {
+  const random = generator(77);
+  const pool = seeded.friendPool;
+  return Array.from({ length: friendRequestCount }, () => {
+    const ids = new Set<string>();
+    while (ids.size < Math.min(friendsPerRequest, pool.length)) ids.add(pool[random() % pool.length]!);
+    return [...ids];
+  });
+}
+
+function friendsPath(ids: readonly string[]): string {
+  return `${leaderboardPath}?limit=25&players=${ids.join(',')}`;
 }
 
 /** The same requests for autocannon (the tracing-cost runs), drawn at random. */
@@ -243,13 +282,13 @@ function endpointRequests(seeded: Seeded) {
       return { ...request, path: line.path, headers: { authorization: line.authorization } };
     },
   });
-  return { page: drawn('page'), me: drawn('me'), aroundMe: drawn('aroundMe') };
+  return { page: drawn('page'), me: drawn('me'), aroundMe: drawn('aroundMe'), friends: drawn('friends') };
 }
 
 /** Headers Node writes itself; every other header of a sample is replayed by the ceiling. */
 const transportHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-async function sampleResponses(baseUrl: string, player: SeededPlayer, cursor: string): Promise<Record<Endpoint, Sample>> {
+async function sampleResponses(baseUrl: string, player: SeededPlayer, cursor: string, friends: readonly string[]): Promise<Record<Endpoint, Sample>> {
   const get = async (path: string): Promise<Sample> => {
     const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${player.token}` } });
     const body = await response.text();
@@ -260,13 +299,17 @@ async function sampleResponses(baseUrl: string, player: SeededPlayer, cursor: st
     page: await get(`${leaderboardPath}?limit=25&cursor=${cursor}`),
     me: await get(`${leaderboardPath}/me`),
     aroundMe: await get(`${leaderboardPath}/around-me?radius=5`),
+    friends: await get(friendsPath(friends)),
   };
 }
 
-/** The player and cursor whose responses the ceiling replays: a signed-in player, and a cursor of the entry ranked in the middle of those drawn (a full page after it). */
-function sampled(seeded: Seeded): [SeededPlayer, string] {
+/**
+ * The player, cursor and friends whose responses the ceiling replays: a signed-in player, a cursor
+ * of the entry ranked in the middle of those drawn (a full page after it), the first friend list.
+ */
+function sampled(seeded: Seeded): [SeededPlayer, string, string[]] {
   const middle = [...seeded.cursors].sort((a, b) => scoreOf(a) - scoreOf(b))[seeded.cursors.length >> 1]!;
-  return [seeded.players[0]!, middle];
+  return [seeded.players[0]!, middle, friendLists(seeded)[0]!];
 }
 
 function scoreOf(cursor: string): number {
@@ -366,7 +409,12 @@ async function main(): Promise<void> {
       return;
     }
     const lines = requestLines(seeded);
-    const requestFiles = { page: writeWrkRequests(dir, 'page', lines.page), me: writeWrkRequests(dir, 'me', lines.me), aroundMe: writeWrkRequests(dir, 'aroundMe', lines.aroundMe) };
+    const requestFiles = {
+      page: writeWrkRequests(dir, 'page', lines.page),
+      me: writeWrkRequests(dir, 'me', lines.me),
+      aroundMe: writeWrkRequests(dir, 'aroundMe', lines.aroundMe),
+      friends: writeWrkRequests(dir, 'friends', lines.friends),
+    };
     const ceiling: { server?: ChildServer<unknown> } = {};
     const runs: EngineRun[] = [];
     try {
@@ -378,8 +426,8 @@ async function main(): Promise<void> {
     }
 
     for (const run of runs) printBoot(run.label, run.boot);
-    const { page, me, aroundMe } = runs[0]!.samples;
-    console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}`);
+    const { page, me, aroundMe, friends } = runs[0]!.samples;
+    console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B, friends' page ${friends.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}`);
     console.log(`${rounds} rounds of ${durationSeconds} s per scenario, each beside a ceiling run of the same length (wrk, 2 threads); "of ceiling" is the median of the rounds' ratios\n`);
     printWrkTable(runs.flatMap((run) => measured.map((e) => ({ name: run.rows[e]!.rounds[0]!.name, paired: run.rows[e]! }))));
   });
