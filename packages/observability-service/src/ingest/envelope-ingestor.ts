@@ -3,10 +3,10 @@ import type { Clock } from '@playstack/server-kit';
 import type { NewOccurrence } from '../storage/storage-tables.js';
 import { dayMs } from '../time-units.js';
 import { EnvelopeValidator, InvalidEnvelopeError } from './envelope-validator.js';
-import { mapLogRecord, type LogRecordExtras } from './log-record-mapper.js';
+import { mapLogRecord } from './log-record-mapper.js';
 import type { NewLogRecord } from '../logs/index.js';
 import type { TelemetryWriter } from '../telemetry/index.js';
-import { mapOccurrence, maxClockSkewMs } from './occurrence-mapper.js';
+import { mapOccurrence, maxClockSkewMs, type AcceptanceWindow } from './occurrence-mapper.js';
 import type { ProtocolLogRecord, ProtocolOccurrence, ProtocolResource } from './protocol-types.js';
 import './ingest-error-codes.js';
 
@@ -54,7 +54,7 @@ export interface ResourceBatch {
   /** JSON text of the resource's other attributes (OTLP), stored with each of its occurrences. */
   resourceAttributes?: string | null;
   occurrences: Array<{ index: number; occurrence: ProtocolOccurrence; extras?: OccurrenceExtras }>;
-  logs?: Array<{ index: number; log: ProtocolLogRecord; extras?: LogRecordExtras }>;
+  logs?: Array<{ index: number; log: ProtocolLogRecord }>;
 }
 
 /**
@@ -106,14 +106,14 @@ export class EnvelopeIngestor {
    * Validates the request's `index`-th log record: a valid one joins `batch` (its cut strings
    * counted in `result`), a refused one is reported in `result.errors`.
    */
-  checkLog(item: unknown, index: number, batch: ResourceBatch, result: IngestResult, extras?: LogRecordExtras): void {
+  checkLog(item: unknown, index: number, batch: ResourceBatch, result: IngestResult): void {
     const check = this.#validator.checkLog(item);
     if (!check.ok) {
       result.errors.push({ member: 'logs', index, message: check.message });
       return;
     }
     result.truncated.strings += check.truncated;
-    (batch.logs ??= []).push(extras ? { index, log: check.log, extras } : { index, log: check.log });
+    (batch.logs ??= []).push({ index, log: check.log });
   }
 
   /** Refuses requests with more occurrences than configured (counted as refused for the health view). */
@@ -149,11 +149,24 @@ export class EnvelopeIngestor {
     }
   }
 
+  /**
+   * Stores log records the OTLP path has already mapped and checked (otlp-log-rows.ts), and
+   * completes `result` (which holds the refused ones) with the counts. Not async, as `store`.
+   */
+  storeLogRows(logRows: readonly NewLogRecord[], result: IngestResult): Promise<IngestResult> {
+    return this.#commit([], logRows, result);
+  }
+
+  /** The record times accepted now: none older than the retention, none more than the allowed skew ahead. */
+  acceptanceWindow(): AcceptanceWindow {
+    const now = this.#options.clock.now();
+    return { oldestMs: now - this.#options.retentionDays() * dayMs, newestMs: now + maxClockSkewMs };
+  }
+
   #rowsOf(batches: readonly ResourceBatch[], result: IngestResult): { rows: NewOccurrence[]; logRows: NewLogRecord[] } {
     this.checkCount(batches.reduce((sum, batch) => sum + batch.occurrences.length, 0));
     this.checkLogCount(batches.reduce((sum, batch) => sum + (batch.logs?.length ?? 0), 0));
-    const now = this.#options.clock.now();
-    const window = { oldestMs: now - this.#options.retentionDays() * dayMs, newestMs: now + maxClockSkewMs };
+    const window = this.acceptanceWindow();
     const rows: NewOccurrence[] = [];
     const logRows: NewLogRecord[] = [];
     for (const batch of batches) {
@@ -162,8 +175,8 @@ export class EnvelopeIngestor {
         if (mapped.ok) rows.push(mapped.row);
         else result.errors.push({ index, message: mapped.message });
       }
-      for (const { index, log, extras } of batch.logs ?? []) {
-        const mapped = mapLogRecord(batch.resource, log, window, { resourceAttributes: batch.resourceAttributes ?? null, ...extras });
+      for (const { index, log } of batch.logs ?? []) {
+        const mapped = mapLogRecord(batch.resource, log, window, batch.resourceAttributes ?? null);
         if (mapped.ok) {
           logRows.push(mapped.row);
           result.truncated.strings += mapped.truncated;

@@ -5,16 +5,6 @@ import type { ProtocolLogRecord, ProtocolResource } from './protocol-types.js';
 /** A structured body's JSON text is stored up to this many characters (beyond: as that text, cut). */
 export const maxStructuredBodyLength = 65_536;
 
-/** What OTLP gives beyond protocol v1's members. */
-export interface LogRecordExtras {
-  /** Nanoseconds of `time` beyond its milliseconds (protocol v1 reads them from the timestamp's digits). */
-  timeNs?: number;
-  /** W3C trace flags. */
-  flags?: number;
-  /** JSON text of the resource's other attributes. */
-  resourceAttributes?: string | null;
-}
-
 export type MappedLogRecord = { ok: true; row: NewLogRecord; truncated: number } | { ok: false; message: string };
 
 const fractionDigits = /\.(\d+)(?:Z|[+-]\d{2}:?\d{2})$/i;
@@ -26,7 +16,7 @@ function subMillisecondNanos(timestamp: string): number {
 }
 
 /** A body as stored: strings as they are, other JSON values as their JSON text (bounded). */
-function storedBody(body: unknown): { body: string | null; bodyJson: number; truncated: number } {
+export function storedBody(body: unknown): { body: string | null; bodyJson: number; truncated: number } {
   if (body === undefined || body === null) return { body: null, bodyJson: 0, truncated: 0 };
   if (typeof body === 'string') return { body, bodyJson: 0, truncated: 0 };
   const text = JSON.stringify(body);
@@ -34,8 +24,8 @@ function storedBody(body: unknown): { body: string | null; bodyJson: number; tru
   return { body: text.slice(0, maxStructuredBodyLength), bodyJson: 0, truncated: 1 };
 }
 
-/** Turns a validated log record into a storage row, or refuses it for its time. */
-export function mapLogRecord(resource: ProtocolResource, log: ProtocolLogRecord, window: AcceptanceWindow, extras: LogRecordExtras = {}): MappedLogRecord {
+/** Turns a validated protocol v1 log record into a storage row, or refuses it for its time (OTLP records take otlp-log-rows.ts). */
+export function mapLogRecord(resource: ProtocolResource, log: ProtocolLogRecord, window: AcceptanceWindow, resourceAttributes: string | null = null): MappedLogRecord {
   const timeMs = Date.parse(log.time);
   if (!Number.isFinite(timeMs)) return { ok: false, message: 'log.time is not a valid date-time' };
   if (timeMs < window.oldestMs) return { ok: false, message: 'log.time is older than the retention period' };
@@ -47,7 +37,7 @@ export function mapLogRecord(resource: ProtocolResource, log: ProtocolLogRecord,
     truncated,
     row: {
       time_ms: timeMs,
-      time_ns: extras.timeNs ?? subMillisecondNanos(log.time),
+      time_ns: subMillisecondNanos(log.time),
       observed_ms: Number.isFinite(observedMs) ? observedMs : timeMs,
       severity_number: inferSeverityNumber(log.severityNumber, log.severityText),
       severity_text: log.severityText ?? null,
@@ -62,10 +52,10 @@ export function mapLogRecord(resource: ProtocolResource, log: ProtocolLogRecord,
       scope_version: log.scope?.version ?? null,
       trace_id: log.traceId?.toLowerCase() ?? null,
       span_id: log.spanId?.toLowerCase() ?? null,
-      flags: extras.flags ?? 0,
+      flags: 0,
       tenant_id: log.tenantId ?? null,
       attributes: log.attributes && Object.keys(log.attributes).length > 0 ? JSON.stringify(log.attributes) : null,
-      resource_attributes: extras.resourceAttributes ?? null,
+      resource_attributes: resourceAttributes,
     },
   };
 }

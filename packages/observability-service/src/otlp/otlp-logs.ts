@@ -1,7 +1,8 @@
 import type { Clock } from '@playstack/server-kit';
-import { emptyIngestResult, type ResourceBatch } from '../ingest/envelope-ingestor.js';
+import { emptyIngestResult } from '../ingest/envelope-ingestor.js';
 import type { Ingestion } from '../ingest/ingestion-plugin.js';
-import { mapOtlpLogRecord, type OtlpLogRecord, type OtlpScope } from './otlp-log-mapper.js';
+import type { NewLogRecord } from '../logs/index.js';
+import { otlpLogRow, type LogResource, type OtlpLogRecord, type OtlpScope } from './otlp-log-rows.js';
 import { otlpType } from './otlp-protos.js';
 import { checkResource } from './otlp-resource-check.js';
 import { refusalMessage, type OtlpExportOutcome, type OtlpSignal } from './otlp-signal.js';
@@ -29,11 +30,11 @@ export function logSignal(ingestion: Ingestion, clock: Clock): OtlpSignal {
 }
 
 /**
- * Maps every log record (numbered in request order) through the one mapping, validates it as
- * protocol v1 validates log records, and stores the valid ones through the same writer. Not
- * async: nothing here holds the request or its records while the commit is awaited, so they can
- * be collected meanwhile (a request's records would otherwise outlive several young-generation
- * collections, each copying them).
+ * Maps every log record (numbered in request order) straight to a storage row with the rules
+ * protocol v1 validates log records by (otlp-log-rows.ts), and stores the accepted ones through
+ * the same writer. Not async: nothing here holds the request or its records while the commit is
+ * awaited, so they can be collected meanwhile (a request's records would otherwise outlive
+ * several young-generation collections, each copying them).
  */
 function ingestLogs(ingestion: Ingestion, clock: Clock, request: LogsRequest): Promise<OtlpExportOutcome> {
   const { ingestor, validator } = ingestion;
@@ -43,24 +44,27 @@ function ingestLogs(ingestion: Ingestion, clock: Clock, request: LogsRequest): P
   ingestor.checkLogCount(recordCount);
 
   const now = clock.now();
+  const window = ingestor.acceptanceWindow();
   const result = emptyIngestResult();
-  const batches: ResourceBatch[] = [];
+  const rows: NewLogRecord[] = [];
   let index = 0;
   for (const entry of resourceLogs) {
     const { resource, otherAttributes } = mapOtlpResource(entry.resource);
     const shell = checkResource(validator, resource, now);
     result.truncated.strings += shell.truncated;
-    const resourceTenant = attributeMap(entry.resource?.attributes).get('tenant.id');
-    const batch: ResourceBatch = { resource: shell.resource, resourceAttributes: otherAttributes, occurrences: [], logs: [] };
+    const owner: LogResource = { resource: shell.resource, resourceAttributes: otherAttributes, tenant: attributeMap(entry.resource?.attributes).get('tenant.id') };
     for (const scope of entry.scopeLogs ?? []) {
       for (const record of scope.logRecords ?? []) {
-        const mapped = mapOtlpLogRecord(record, scope.scope, resourceTenant, now);
-        if (mapped.ok) ingestor.checkLog(mapped.log, index, batch, result, mapped.extras);
-        else result.errors.push({ member: 'logs', index, message: mapped.message });
+        const mapped = otlpLogRow(record, scope.scope, owner, window, now);
+        if (mapped.ok) {
+          rows.push(mapped.row);
+          result.truncated.strings += mapped.truncated;
+        } else {
+          result.errors.push({ member: 'logs', index, message: mapped.message });
+        }
         index += 1;
       }
     }
-    batches.push(batch);
   }
-  return ingestor.store(batches, result).then((stored) => ({ rejected: stored.rejected.logs, errorMessage: refusalMessage('log record', stored.errors) }));
+  return ingestor.storeLogRows(rows, result).then((stored) => ({ rejected: stored.rejected.logs, errorMessage: refusalMessage('log record', stored.errors) }));
 }
