@@ -88,6 +88,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         app.log.warn({ err: error, kind }, 'session revocation: Redis write failed; other instances learn of it from the database');
       },
     });
+    app.addHook('onClose', () => revocations.close());
     const sessions = new SessionService({
       db,
       clock: app.clock,

@@ -24,6 +24,15 @@ const playerKey = (playerId: string) => `auth:revoked-player:${playerId}`;
  */
 const sweepIntervalMs = 1_000;
 
+/** Families asked for at once when the ones in use are checked again together (bound parameters per statement). */
+const familiesPerCheck = 500;
+
+/**
+ * A family asked about within this long is in use: checked again ahead of time. One idle longer
+ * is left to lapse (its next request asks the database).
+ */
+const inUseForMs = 60_000;
+
 /** Each map is in insertion order with one lifetime for all its entries, so expired entries lead. */
 function forgetExpired(until: Map<string, number>, now: number): void {
   for (const [key, expiresAt] of until) {
@@ -43,6 +52,14 @@ function forgetExpired(until: Map<string, number>, now: number): void {
  * database, at most once per `activeCacheMs` per instance, and that check is all there is while
  * Redis does not answer or without Redis. So every instance learns of every revocation within
  * `activeCacheMs`, and the common path costs no database read per request.
+ *
+ * Families in use are checked again together, ahead of time: every `activeCacheMs / 2` the
+ * families asked about within the last minute are read in one statement per 500 and trusted for
+ * `activeCacheMs` from the moment that read began, so a player who keeps making requests is
+ * answered from memory on every one of them, not from the database once their family's trust
+ * lapses (a database read per request at a few requests per second per player). The bound is the
+ * same: a revocation committed before a read began is seen by it, so none is missed longer than
+ * `activeCacheMs`.
  */
 export class FamilyRevocations {
   readonly #db: GameDb;
@@ -57,13 +74,69 @@ export class FamilyRevocations {
   readonly #revokedFamilies = new Map<string, number>();
   readonly #revokedPlayers = new Map<string, number>();
   readonly #activeUntil = new Map<string, number>();
+  /** Families asked about, each with when it was last (the families in use are those of the last minute). */
+  readonly #lastAskedAt = new Map<string, number>();
   #nextSweepAt = 0;
+  readonly #checkTimer: NodeJS.Timeout | undefined;
+  #checking: Promise<void> | undefined;
 
   constructor(db: GameDb, redis: RedisHealth | undefined, clock: Clock, options: FamilyRevocationsOptions) {
     this.#db = db;
     this.#redis = redis;
     this.#clock = clock;
     this.#options = options;
+    if (options.activeCacheMs > 0) {
+      this.#checkTimer = setInterval(() => {
+        if (!this.#checking) void this.checkFamiliesInUse();
+      }, Math.max(1, Math.floor(options.activeCacheMs / 2)));
+      this.#checkTimer.unref();
+    }
+  }
+
+  /**
+   * Reads again, together, the families asked about within the last minute (the timer calls it
+   * every `activeCacheMs / 2`): active ones are trusted for `activeCacheMs` from the start of the read,
+   * revoked or deleted ones remembered as revoked. A failed read changes nothing (those families'
+   * trust lapses and requests ask the database again one by one). A call while a check runs starts
+   * its own after it (the timer skips its turn instead).
+   */
+  checkFamiliesInUse(): Promise<void> {
+    const check: Promise<void> = (this.#checking ?? Promise.resolve()).then(() => this.#checkInUse()).finally(() => {
+      if (this.#checking === check) this.#checking = undefined;
+    });
+    this.#checking = check;
+    return check;
+  }
+
+  async #checkInUse(): Promise<void> {
+    const families: string[] = [];
+    const since = this.#clock.now() - inUseForMs;
+    for (const [id, askedAt] of this.#lastAskedAt) {
+      if (askedAt < since || this.#revokedFamilies.has(id)) this.#lastAskedAt.delete(id);
+      else families.push(id);
+    }
+    for (let from = 0; from < families.length; from += familiesPerCheck) {
+      const chunk = families.slice(from, from + familiesPerCheck);
+      const readAt = this.#clock.now();
+      let rows: Array<{ id: string; revoked_at: number | null }>;
+      try {
+        rows = await this.#db.selectFrom('session_families').select(['id', 'revoked_at']).where('id', 'in', chunk).execute();
+      } catch {
+        return;
+      }
+      const active = new Set<string>();
+      for (const row of rows) if (row.revoked_at === null) active.add(row.id);
+      for (const id of chunk) {
+        if (active.has(id)) this.#trust(id, readAt);
+        else this.#rememberFamily(id);
+      }
+    }
+  }
+
+  /** Stops the timer of {@link checkFamiliesInUse} (the app closes) and waits for a check under way. */
+  async close(): Promise<void> {
+    clearInterval(this.#checkTimer);
+    await this.#checking;
   }
 
   /** Call once the families' revocation is committed to the database. Never throws for Redis. */
@@ -116,6 +189,7 @@ export class FamilyRevocations {
   }
 
   #revokedInDatabaseUnlessFresh(familyId: string, now: number): Awaitable<boolean> {
+    if (this.#checkTimer) this.#lastAskedAt.set(familyId, now);
     if ((this.#activeUntil.get(familyId) ?? 0) > now) return false;
     return this.#revokedInDatabase(familyId, now);
   }
@@ -138,11 +212,16 @@ export class FamilyRevocations {
       this.#rememberFamily(familyId);
       return true;
     }
-    if (this.#options.activeCacheMs > 0) {
-      this.#activeUntil.delete(familyId);
-      this.#activeUntil.set(familyId, now + this.#options.activeCacheMs);
-    }
+    if (this.#options.activeCacheMs > 0) this.#trust(familyId, now);
     return false;
+  }
+
+  /** The database showed the family active in a read that began at `readAt`. */
+  #trust(familyId: string, readAt: number): void {
+    // A revocation learned meanwhile (here or from Redis) stands.
+    if (this.#revokedFamilies.has(familyId)) return;
+    this.#activeUntil.delete(familyId);
+    this.#activeUntil.set(familyId, readAt + this.#options.activeCacheMs);
   }
 
   #rememberFamily(familyId: string): void {

@@ -8,7 +8,7 @@ import type { FamilyRevocations } from './family-revocations.js';
 import type { ProviderRegistry } from './providers/provider-registry.js';
 import { revokeSessionsOfPlayer } from './player-sessions.js';
 import { openSuccessor, sealSuccessor } from './refresh-successor.js';
-import { findPresentedToken, insertFamily, revokeFamily, rotate, type PresentedToken } from './session-store.js';
+import { familyInserts, findPresentedToken, revokeFamily, rotate, type PresentedToken } from './session-store.js';
 import type { GameDb } from '../database.js';
 
 export interface SessionLifetimes {
@@ -46,9 +46,13 @@ const maxRotationAttempts = 3;
  */
 export class SessionService {
   readonly #deps: SessionServiceDeps;
+  readonly #linkedPlayer: ReturnType<typeof playerForPlatformLink>;
+  readonly #insertFamily: ReturnType<typeof familyInserts>;
 
   constructor(deps: SessionServiceDeps) {
     this.#deps = deps;
+    this.#linkedPlayer = playerForPlatformLink(deps.db);
+    this.#insertFamily = familyInserts(deps.db);
   }
 
   /** Signs a player in with a platform authorization code: a new family. */
@@ -61,12 +65,12 @@ export class SessionService {
     // One transaction, so a deletion of this player (which locks the player first) either
     // completes before (and this creates a new player) or after (and erases this session too).
     const player = await db.transaction().execute(async (trx) => {
-      const signedIn = await playerForPlatformLink(
+      const signedIn = await this.#linkedPlayer(
         trx,
         { gameId: game.id, provider: game.auth.provider, subject: identity.subject, displayName: identity.displayName },
         now,
       );
-      await insertFamily(trx, {
+      await this.#insertFamily(trx, {
         familyId,
         gameId: game.id,
         playerId: signedIn.id,

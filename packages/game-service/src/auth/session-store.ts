@@ -1,5 +1,7 @@
 import type { Dialect } from '@playstack/server-kit';
-import type { GameDb } from '../database.js';
+import type { Insertable } from 'kysely';
+import type { GameDb, RefreshTokensTable, SessionFamiliesTable } from '../database.js';
+import { PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 
 /** A refresh token as found by its hash, with its family's state. */
 export interface PresentedToken {
@@ -63,27 +65,49 @@ export interface NewFamily {
   readonly expiresAt: number;
 }
 
-/** A new session: family at generation 1 with its first refresh token. Call inside a transaction. */
-export async function insertFamily(trx: GameDb, family: NewFamily): Promise<void> {
-  await trx
-    .insertInto('session_families')
-    .values({
-      id: family.familyId,
-      game_id: family.gameId,
-      player_id: family.playerId,
+/**
+ * A new session: family at generation 1 with its first refresh token. Call inside a transaction.
+ * Made once for a database (the two inserts compiled once).
+ */
+export function familyInserts(db: GameDb): (trx: QueryRunner, family: NewFamily) => Promise<void> {
+  const family = new PrecompiledQuery<Insertable<SessionFamiliesTable>, unknown>((arg) =>
+    db.insertInto('session_families').values({
+      id: arg('id'),
+      game_id: arg('game_id'),
+      player_id: arg('player_id'),
+      generation: arg('generation'),
+      rotated_at: arg('rotated_at'),
+      grace_used: arg('grace_used'),
+      created_at: arg('created_at'),
+      revoked_at: arg('revoked_at'),
+      revoked_reason: arg('revoked_reason'),
+    }),
+  );
+  const token = new PrecompiledQuery<Insertable<RefreshTokensTable>, unknown>((arg) =>
+    db.insertInto('refresh_tokens').values({
+      token_hash: arg('token_hash'),
+      family_id: arg('family_id'),
+      generation: arg('generation'),
+      issued_at: arg('issued_at'),
+      expires_at: arg('expires_at'),
+      successor_sealed: arg('successor_sealed'),
+    }),
+  );
+  return async (trx, created) => {
+    await family.execute(trx, {
+      id: created.familyId,
+      game_id: created.gameId,
+      player_id: created.playerId,
       generation: 1,
-      rotated_at: family.now,
+      rotated_at: created.now,
       // No longer read: kept filled while the column exists (see migration 2026-11-25-02).
       grace_used: 0,
-      created_at: family.now,
+      created_at: created.now,
       revoked_at: null,
       revoked_reason: null,
-    })
-    .execute();
-  await trx
-    .insertInto('refresh_tokens')
-    .values({ token_hash: family.tokenHash, family_id: family.familyId, generation: 1, issued_at: family.now, expires_at: family.expiresAt, successor_sealed: null })
-    .execute();
+    });
+    await token.execute(trx, { token_hash: created.tokenHash, family_id: created.familyId, generation: 1, issued_at: created.now, expires_at: created.expiresAt, successor_sealed: null });
+  };
 }
 
 export interface Rotation {

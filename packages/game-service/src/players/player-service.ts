@@ -1,5 +1,6 @@
-import { upsertLinkedPlayer, type PlatformLink, type Player } from './player-store.js';
+import { LinkedPlayerUpsert, type PlatformLink, type Player } from './player-store.js';
 import type { GameDb } from '../database.js';
+import type { QueryRunner } from '../precompiled-query.js';
 
 // The players feature's public functions: other features (sign-in) reach the players table only
 // through these.
@@ -7,12 +8,14 @@ import type { GameDb } from '../database.js';
 export type { PlatformLink, Player };
 
 /**
- * The player linked to this platform identity in this game, created on first sign-in; the display
- * name follows the platform's. Run it inside the sign-in's transaction: an erasure of the player
- * locks the record first (player-erasure.ts), so it completes wholly before or after the sign-in.
+ * The player linked to a platform identity in a game, created on first sign-in; the display
+ * name follows the platform's. Made once for a database (its statement compiled once); run it
+ * inside the sign-in's transaction: an erasure of the player locks the record first
+ * (player-erasure.ts), so it completes wholly before or after the sign-in.
  */
-export function playerForPlatformLink(db: GameDb, link: PlatformLink, now: number): Promise<Player> {
-  return upsertLinkedPlayer(db, link, now);
+export function playerForPlatformLink(db: GameDb): (trx: QueryRunner, link: PlatformLink, now: number) => Promise<Player> {
+  const upsert = new LinkedPlayerUpsert(db);
+  return (trx, link, now) => upsert.run(trx, link, now);
 }
 
 /** Operators' player search (by id, platform subject, or part of the display name), and one player. */

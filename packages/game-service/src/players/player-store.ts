@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
-import type { GameDb } from '../database.js';
+import type { GameDb, PlayersTable } from '../database.js';
+import { PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 
 /** A player of one game, linked to one platform identity. */
 export interface Player {
@@ -19,12 +20,32 @@ export interface PlatformLink {
 
 /**
  * The player linked to this platform identity in this game, created if absent, its display name
- * updated if present. One upsert, so two first sign-ins racing end with one player.
+ * updated if present. One upsert, so two first sign-ins racing end with one player. Compiled once
+ * for the database it is made with; run on it or any of its transactions.
  */
-export async function upsertLinkedPlayer(db: GameDb, link: PlatformLink, now: number): Promise<Player> {
-  const row = await db
-    .insertInto('players')
-    .values({
+export class LinkedPlayerUpsert {
+  readonly #upsert: PrecompiledQuery<PlayersTable, Pick<PlayersTable, 'id' | 'game_id' | 'display_name'>>;
+
+  constructor(db: GameDb) {
+    this.#upsert = new PrecompiledQuery((arg) =>
+      db
+        .insertInto('players')
+        .values({
+          id: arg('id'),
+          game_id: arg('game_id'),
+          provider: arg('provider'),
+          provider_subject: arg('provider_subject'),
+          display_name: arg('display_name'),
+          created_at: arg('created_at'),
+          last_seen_at: arg('last_seen_at'),
+        })
+        .onConflict((oc) => oc.columns(['game_id', 'provider', 'provider_subject']).doUpdateSet({ display_name: arg('display_name'), last_seen_at: arg('last_seen_at') }))
+        .returning(['id', 'game_id', 'display_name']),
+    );
+  }
+
+  async run(db: QueryRunner, link: PlatformLink, now: number): Promise<Player> {
+    const { rows } = await this.#upsert.execute(db, {
       id: randomUUID(),
       game_id: link.gameId,
       provider: link.provider,
@@ -32,13 +53,11 @@ export async function upsertLinkedPlayer(db: GameDb, link: PlatformLink, now: nu
       display_name: link.displayName,
       created_at: now,
       last_seen_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['game_id', 'provider', 'provider_subject']).doUpdateSet({ display_name: link.displayName, last_seen_at: now }),
-    )
-    .returning(['id', 'game_id', 'display_name'])
-    .executeTakeFirstOrThrow();
-  return { id: row.id, gameId: row.game_id, displayName: row.display_name };
+    });
+    const row = rows[0];
+    if (!row) throw new Error('the player upsert returned no row');
+    return { id: row.id, gameId: row.game_id, displayName: row.display_name };
+  }
 }
 
 /**

@@ -19,6 +19,9 @@ const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
  */
 export function boundedDisplayName(raw: string | undefined): string {
   const cleaned = (raw ?? '').replace(removedCharacters, '').replace(whitespaceRun, ' ').trim();
+  // No more UTF-16 units than the limit: no more code points either, nothing to cut (splitting
+  // into graphemes was most of a sign-in's time in this function).
+  if (cleaned.length <= maxDisplayNameCodePoints) return cleaned || defaultDisplayName;
   let kept = '';
   let codePoints = 0;
   for (const { segment } of segmenter.segment(cleaned)) {
