@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ManualClock, type App } from '@playstack/server-kit';
+import { ManualClock, systemClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { FamilyRevocations } from '../src/auth/family-revocations.js';
 import { gameDatabase } from '../src/database.js';
@@ -21,7 +21,8 @@ describeEachDatabase('session revocations: families in use checked again togethe
   let revocations: FamilyRevocations;
   beforeAll(async () => {
     app = await buildTestApp(database(), { GAME_PLAYER_RATE_LIMIT_MAX: '1000' }, { clock });
-    revocations = new FamilyRevocations(gameDatabase(app).db, undefined, clock, { accessTokenTtlMs, activeCacheMs });
+    // The checks run when the test says (the timer would run them at moments of its own).
+    revocations = new FamilyRevocations(gameDatabase(app).db, undefined, clock, { accessTokenTtlMs, activeCacheMs, checkOnTimer: false });
   });
   afterAll(async () => {
     await revocations.close();
@@ -37,7 +38,7 @@ describeEachDatabase('session revocations: families in use checked again togethe
 
     clock.advance(activeCacheMs - 1);
     expect(revocations.isRevoked(family, session.player.id)).toBe(false); // from memory
-    // The family was asked about within the minute: the check reads it again and trusts it from now on.
+    // Asked about since its read, its trust lapsing before the next check: the check reads it again and trusts it from now on.
     await revocations.checkFamiliesInUse();
     clock.advance(activeCacheMs - 1);
     expect(revocations.isRevoked(family, session.player.id)).toBe(false); // still from memory, past the first read's trust
@@ -45,8 +46,7 @@ describeEachDatabase('session revocations: families in use checked again togethe
     // Another instance logs the session out: this one answers from memory until the next check
     // of the families in use, which sees it.
     await app.inject({ method: 'POST', url: '/v1/games/demo/auth/logout', payload: { refreshToken: session.refreshToken } });
-    const beforeCheck = revocations.isRevoked(family, session.player.id);
-    expect(beforeCheck === false || beforeCheck === true).toBe(true); // from memory (true when the timer's own check ran in between)
+    expect(revocations.isRevoked(family, session.player.id)).toBe(false); // from memory
     await revocations.checkFamiliesInUse();
     expect(revocations.isRevoked(family, session.player.id)).toBe(true);
   });
@@ -57,27 +57,55 @@ describeEachDatabase('session revocations: families in use checked again togethe
     expect(await revocations.isRevoked(family, session.player.id)).toBe(false);
     await app.inject({ method: 'POST', url: '/v1/games/demo/auth/logout', payload: { refreshToken: session.refreshToken } });
     clock.advance(activeCacheMs);
-    // From the database (or from memory, when the timer's own check ran since the logout).
-    expect(await revocations.isRevoked(family, session.player.id)).toBe(true);
+    const answer = revocations.isRevoked(family, session.player.id);
+    expect(answer).toBeInstanceOf(Promise); // the trust lapsed: the database is asked
+    expect(await answer).toBe(true);
   });
 
-  it('takes a family deleted with its player for revoked, and leaves a family idle for a minute to lapse', async () => {
+  it('takes a family deleted with its player for revoked, and reads only families asked about since their last read', async () => {
     const kept = await devSignIn(app, 'demo', 'kept');
     const erased = await devSignIn(app, 'demo', 'erased');
     expect(await revocations.isRevoked(familyOf(kept), kept.player.id)).toBe(false);
     expect(await revocations.isRevoked(familyOf(erased), erased.player.id)).toBe(false);
     const deletion = await app.inject({ method: 'DELETE', url: '/v1/games/demo/player', headers: bearer(erased.accessToken) });
     expect(deletion.statusCode).toBe(200);
-    // Both were asked about within the minute: the check trusts the one, takes the other for revoked.
+    // Both asked about again, their trust lapsing before the next check: the check trusts the
+    // one again and takes the other for revoked.
+    clock.advance(activeCacheMs / 2);
+    expect(revocations.isRevoked(familyOf(kept), kept.player.id)).toBe(false);
+    expect(revocations.isRevoked(familyOf(erased), erased.player.id)).toBe(false);
     await revocations.checkFamiliesInUse();
     expect(revocations.isRevoked(familyOf(kept), kept.player.id)).toBe(false);
     expect(revocations.isRevoked(familyOf(erased), erased.player.id)).toBe(true);
 
-    // Not asked about for a minute: no longer checked, its trust lapses, the database is asked again.
-    clock.advance(60_001);
+    // Asked about once more just now: the next check reads it again. Then, not asked about, the
+    // check after leaves it, its trust lapses, and the request after that asks the database.
+    clock.advance(activeCacheMs / 2);
     await revocations.checkFamiliesInUse();
+    clock.advance(activeCacheMs / 2);
+    await revocations.checkFamiliesInUse();
+    clock.advance(activeCacheMs / 2);
     const lapsed = revocations.isRevoked(familyOf(kept), kept.player.id);
     expect(lapsed).toBeInstanceOf(Promise);
     expect(await lapsed).toBe(false);
+  });
+
+  it('on its timer, keeps a family asked about every 20 ms trusted from memory past its first trust', async () => {
+    const timed = new FamilyRevocations(gameDatabase(app).db, undefined, systemClock, { accessTokenTtlMs, activeCacheMs });
+    try {
+      const session = await devSignIn(app, 'demo', 'timed');
+      const family = familyOf(session);
+      expect(await timed.isRevoked(family, session.player.id)).toBe(false);
+      const until = Date.now() + 2.5 * activeCacheMs;
+      const answers: unknown[] = [];
+      while (Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        answers.push(timed.isRevoked(family, session.player.id));
+      }
+      // Never a lapse (which would ask the database, a promise): the timer's checks renewed the trust.
+      expect(answers.filter((answer) => answer !== false)).toEqual([]);
+    } finally {
+      await timed.close();
+    }
   });
 });

@@ -10,6 +10,11 @@ export interface FamilyRevocationsOptions {
    * instance may learn of a revocation it did not hear of through Redis (or at all, without Redis).
    */
   activeCacheMs: number;
+  /**
+   * Whether a timer runs {@link FamilyRevocations.checkFamiliesInUse} every `activeCacheMs / 2`
+   * (default); without it the owner calls it (tests, to choose the moments).
+   */
+  checkOnTimer?: boolean;
   /** Told of every failed Redis write (log and count it); the request carries on. */
   onRedisWriteFailure?: (error: unknown, what: 'family' | 'player') => void;
 }
@@ -26,12 +31,6 @@ const sweepIntervalMs = 1_000;
 
 /** Families asked for at once when the ones in use are checked again together (bound parameters per statement). */
 const familiesPerCheck = 500;
-
-/**
- * A family asked about within this long is in use: checked again ahead of time. One idle longer
- * is left to lapse (its next request asks the database).
- */
-const inUseForMs = 60_000;
 
 /** Each map is in insertion order with one lifetime for all its entries, so expired entries lead. */
 function forgetExpired(until: Map<string, number>, now: number): void {
@@ -54,12 +53,13 @@ function forgetExpired(until: Map<string, number>, now: number): void {
  * `activeCacheMs`, and the common path costs no database read per request.
  *
  * Families in use are checked again together, ahead of time: every `activeCacheMs / 2` the
- * families asked about within the last minute are read in one statement per 500 and trusted for
- * `activeCacheMs` from the moment that read began, so a player who keeps making requests is
- * answered from memory on every one of them, not from the database once their family's trust
- * lapses (a database read per request at a few requests per second per player). The bound is the
- * same: a revocation committed before a read began is seen by it, so none is missed longer than
- * `activeCacheMs`.
+ * families asked about since their last read whose trust would lapse before the next check are
+ * read in one statement per 500 and trusted for `activeCacheMs` from the moment that read began.
+ * So a player who keeps making requests is answered from memory on every one of them instead of
+ * one request per `activeCacheMs` waiting on a database read (a read per family and
+ * `activeCacheMs` either way, at most, but off the requests' path and many per statement). The
+ * bound is the same: a revocation committed before a read began is seen by it, so none is missed
+ * longer than `activeCacheMs`.
  */
 export class FamilyRevocations {
   readonly #db: GameDb;
@@ -74,8 +74,9 @@ export class FamilyRevocations {
   readonly #revokedFamilies = new Map<string, number>();
   readonly #revokedPlayers = new Map<string, number>();
   readonly #activeUntil = new Map<string, number>();
-  /** Families asked about, each with when it was last (the families in use are those of the last minute). */
-  readonly #lastAskedAt = new Map<string, number>();
+  /** Families asked about since the database was last read for them: the ones in use. */
+  #askedSinceRead = new Set<string>();
+  readonly #checkEveryMs: number;
   #nextSweepAt = 0;
   readonly #checkTimer: NodeJS.Timeout | undefined;
   #checking: Promise<void> | undefined;
@@ -85,17 +86,19 @@ export class FamilyRevocations {
     this.#redis = redis;
     this.#clock = clock;
     this.#options = options;
-    if (options.activeCacheMs > 0) {
+    this.#checkEveryMs = Math.max(1, Math.floor(options.activeCacheMs / 2));
+    if (options.activeCacheMs > 0 && options.checkOnTimer !== false) {
       this.#checkTimer = setInterval(() => {
         if (!this.#checking) void this.checkFamiliesInUse();
-      }, Math.max(1, Math.floor(options.activeCacheMs / 2)));
+      }, this.#checkEveryMs);
       this.#checkTimer.unref();
     }
   }
 
   /**
-   * Reads again, together, the families asked about within the last minute (the timer calls it
-   * every `activeCacheMs / 2`): active ones are trusted for `activeCacheMs` from the start of the read,
+   * Reads again, together, the families asked about since their last read whose trust lapses
+   * before the next check (the timer calls it every `activeCacheMs / 2`; one trusted for longer
+   * waits for a later check): active ones are trusted for `activeCacheMs` from the start of the read,
    * revoked or deleted ones remembered as revoked. A failed read changes nothing (those families'
    * trust lapses and requests ask the database again one by one). A call while a check runs starts
    * its own after it (the timer skips its turn instead).
@@ -110,11 +113,15 @@ export class FamilyRevocations {
 
   async #checkInUse(): Promise<void> {
     const families: string[] = [];
-    const since = this.#clock.now() - inUseForMs;
-    for (const [id, askedAt] of this.#lastAskedAt) {
-      if (askedAt < since || this.#revokedFamilies.has(id)) this.#lastAskedAt.delete(id);
-      else families.push(id);
+    // Half a check's period of slack: the timer may run late.
+    const lapsingBy = this.#clock.now() + this.#checkEveryMs * 1.5;
+    const waiting = new Set<string>();
+    for (const id of this.#askedSinceRead) {
+      if (this.#revokedFamilies.has(id)) continue;
+      if ((this.#activeUntil.get(id) ?? 0) <= lapsingBy) families.push(id);
+      else waiting.add(id);
     }
+    this.#askedSinceRead = waiting;
     for (let from = 0; from < families.length; from += familiesPerCheck) {
       const chunk = families.slice(from, from + familiesPerCheck);
       const readAt = this.#clock.now();
@@ -189,7 +196,7 @@ export class FamilyRevocations {
   }
 
   #revokedInDatabaseUnlessFresh(familyId: string, now: number): Awaitable<boolean> {
-    if (this.#checkTimer) this.#lastAskedAt.set(familyId, now);
+    if (this.#options.activeCacheMs > 0) this.#askedSinceRead.add(familyId);
     if ((this.#activeUntil.get(familyId) ?? 0) > now) return false;
     return this.#revokedInDatabase(familyId, now);
   }
@@ -213,6 +220,8 @@ export class FamilyRevocations {
       return true;
     }
     if (this.#options.activeCacheMs > 0) this.#trust(familyId, now);
+    // Just read: in use again once asked again.
+    this.#askedSinceRead.delete(familyId);
     return false;
   }
 

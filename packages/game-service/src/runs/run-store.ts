@@ -1,4 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Dialect } from '@playstack/server-kit';
 import { PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
 import type { RunKey, RunRecord, RunStatus } from './run-record.js';
@@ -129,6 +130,25 @@ export class RunStatements {
   async storeResponse(db: QueryRunner, id: number, body: string): Promise<void> {
     await this.#storeResponse.execute(db, { id, body });
   }
+}
+
+/**
+ * Stores the responses first sent for accepted runs, many at once: on PostgreSQL one statement
+ * (the ids and bodies as two arrays), on SQLite the single update once per run (in-process
+ * statements cost no round trip).
+ */
+export function responsesStore(statements: RunStatements, dialect: Dialect): (db: GameDb, responses: ReadonlyArray<{ id: number; body: string }>) => Promise<void> {
+  if (dialect !== 'postgres') {
+    return async (db, responses) => {
+      for (const { id, body } of responses) await statements.storeResponse(db, id, body);
+    };
+  }
+  return async (db, responses) => {
+    if (responses.length === 1) return statements.storeResponse(db, responses[0]!.id, responses[0]!.body);
+    const ids = responses.map((r) => r.id);
+    const bodies = responses.map((r) => r.body);
+    await sql`update runs set response_body = v.body from unnest(${ids}::bigint[], ${bodies}::text[]) as v(id, body) where runs.id = v.id`.execute(db);
+  };
 }
 
 /** Stores a response only where none is stored yet: the first answer stays the answer. */

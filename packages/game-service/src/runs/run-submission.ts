@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { ApiError, inSpan, type Clock } from '@playstack/server-kit';
+import { ApiError, inSpan, type Clock, type Dialect } from '@playstack/server-kit';
 import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { runContent, type RunContent } from '../canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import type { RunKey, RunStatus } from './run-record.js';
-import { RunStatements, storeMissingRunResponse, type StoredOutcome } from './run-store.js';
+import { responsesStore, RunStatements, storeMissingRunResponse, type StoredOutcome } from './run-store.js';
 import type { RunWriter } from './run-writer.js';
 import './run-error-codes.js';
 import type { GameDb } from '../database.js';
@@ -38,6 +38,8 @@ export interface Submission {
  */
 const defaultResponseWaitMs = 2_000;
 const responsePollMs = 20;
+/** The writer's lane of the stored responses (any: they lock only their runs' rows, which nothing else writes meanwhile). */
+const responsesLane = 'responses';
 
 type WriteOutcome =
   | { kind: 'inserted'; id: number; recorded: PendingStandings | undefined }
@@ -70,9 +72,13 @@ export class RunSubmissions {
   readonly #onRecorded: (run: { gameId: string; adapterId: string; status: RunStatus }) => void;
   /** Submissions of this process not yet answerable from the store, by run key. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  readonly #storeResponses: ReturnType<typeof responsesStore>;
+  /** Responses waiting for the write queued for them (it takes every one added before it runs). */
+  #pendingResponses: { responses: Array<{ id: number; body: string }>; stored: Promise<void> } | undefined;
 
   constructor(deps: {
     db: GameDb;
+    dialect: Dialect;
     writer: RunWriter;
     clock: Clock;
     scores: ScoreRecorder;
@@ -84,6 +90,7 @@ export class RunSubmissions {
   }) {
     this.#db = deps.db;
     this.#statements = new RunStatements(deps.db);
+    this.#storeResponses = responsesStore(this.#statements, deps.dialect);
     this.#writer = deps.writer;
     this.#clock = deps.clock;
     this.#scores = deps.scores;
@@ -180,8 +187,29 @@ export class RunSubmissions {
     if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
     const leaderboards = await written.recorded!.publish();
     const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards };
-    const stored = this.#writer.write((trx) => this.#statements.storeResponse(trx, written.id, JSON.stringify(body)), player.id);
+    const stored = this.#storeResponse(written.id, JSON.stringify(body));
     return { kind: 'accepted', body, stored };
+  }
+
+  /**
+   * Stores an accepted run's response, together with the others that arrive before the write
+   * queued for them runs: one write (one statement on PostgreSQL) for many runs. Resolves once
+   * that write has committed.
+   */
+  #storeResponse(id: number, body: string): Promise<void> {
+    let pending = this.#pendingResponses;
+    if (!pending) {
+      const responses: Array<{ id: number; body: string }> = [];
+      // Queued at once (a drain waits for it); whatever joins before it runs is written with it.
+      const stored = this.#writer.write(async (trx) => {
+        if (this.#pendingResponses?.responses === responses) this.#pendingResponses = undefined;
+        await this.#storeResponses(trx, responses);
+      }, responsesLane);
+      pending = { responses, stored };
+      this.#pendingResponses = pending;
+    }
+    pending.responses.push({ id, body });
+    return pending.stored;
   }
 
   /**

@@ -46,6 +46,7 @@ export const runsPlugin = fp<RunsPluginOptions>(
     });
     const submissions = new RunSubmissions({
       db,
+      dialect,
       writer,
       clock: app.clock,
       scores: app.leaderboards,

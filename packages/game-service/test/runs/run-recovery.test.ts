@@ -64,6 +64,7 @@ describeEachDatabase('run submission across instances and after a crash', (datab
     });
     const submissions = new RunSubmissions({
       db: first.database.db,
+      dialect: first.database.dialect,
       writer: new GroupCommitWriter(first.database.db, { dialect: first.database.dialect, maxBatch: 8 }),
       clock: first.clock,
       scores: first.leaderboards,

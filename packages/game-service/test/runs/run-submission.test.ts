@@ -227,6 +227,18 @@ describeEachDatabase('run submission', (database) => {
   });
 
   describe('request validation', () => {
+    it('40 concurrent runs of 8 players: each stores the response it was answered with (stored many to a write)', async () => {
+      const players = await Promise.all(Array.from({ length: 8 }, (_, i) => devSignIn(app, 'demo', `batched-${i}`)));
+      const runs = Array.from({ length: 40 }, (_, i) => ({ player: players[i % 8]!, runId: newRunId(), payload: { score: 1_000 + i, durationMs: 60_000 } }));
+      const answers = await Promise.all(runs.map((run) => submit('demo', 'score', run.player, { runId: run.runId, payload: run.payload })));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(runs.map(() => 200));
+      // Resubmissions are answered from the stored responses.
+      const again = await Promise.all(runs.map((run) => submit('demo', 'score', run.player, { runId: run.runId, payload: run.payload })));
+      expect(again.map((answer) => answer.json())).toEqual(answers.map((answer) => answer.json()));
+      const stored = await sql<{ run_id: string; response_body: string }>`select run_id, response_body from runs where run_id in (${sql.join(runs.map((run) => run.runId))})`.execute(app.database.db);
+      expect(Object.fromEntries(stored.rows.map((row) => [row.run_id, JSON.parse(row.response_body)]))).toEqual(Object.fromEntries(runs.map((run, i) => [run.runId, answers[i]!.json()])));
+    });
+
     it('runId: 8 and 128 characters are accepted; 7, 129 and a forbidden character are 400', async () => {
       const player = await devSignIn(app, 'demo', 'run-id-edges');
       const payload = { score: 1, durationMs: 5_000 };
