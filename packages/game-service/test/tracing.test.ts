@@ -31,6 +31,24 @@ function clientContext(): { traceId: string; spanId: string; traceparent: string
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
 }
 
+/**
+ * A request body sent in two parts 100 ms apart, as a slow client's: the server reads its end
+ * from the socket's events, after the request's hooks ran (not at once from what it had buffered).
+ */
+function slowBody(text: string): { body: ReadableStream<Uint8Array>; duplex: 'half' } {
+  const bytes = new TextEncoder().encode(text);
+  const half = bytes.length >> 1;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(bytes.slice(0, half));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      controller.enqueue(bytes.slice(half));
+      controller.close();
+    },
+  });
+  return { body, duplex: 'half' };
+}
+
 async function signIn(base: string, name: string, traceparent?: string): Promise<Session> {
   const response = await fetch(`${base}/v1/games/demo/auth/exchange`, {
     method: 'POST',
@@ -111,6 +129,59 @@ describeEachDatabase('game service tracing', (database) => {
     expect(typeof record.body).toBe('string');
     expect(record.resource['service.name']).toBe('game-service');
     expect(record.attributes.trace_id).toBeUndefined();
+  });
+
+  it('runs a read without a body (GET) in its server span: its SQL spans under it, its log lines with its ids', async () => {
+    const client = clientContext();
+    const player = await signIn(base, 'traced-reader');
+    const response = await fetch(`${base}/v1/games/demo/leaderboards/high-score/me`, { headers: { traceparent: client.traceparent, ...bearer(player.accessToken) } });
+    expect(response.status).toBe(200);
+
+    const inTrace = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === client.traceId);
+    await receiver.waitFor((spans) => inTrace(spans).some((span) => span.kind === spanKind.server));
+    const server = inTrace(receiver.spans).find((span) => span.kind === spanKind.server)!;
+    expect(server.name).toBe('GET /v1/games/:gameId/leaderboards/:boardId/me');
+    expect(server.parentSpanId).toBe(client.spanId);
+    const sql = inTrace(receiver.spans).filter((span) => span.attributes['db.system'] !== undefined);
+    expect(sql.length).toBeGreaterThan(0);
+    for (const span of sql) expect(span.parentSpanId).toBe(server.spanId);
+    // The request's log line is written once the response is sent, from the raw response's events.
+    await expect.poll(() => logs.lines.filter((line) => line.trace_id === client.traceId).map((line) => line.span_id)).toContain(server.spanId);
+  });
+
+  it('runs the handler of a body that arrives after its headers in the request\'s span', async () => {
+    const client = clientContext();
+    const player = await signIn(base, 'traced-slowpoke');
+    const response = await fetch(`${base}/v1/games/demo/runs/score`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: client.traceparent, ...bearer(player.accessToken) },
+      ...slowBody(JSON.stringify({ runId: `run-${randomBytes(6).toString('hex')}`, payload: { score: 1300, durationMs: 60_000 } })),
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    const inTrace = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === client.traceId);
+    await receiver.waitFor((spans) => inTrace(spans).some((span) => span.kind === spanKind.server) && inTrace(spans).some((span) => span.attributes['db.operation.name'] === 'INSERT'));
+    const server = inTrace(receiver.spans).find((span) => span.kind === spanKind.server)!;
+    expect(inTrace(receiver.spans).find((span) => span.name === 'derive bounded-score')?.parentSpanId).toBe(server.spanId);
+    const ids = new Set(inTrace(receiver.spans).map((span) => span.spanId));
+    for (const span of inTrace(receiver.spans).filter((span) => span !== server)) expect(ids.has(span.parentSpanId!)).toBe(true);
+    await expect.poll(() => logs.lines.filter((line) => line.trace_id === client.traceId).map((line) => line.span_id)).toContain(server.spanId);
+  });
+
+  it('answers a body it cannot read in the request\'s span: the error an exception event, the log line with its ids', async () => {
+    const client = clientContext();
+    const player = await signIn(base, 'traced-garbler');
+    const response = await fetch(`${base}/v1/games/demo/runs/score`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: client.traceparent, ...bearer(player.accessToken) },
+      ...slowBody('{"runId": "run-garbled", "payload": {'),
+    } as RequestInit);
+    expect(response.status).toBe(400);
+    await receiver.waitFor((spans) => spans.some((span) => span.traceId === client.traceId && span.kind === spanKind.server));
+    const server = receiver.spans.find((span) => span.traceId === client.traceId && span.kind === spanKind.server)!;
+    expect(server.attributes['http.response.status_code']).toBe(400);
+    expect(server.events.some((event) => event.name === 'exception')).toBe(true);
+    // The error is found once the body's end arrives: the error handler runs in the span's context all the same.
+    await expect.poll(() => logs.lines.filter((line) => line.trace_id === client.traceId).map((line) => line.span_id)).toContain(server.spanId);
   });
 
   it('starts a trace of its own without a traceparent, and records a client\'s error as an exception event', async () => {

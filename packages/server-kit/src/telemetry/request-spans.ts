@@ -21,11 +21,20 @@ export interface RequestSpanOptions {
 /**
  * A SERVER span per request, named `METHOD /route/template` with the HTTP semantic conventions'
  * attributes, parented on an incoming W3C `traceparent`. The request's hooks and handler run in
- * its context (the raw request and response are bound to it, so the body parser's callbacks are
- * too), so the spans its work starts (SQL, Redis, outgoing calls) are its children. Errors handed
- * to Fastify are `exception` events; a 5xx answer sets the span's status to ERROR.
+ * its context, so the spans its work starts (SQL, Redis, outgoing calls) are its children: they
+ * run from `done` of its first hook, and Fastify runs what follows a body's reading in the async
+ * context the reading started in (an AsyncResource), however late the body arrives; the
+ * response's events (`onResponse` hooks, the request's log line) run in the context of the write
+ * that ended the response. Errors handed to Fastify are `exception` events; a 5xx answer sets the
+ * span's status to ERROR.
+ *
+ * A sampled request changes no object whose code every request runs: no listeners wrapped on its
+ * raw request or response (binding an emitter to a context patches its methods on the object),
+ * no property added to the request (`otelSpan` is declared on every request), so that Node's and
+ * Fastify's code stays as fast for the unsampled requests beside it.
  */
 export function traceRequests(app: FastifyInstance, tracing: Tracing, options: RequestSpanOptions = {}): void {
+  app.decorateRequest('otelSpan', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     if (options.untraced?.(request)) {
       context.with(suppressTracing(context.active()), done);
@@ -64,8 +73,6 @@ export function traceRequests(app: FastifyInstance, tracing: Tracing, options: R
     });
     request.otelSpan = span;
     const active = trace.setSpan(parent, span);
-    context.bind(active, request.raw);
-    context.bind(active, reply.raw);
     const release = tracing.holdContext();
     reply.raw.once('close', () => {
       release();
