@@ -58,8 +58,11 @@ export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSyst
             if (!recordingSpanActive()) return executeQuery<R>(query);
             const { name, attributes } = statementSpan(query.sql);
             // A statement starts no work of its own: its span is a child of the active one, not
-            // made active itself (no context switch per statement).
-            const span = tracing.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes });
+            // made active itself (no context switch per statement). Its attributes are set once
+            // it is started: given to startSpan they would be checked and copied twice more for
+            // the sampler, and no sampler the OTEL_TRACES_SAMPLER variable names reads them.
+            const span = tracing.tracer.startSpan(name, { kind: SpanKind.CLIENT });
+            span.setAttributes(attributes);
             const failed = (error: unknown) => {
               recordFailure(span, error);
               span.end();
