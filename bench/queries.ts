@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
-import { days, end, generate, hexOf, occurrencesTotal, serviceCount, services, spansPerTrace, start, tenantCount, tenants } from './support/occurrence-data-set.js';
+import { days, defaultShape, end, generate, occurrencesTotal, seedSqlite, serviceCount, services, start, tenantCount, tenants, traceIdOf, tracesOf } from './support/occurrence-data-set.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
 import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
 
@@ -53,6 +53,7 @@ async function measure(send: () => Promise<{ statusCode: number; body: string }>
   return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), cpuP50: percentile(cpu, 0.5), cpuP95: percentile(cpu, 0.95), body };
 }
 
+if (!reuse && !process.env.DATABASE_URL) await seedSqlite(dataDir);
 const clock = new ManualClock(end);
 const app = await buildApp(
   loadObservabilityConfig({
@@ -66,7 +67,7 @@ const app = await buildApp(
 );
 try {
   if (reuse) console.log(`reusing the data set in ${dataDir}`);
-  else await generate(app);
+  else if (process.env.DATABASE_URL) await generate(app);
   const compacting = performance.now();
   await compactTiers(app.database);
   console.log(`brought the rollup tiers up to date in ${((performance.now() - compacting) / 1000).toFixed(1)} s`);
@@ -80,7 +81,7 @@ try {
   // mid-hour and mid-minute, as they would in use.
   clock.set(end - 22 * 60_000 - 20_500);
   const iso = (ms: number) => new Date(ms).toISOString();
-  const traceId = hexOf(Math.ceil(occurrencesTotal / spansPerTrace) - 1000, 32);
+  const traceId = traceIdOf(defaultShape, tracesOf(defaultShape) - 1000);
   const firstErrorsPage = await asBrowser(app, session, { method: 'GET', url: '/api/v1/errors' });
   const errorsCursor: string | null = firstErrorsPage.json().nextCursor;
   const cases: Array<[string, string]> = [

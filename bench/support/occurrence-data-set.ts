@@ -1,162 +1,334 @@
 // The observability data set the read-path benchmarks share: BENCH_OCCURRENCES (default
-// 10,000,000) occurrences over 7 days, 20 services, 50 tenants, five spans per request, with
-// errors, database calls and attributes; stored the way ingestion stores them (raw rows, rollups
-// and error groups in one transaction per batch).
+// 10,000,000) occurrences over BENCH_DAYS days (default 7), 20 services, 50 tenants, five spans
+// per request, with errors, database calls and attributes. Trace ids are random (a hash of the
+// trace's number, so a bench can name a trace it knows); starts are spread evenly over the days.
+//
+// On SQLite, `seedSqlite` bulk-loads it into a fresh database file: one transaction, one prepared
+// INSERT per occurrence into `occurrences` with its indexes dropped and created again after the
+// load, the rollups and error groups merged once per batch of whole minutes by the same code
+// ingestion merges them with (storage/occurrence-writer.ts `mergeRollups`). What it stores is
+// what ingesting the same rows through the SQL telemetry store stores (test/bench-data-set.test.ts
+// compares the two). `generate` writes through an open service instead (PostgreSQL).
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { App } from '@playstack/server-kit';
+import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { ManualClock, SqliteDatabase, type App } from '@playstack/server-kit';
 import { seededRandom } from '@playstack/server-kit/testing';
+import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { normalizeStatement, statementHash, statementVerb } from '../../packages/observability-service/src/ingest/statement-normalizer.js';
-import { mergeRollups, occurrenceColumns, occurrenceParameters, withErrorGroups } from '../../packages/observability-service/src/storage/occurrence-writer.js';
+import { accumulateRollups, mergeRollups, occurrenceColumns, occurrenceParameters, withErrorGroups } from '../../packages/observability-service/src/storage/occurrence-writer.js';
+import { recordIngestion } from '../../packages/observability-service/src/storage/ingestion-counters.js';
 import type { NewOccurrence, TelemetryDatabase } from '../../packages/observability-service/src/storage/storage-tables.js';
 import { multiRowInsertSql } from '../../packages/observability-service/src/storage/multi-row-insert.js';
 
-export const occurrencesTotal = Number(process.env.BENCH_OCCURRENCES ?? 10_000_000);
-export const serviceCount = 20;
-export const tenantCount = 50;
-export const operationsPerService = 6;
-export const spansPerTrace = 5;
 export const dayMs = 86_400_000;
-export const days = Number(process.env.BENCH_DAYS ?? 7);
+export const spansPerTrace = 5;
+
+/** The size and shape of a data set. */
+export interface DataSetShape {
+  occurrences: number;
+  days: number;
+  services: number;
+  tenants: number;
+  /** Distinct request operations (and RPC operations) per service. */
+  operationsPerService: number;
+  /** Distinct error kinds (error groups) per service. */
+  errorKindsPerService: number;
+  /** The last start: the data set covers `days` days before it. */
+  end: number;
+  seed: number;
+}
+
 export const end = Date.parse('2026-11-21T12:00:00.000Z');
+
+/** The shape bench/queries reads (BENCH_OCCURRENCES, BENCH_DAYS). */
+export const defaultShape: DataSetShape = {
+  occurrences: Number(process.env.BENCH_OCCURRENCES ?? 10_000_000),
+  days: Number(process.env.BENCH_DAYS ?? 7),
+  services: 20,
+  tenants: 50,
+  operationsPerService: 6,
+  errorKindsPerService: 10,
+  end,
+  seed: 42,
+};
+export const occurrencesTotal = defaultShape.occurrences;
+export const serviceCount = defaultShape.services;
+export const tenantCount = defaultShape.tenants;
+export const days = defaultShape.days;
 export const start = end - days * dayMs;
-const batchTraces = 10_000;
-const rowsPerInsert = 500;
 
-
-const random = seededRandom(42);
-const pickIndex = (n: number) => Math.floor(random() * n);
 export const hexOf = (value: number, length: number) => value.toString(16).padStart(length, '0');
-export const services = Array.from({ length: serviceCount }, (_, i) => `service-${String(i).padStart(2, '0')}`);
-export const tenants = Array.from({ length: tenantCount }, (_, i) => `tenant-${String(i).padStart(2, '0')}`);
+export const serviceNames = (count: number) => Array.from({ length: count }, (_, i) => `service-${String(i).padStart(2, '0')}`);
+export const tenantNames = (count: number) => Array.from({ length: count }, (_, i) => `tenant-${String(i).padStart(2, '0')}`);
+export const services = serviceNames(serviceCount);
+export const tenants = tenantNames(tenantCount);
+/** The request operation names, the same in every service. */
+export const operationName = (index: number) => `GET /api/resource-${index}`;
+
+/** The trace id of a data set's `trace`-th request (from 1): random-looking, but a bench can name it. */
+export function traceIdOf(shape: Pick<DataSetShape, 'seed'>, trace: number): string {
+  return createHash('sha256').update(`${shape.seed}:${trace}`).digest('hex').slice(0, 32);
+}
+
+/** The number of requests (traces) in a data set. */
+export const tracesOf = (shape: Pick<DataSetShape, 'occurrences'>) => Math.ceil(shape.occurrences / spansPerTrace);
+
 const statementShapes = Array.from({ length: 30 }, (_, i) => `SELECT id, total FROM table_${i} WHERE owner = `);
 const statements = statementShapes.map((shape) => {
   const normalized = normalizeStatement('postgresql', `${shape}1`);
   return { shape, normalized, hash: statementHash(normalized), verb: statementVerb(normalized) ?? null };
 });
-// Errors: each service fails in a handful of ways; ids and numbers in the messages vary per occurrence.
-const errorKindsPerService = 10;
-function errorDetails(service: string): Partial<NewOccurrence> {
-  const kind = pickIndex(errorKindsPerService);
-  return {
-    error_type: `Kind${kind}Error`,
-    error_message: `order ${pickIndex(1_000_000)} for user 'u-${pickIndex(100_000)}' failed after ${pickIndex(5000)} ms`,
-    error_stack: `Kind${kind}Error: failed\n    at step${kind} (/srv/${service}/src/handlers/step-${kind}.ts:${10 + pickIndex(90)}:5)\n    at run (/srv/${service}/node_modules/framework/index.js:1:1)`,
-  };
-}
 const regions = ['eu-west', 'eu-central', 'us-east', 'us-west', 'ap-south', 'sa-east', 'af-south', 'me-central'];
 const plans = ['free', 'pro', 'enterprise'];
-// Latency: mostly fast, with a slow tail.
-const duration = () => Math.round((0.5 + 200 * random() ** 4 + (random() < 0.01 ? 2000 * random() : 0)) * 1000) / 1000;
 
-function row(trace: number, span: number, parent: number | null, service: string, environment: string, startedAt: number, tenant: string, extra: Partial<NewOccurrence>): NewOccurrence {
-  const status = random() < 0.03 ? 'error' : 'ok';
-  return {
-    client_id: null,
-    trace_id: hexOf(trace, 32),
-    span_id: hexOf(trace * 8 + span, 16),
-    parent_span_id: parent === null ? null : hexOf(trace * 8 + parent, 16),
-    service,
-    environment,
-    service_version: '1.4.2',
-    instance: `${service}-1`,
-    operation: 'handle',
-    kind: 'server',
-    started_at: startedAt,
-    duration_ms: duration(),
-    status,
-    tenant_id: tenant,
-    http_method: null,
-    http_route: null,
-    http_status_code: null,
-    db_system: null,
-    db_statement: null,
-    db_statement_hash: null,
-    db_operation: null,
-    peer_service: null,
-    peer_address: null,
-    error_type: null,
-    error_message: null,
-    error_stack: null,
-    attributes: null,
-    resource_attributes: null,
-    events: null,
-    links: null,
-    normalized_statement: null,
-    ...(status === 'error' ? errorDetails(service) : {}),
-    ...extra,
-  };
-}
+/** Builds a data set's rows, deterministic for its shape (its own seeded random). */
+class RowMaker {
+  readonly #shape: DataSetShape;
+  readonly #random: () => number;
+  readonly #services: string[];
+  readonly #tenants: string[];
 
-/** One request: a server span, a call to another service, its server span and query, and internal work. */
-function traceRows(trace: number, startedAt: number): NewOccurrence[] {
-  const a = services[pickIndex(serviceCount)]!;
-  const b = services[(services.indexOf(a) + 1 + pickIndex(serviceCount - 1)) % serviceCount]!;
-  const environment = random() < 0.9 ? 'production' : 'staging';
-  const tenant = tenants[pickIndex(tenantCount)]!;
-  const operation = `GET /api/resource-${pickIndex(operationsPerService)}`;
-  const statement = statements[pickIndex(statements.length)]!;
-  // Attributes to search by: the region on every span, the plan and a customer on the request.
-  const region = regions[pickIndex(regions.length)]!;
-  const regionOnly = JSON.stringify({ region });
-  const requestAttributes = JSON.stringify({ region, plan: plans[pickIndex(plans.length)], 'customer.id': `customer-${pickIndex(10_000)}` });
-  const statusCode = random() < 0.9 ? 200 : random() < 0.7 ? 404 : 500;
-  return [
-    row(trace, 0, null, a, environment, startedAt, tenant, {
-      operation,
-      http_method: 'GET',
-      http_route: operation.slice(4),
-      http_status_code: statusCode,
-      attributes: requestAttributes,
-      ...(statusCode === 500 ? { status: 'error', ...errorDetails(a) } : {}),
-    }),
-    row(trace, 1, 0, a, environment, startedAt + 1, tenant, { operation: `call ${b}`, kind: 'client', peer_service: b, attributes: regionOnly }),
-    row(trace, 2, 1, b, environment, startedAt + 2, tenant, { operation: `rpc op-${pickIndex(operationsPerService)}`, attributes: regionOnly }),
-    row(trace, 3, 2, b, environment, startedAt + 3, tenant, {
-      operation: 'query',
-      kind: 'client',
-      db_system: 'postgresql',
-      db_statement: `${statement.shape}${pickIndex(100_000)}`,
-      db_statement_hash: statement.hash,
-      db_operation: statement.verb,
-      normalized_statement: statement.normalized,
-      attributes: regionOnly,
-    }),
-    row(trace, 4, 0, a, environment, startedAt + 4, tenant, { operation: 'render', kind: 'internal', attributes: regionOnly }),
-  ];
+  constructor(shape: DataSetShape) {
+    this.#shape = shape;
+    this.#random = seededRandom(shape.seed);
+    this.#services = serviceNames(shape.services);
+    this.#tenants = tenantNames(shape.tenants);
+  }
+
+  #pick(n: number): number {
+    return Math.floor(this.#random() * n);
+  }
+
+  // Errors: each service fails in a handful of ways; ids and numbers in the messages vary per occurrence.
+  #errorDetails(service: string): Partial<NewOccurrence> {
+    const kind = this.#pick(this.#shape.errorKindsPerService);
+    return {
+      error_type: `Kind${kind}Error`,
+      error_message: `order ${this.#pick(1_000_000)} for user 'u-${this.#pick(100_000)}' failed after ${this.#pick(5000)} ms`,
+      error_stack: `Kind${kind}Error: failed\n    at step${kind} (/srv/${service}/src/handlers/step-${kind}.ts:${10 + this.#pick(90)}:5)\n    at run (/srv/${service}/node_modules/framework/index.js:1:1)`,
+    };
+  }
+
+  // Latency: mostly fast, with a slow tail.
+  #duration(): number {
+    const random = this.#random;
+    return Math.round((0.5 + 200 * random() ** 4 + (random() < 0.01 ? 2000 * random() : 0)) * 1000) / 1000;
+  }
+
+  #row(traceId: string, spanIds: string, span: number, parent: number | null, service: string, environment: string, startedAt: number, tenant: string, extra: Partial<NewOccurrence>): NewOccurrence {
+    const status = this.#random() < 0.03 ? 'error' : 'ok';
+    return {
+      client_id: null,
+      trace_id: traceId,
+      span_id: `${spanIds}${span}`,
+      parent_span_id: parent === null ? null : `${spanIds}${parent}`,
+      service,
+      environment,
+      service_version: '1.4.2',
+      instance: `${service}-1`,
+      operation: 'handle',
+      kind: 'server',
+      started_at: startedAt,
+      duration_ms: this.#duration(),
+      status,
+      tenant_id: tenant,
+      http_method: null,
+      http_route: null,
+      http_status_code: null,
+      db_system: null,
+      db_statement: null,
+      db_statement_hash: null,
+      db_operation: null,
+      peer_service: null,
+      peer_address: null,
+      error_type: null,
+      error_message: null,
+      error_stack: null,
+      attributes: null,
+      resource_attributes: null,
+      events: null,
+      links: null,
+      normalized_statement: null,
+      ...(status === 'error' ? this.#errorDetails(service) : {}),
+      ...extra,
+    };
+  }
+
+  /** One request: a server span, a call to another service, its server span and query, and internal work. */
+  trace(trace: number, startedAt: number): NewOccurrence[] {
+    const count = this.#shape.services;
+    const a = this.#services[this.#pick(count)]!;
+    const b = this.#services[(this.#services.indexOf(a) + 1 + this.#pick(count - 1)) % count]!;
+    const environment = this.#random() < 0.9 ? 'production' : 'staging';
+    const tenant = this.#tenants[this.#pick(this.#shape.tenants)]!;
+    const operation = operationName(this.#pick(this.#shape.operationsPerService));
+    const statement = statements[this.#pick(statements.length)]!;
+    // Attributes to search by: the region on every span, the plan and a customer on the request.
+    const region = regions[this.#pick(regions.length)]!;
+    const regionOnly = JSON.stringify({ region });
+    const requestAttributes = JSON.stringify({ region, plan: plans[this.#pick(plans.length)], 'customer.id': `customer-${this.#pick(10_000)}` });
+    const statusCode = this.#random() < 0.9 ? 200 : this.#random() < 0.7 ? 404 : 500;
+    const traceId = traceIdOf(this.#shape, trace);
+    // Span ids: 15 hex digits of the trace's hash and the span's number (unique as the hashes are).
+    const spanIds = createHash('sha256').update(traceId).digest('hex').slice(0, 15);
+    const row = this.#row.bind(this, traceId, spanIds);
+    return [
+      row(0, null, a, environment, startedAt, tenant, {
+        operation,
+        http_method: 'GET',
+        http_route: operation.slice(4),
+        http_status_code: statusCode,
+        attributes: requestAttributes,
+        ...(statusCode === 500 ? { status: 'error', ...this.#errorDetails(a) } : {}),
+      }),
+      row(1, 0, a, environment, startedAt + 1, tenant, { operation: `call ${b}`, kind: 'client', peer_service: b, attributes: regionOnly }),
+      row(2, 1, b, environment, startedAt + 2, tenant, { operation: `rpc op-${this.#pick(this.#shape.operationsPerService)}`, attributes: regionOnly }),
+      row(3, 2, b, environment, startedAt + 3, tenant, {
+        operation: 'query',
+        kind: 'client',
+        db_system: 'postgresql',
+        db_statement: `${statement.shape}${this.#pick(100_000)}`,
+        db_statement_hash: statement.hash,
+        db_operation: statement.verb,
+        normalized_statement: statement.normalized,
+        attributes: regionOnly,
+      }),
+      row(4, 0, a, environment, startedAt + 4, tenant, { operation: 'render', kind: 'internal', attributes: regionOnly }),
+    ];
+  }
 }
 
 /**
- * Stores a batch the way ingestion does (raw rows plus the four per-minute rollups and the error groups, in one
- * transaction), minus the envelope handling and the parent/child edge search: every call in this
- * data set names its peer, so that search would find nothing.
+ * The data set's rows in start order, in batches of at least `batchRows` occurrences that end
+ * with a whole minute (a minute's rollup rows are then merged once).
  */
-async function store(app: App, newRows: readonly NewOccurrence[]): Promise<void> {
-  const receivedAt = app.clock.now();
-  const rows = withErrorGroups(newRows);
-  await (app.database.db as Kysely<TelemetryDatabase>).transaction().execute(async (trx) => {
-    for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
-      const chunk = rows.slice(offset, offset + rowsPerInsert);
-      const insert = multiRowInsertSql(app.database.dialect, 'occurrences', occurrenceColumns, chunk.length);
-      await trx.executeQuery(CompiledQuery.raw(insert, occurrenceParameters(chunk, receivedAt)));
+export function* dataSetBatches(shape: DataSetShape, batchRows = 50_000): Generator<NewOccurrence[]> {
+  const maker = new RowMaker(shape);
+  const traces = tracesOf(shape);
+  const first = shape.end - shape.days * dayMs;
+  const stepMs = (shape.end - first) / traces;
+  let batch: NewOccurrence[] = [];
+  let batchMinute = Number.NaN;
+  for (let trace = 0; trace < traces; trace += 1) {
+    const startedAt = Math.floor(first + trace * stepMs);
+    const minute = Math.floor(startedAt / 60_000);
+    if (batch.length >= batchRows && minute !== batchMinute) {
+      yield batch;
+      batch = [];
     }
-    await mergeRollups(trx, rows, []);
-  });
+    batchMinute = minute;
+    batch.push(...maker.trace(trace + 1, startedAt));
+  }
+  if (batch.length > 0) yield batch;
 }
 
-/** Writes the data set: `occurrencesTotal` occurrences, five per trace, spread evenly over `days` days ending at `end`. */
-export async function generate(app: App): Promise<void> {
-  const traces = Math.ceil(occurrencesTotal / spansPerTrace);
-  const stepMs = (end - start) / traces;
+/** When the data set's rows are said to be received (every row, as ingestion would stamp them). */
+export const receivedAtOf = (shape: Pick<DataSetShape, 'end'>) => shape.end;
+
+const progressEvery = 1_000_000;
+/** Occurrences per bulk-load batch (whole minutes): small enough that a batch's objects die young. */
+const seedBatchRows = 5_000;
+
+function progress(label: string, began: number, done: number, total: number, reported: { at: number }): void {
+  if (done - reported.at < progressEvery && done < total) return;
+  reported.at = done;
+  console.log(`  ${label} ${done.toLocaleString('en')} occurrences (${Math.round(done / ((performance.now() - began) / 1000)).toLocaleString('en')}/s)`);
+}
+
+/**
+ * Bulk-loads the data set into a fresh SQLite database in `dataDir` (created and migrated by the
+ * service first). See the file comment for how; a crash leaves a database to delete, not to use.
+ */
+export async function seedSqlite(dataDir: string, shape: DataSetShape = defaultShape, quiet = false): Promise<void> {
   const began = performance.now();
-  for (let first = 0; first < traces; first += batchTraces) {
-    const rows: NewOccurrence[] = [];
-    for (let trace = first; trace < Math.min(traces, first + batchTraces); trace += 1) rows.push(...traceRows(trace + 1, Math.floor(start + trace * stepMs)));
-    await store(app, rows);
-    if ((first / batchTraces) % 50 === 0) {
-      const done = (first + batchTraces) * spansPerTrace;
-      console.log(`  generated ${done.toLocaleString('en')} occurrences (${Math.round(done / ((performance.now() - began) / 1000)).toLocaleString('en')}/s)`);
+  const migrated = await buildApp(loadObservabilityConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ROLLUP_TIER_INTERVAL_SECONDS: '3600' }), { clock: new ManualClock(shape.end) });
+  await migrated.close();
+  const file = new SqliteDatabase(join(dataDir, 'observability.sqlite'));
+  file.pragma('journal_mode = OFF');
+  file.pragma('synchronous = OFF');
+  file.pragma('cache_size = -262144');
+  const db = new Kysely<TelemetryDatabase>({ dialect: new SqliteDialect({ database: file }) });
+  try {
+    const indexes = file.prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = 'occurrences' and sql is not null`).all() as Array<{ name: string; sql: string }>;
+    file.exec('begin');
+    for (const index of indexes) file.exec(`drop index "${index.name}"`);
+    const placeholders = occurrenceColumns.map(() => '?').join(', ');
+    const insert = file.prepare(`insert into occurrences (${occurrenceColumns.join(', ')}) values (${placeholders})`);
+    const rollupInserts = new Map<string, { columns: string[]; statement: ReturnType<typeof file.prepare> }>();
+    const receivedAt = receivedAtOf(shape);
+    const reported = { at: 0 };
+    let done = 0;
+    const phases = { make: 0, insert: 0, accumulate: 0, rollups: 0 };
+    let mark = performance.now();
+    const lap = (phase: keyof typeof phases) => {
+      const now = performance.now();
+      phases[phase] += now - mark;
+      mark = now;
+    };
+    for (const batch of dataSetBatches(shape, seedBatchRows)) {
+      const grouped = withErrorGroups(batch);
+      lap('make');
+      for (const row of grouped) insert.run(occurrenceParameters([row], receivedAt));
+      lap('insert');
+      // Batches hold whole minutes, so their rollup rows are new: inserted as mergeInto would store them.
+      const { rollups, errorGroups } = accumulateRollups(grouped, []);
+      lap('accumulate');
+      for (const accumulator of rollups) {
+        let target = rollupInserts.get(accumulator.table);
+        if (!target) {
+          const columns = accumulator.columns;
+          target = { columns, statement: file.prepare(`insert into ${accumulator.table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`) };
+          rollupInserts.set(accumulator.table, target);
+        }
+        for (const row of accumulator.newRows()) target.statement.run(target.columns.map((column) => row[column]));
+      }
+      await errorGroups.mergeInto(db);
+      lap('rollups');
+      done += batch.length;
+      if (!quiet) progress('loaded', began, done, shape.occurrences, reported);
     }
+    await recordIngestion(db, receivedAt, done, 0);
+    const indexing = performance.now();
+    for (const index of indexes) file.exec(index.sql);
+    file.exec('commit');
+    file.pragma('journal_mode = WAL');
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+    if (!quiet) {
+      console.log(
+        `seeded ${done.toLocaleString('en')} occurrences in ${seconds(performance.now() - began)}: rows made ${seconds(phases.make)}, inserted ${seconds(phases.insert)}, ` +
+          `rollups summed ${seconds(phases.accumulate)} and stored ${seconds(phases.rollups)}, indexes ${seconds(performance.now() - indexing)}`,
+      );
+    }
+  } finally {
+    if (file.inTransaction) file.exec('rollback');
+    await db.destroy();
   }
-  console.log(`generated ${occurrencesTotal.toLocaleString('en')} occurrences in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+}
+
+/**
+ * Writes the data set through an open service's database (PostgreSQL; `seedSqlite` is the fast
+ * way on SQLite): raw rows, rollups and error groups in one transaction per batch.
+ */
+export async function generate(app: App, shape: DataSetShape = defaultShape): Promise<void> {
+  const began = performance.now();
+  const reported = { at: 0 };
+  let done = 0;
+  const rowsPerInsert = 500;
+  for (const batch of dataSetBatches(shape, 50_000)) {
+    const rows = withErrorGroups(batch);
+    await (app.database.db as Kysely<TelemetryDatabase>).transaction().execute(async (trx) => {
+      for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
+        const chunk = rows.slice(offset, offset + rowsPerInsert);
+        const insert = multiRowInsertSql(app.database.dialect, 'occurrences', occurrenceColumns, chunk.length);
+        await trx.executeQuery(CompiledQuery.raw(insert, occurrenceParameters(chunk, receivedAtOf(shape))));
+      }
+      await mergeRollups(trx, rows, []);
+    });
+    done += batch.length;
+    progress('generated', began, done, shape.occurrences, reported);
+  }
+  await recordIngestion(app.database.db as Kysely<TelemetryDatabase>, receivedAtOf(shape), done, 0);
+  console.log(`generated ${done.toLocaleString('en')} occurrences in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }

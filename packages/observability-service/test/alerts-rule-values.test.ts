@@ -4,6 +4,8 @@ import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { withDefaults, type AlertRuleSpec } from '../src/alerts/alert-rule.js';
 import { insertRule, listEvents, newRuleId } from '../src/alerts/alert-store.js';
 import { ruleSeries } from '../src/alerts/alert-series.js';
+import { sharedEvidenceReads, sqlAlertReads, type AlertReads } from '../src/alerts/alert-metrics.js';
+import { readRuleInputs } from '../src/alerts/alert-values.js';
 import { observabilityDatabase } from '../src/database.js';
 import { alertTestEnv, alertTestKey, failureStack } from './support/alert-data.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
@@ -53,7 +55,7 @@ const base = { name: 'watched', comparison: '>' as const, threshold: 0, windowMi
 describeEachDatabase('alert rule values: service, operation, environment and tenant filters combined', (database) => {
   let app: App;
   const valueOf = async (spec: Partial<AlertRuleSpec> & Pick<AlertRuleSpec, 'metric' | 'service'>) =>
-    (await ruleSeries(observabilityDatabase(app).db, withDefaults({ ...base, ...spec }, 'r', 'api'), at(0), at(0), apdexThresholds)).points[0]!.value;
+    (await ruleSeries(sqlAlertReads(observabilityDatabase(app).db), withDefaults({ ...base, ...spec }, 'r', 'api'), at(0), at(0), apdexThresholds)).points[0]!.value;
 
   beforeAll(async () => {
     app = await buildTestApp(database(), alertTestEnv, { clock: new ManualClock(at(5)) });
@@ -105,6 +107,50 @@ describeEachDatabase('alert rule values: service, operation, environment and ten
     expect(await valueOf({ metric: 'apdex', service: 'checkout', environment: 'production' })).toBe(0.8667);
   });
 
+  it('rules read together, sharing scopes and windows, get the values each gets alone', async () => {
+    const specs: Array<Partial<AlertRuleSpec> & Pick<AlertRuleSpec, 'metric' | 'service'>> = [
+      { metric: 'request-rate', service: 'checkout' },
+      { metric: 'error-rate', service: 'checkout' },
+      { metric: 'latency-p95', service: 'checkout', environment: 'staging' },
+      { metric: 'request-rate', service: 'checkout', environment: 'production', windowMinutes: 3 },
+      { metric: 'apdex', service: 'checkout', operation: 'GET /status' },
+      { metric: 'request-rate', service: 'checkout', operation: 'call payments', windowMinutes: 2 },
+      { metric: 'error-rate', service: 'checkout', tenant: 't1', environment: 'production' },
+      { metric: 'request-rate', service: 'search', tenant: 't1' },
+      { metric: 'new-error-group', service: 'checkout', environment: 'staging' },
+    ];
+    const rules = specs.map((spec, i) => withDefaults({ ...base, ...spec }, `r${i}`, 'api'));
+    const together = await readRuleInputs(sqlAlertReads(observabilityDatabase(app).db), rules, at(0), at(1), apdexThresholds);
+    for (const [i, spec] of specs.entries()) {
+      const alone = await ruleSeries(sqlAlertReads(observabilityDatabase(app).db), rules[i]!, at(0), at(1), apdexThresholds);
+      expect({ spec, values: [together.valueAt(rules[i]!, at(0)), together.valueAt(rules[i]!, at(1))] }).toEqual({ spec, values: alone.points.map((point) => point.value) });
+    }
+    expect(together.valueAt(rules[0]!, at(0))).toBe(19);
+  });
+
+  it('evidence reads with the same arguments in one evaluation share one query', async () => {
+    const calls: string[] = [];
+    const sql = sqlAlertReads(observabilityDatabase(app).db);
+    const counted: AlertReads = {
+      ...sql,
+      exampleTraces: (...args) => (calls.push('traces'), sql.exampleTraces(...args)),
+      topErrorGroupId: (...args) => (calls.push('top'), sql.topErrorGroupId(...args)),
+      errorGroupDetails: (...args) => (calls.push('group'), sql.errorGroupDetails(...args)),
+    };
+    const shared = sharedEvidenceReads(counted);
+    const filter = { service: 'checkout', environment: 'production' };
+    const first = await shared.exampleTraces(filter, at(0), at(1), true);
+    expect(first.map((trace) => trace.status)).toEqual(['error', 'error']);
+    expect(await shared.exampleTraces({ ...filter }, at(0), at(1), true)).toEqual(first);
+    expect(await shared.exampleTraces(filter, at(0), at(1), false)).toHaveLength(3);
+    const top = await shared.topErrorGroupId(filter, at(0), at(1));
+    expect(top).toBeDefined();
+    expect(await shared.topErrorGroupId({ service: 'checkout', environment: 'production', operation: undefined }, at(0), at(1))).toBe(top);
+    expect((await shared.errorGroupDetails(top!))?.type).toBe('PaymentDeclined');
+    await shared.errorGroupDetails(top!);
+    expect(calls).toEqual(['traces', 'traces', 'top', 'group']);
+  });
+
   it('new error groups count the groups of the service that occurred in the environment', async () => {
     expect(await valueOf({ metric: 'new-error-group', service: 'checkout' })).toBe(1);
     expect(await valueOf({ metric: 'new-error-group', service: 'checkout', environment: 'staging' })).toBe(1);
@@ -151,7 +197,7 @@ describeEachDatabase('new-or-regressed error group rules caught up after the fac
       [5, 1],
       [10, 1],
     ]);
-    const series = await ruleSeries(observabilityDatabase(app).db, withDefaults({ ...base, metric: 'new-error-group', service: 'checkout', windowMinutes: 3 }, 'r', 'api'), at(0), at(15), apdexThresholds);
+    const series = await ruleSeries(sqlAlertReads(observabilityDatabase(app).db), withDefaults({ ...base, metric: 'new-error-group', service: 'checkout', windowMinutes: 3 }, 'r', 'api'), at(0), at(15), apdexThresholds);
     expect(series.points.map((point) => point.value)).toEqual([1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0]);
   }, 180_000); // a service start, five envelopes and sixteen minutes caught up: 52 s at load average 16
 });

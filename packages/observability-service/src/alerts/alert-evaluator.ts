@@ -8,6 +8,7 @@ import { nextState, type AlertState } from './alert-state.js';
 import { gatherEvidence, type AlertEvidence } from './alert-evidence.js';
 import { insertEvent, listRules, ruleStates, saveRuleStates, silencesAfter, type StoredRuleState } from './alert-store.js';
 import { readRuleInputs, type RuleInputs } from './alert-values.js';
+import { sharedEvidenceReads, type AlertReads } from './alert-metrics.js';
 import type { ObservabilityDatabase, ObservabilityTransaction } from '../database.js';
 
 /** A stored transition, handed to the notifier inside the transaction that stores it. */
@@ -24,6 +25,8 @@ export interface AlertTransition {
 
 export interface AlertEvaluatorOptions {
   database: Database<ObservabilityDatabase>;
+  /** Where the telemetry rules are evaluated on is read (the telemetry store's tables). */
+  reads: AlertReads;
   clock: Clock;
   logger: FastifyBaseLogger;
   apdexThresholds: ApdexThresholds;
@@ -100,7 +103,7 @@ export class AlertEvaluator {
     if (first > lastDue) return [];
 
     const rules = await listRules(this.#options.database.db);
-    const inputs = await readRuleInputs(this.#options.database.db, rules, first, lastDue, this.#options.apdexThresholds);
+    const inputs = await readRuleInputs(this.#options.reads, rules, first, lastDue, this.#options.apdexThresholds);
     const states = await ruleStates(this.#db());
     const silences = await silencesAfter(this.#db(), first);
     const done: number[] = [];
@@ -150,6 +153,7 @@ export class AlertEvaluator {
     minute: number,
   ): Promise<Array<{ rule: AlertRule; state: StoredRuleState; transition?: { from: AlertState; to: AlertState; silenced: boolean; evidence: AlertEvidence } }>> {
     const changes = [];
+    const reads = sharedEvidenceReads(this.#options.reads);
     for (const rule of rules) {
       const value = inputs.valueAt(rule, minute);
       const current = states.get(rule.id) ?? { state: 'ok' as const, sinceMinute: minute, value: null, evaluatedMinute: minute };
@@ -163,7 +167,7 @@ export class AlertEvaluator {
       // Pending and back to ok notify no one: they keep the value, not the example traces.
       const notified = transition.to === 'firing' || transition.to === 'resolved';
       const firingSince = transition.to === 'resolved' ? current.sinceMinute : undefined;
-      const evidence = await gatherEvidence(this.#options.database.db, rule, minute, value, inputs, this.#options.publicUrl, notified, firingSince);
+      const evidence = await gatherEvidence(reads, rule, minute, value, inputs, this.#options.publicUrl, notified, firingSince);
       changes.push({ rule, state, transition: { ...transition, silenced, evidence } });
     }
     return changes;

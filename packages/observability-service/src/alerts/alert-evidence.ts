@@ -1,8 +1,7 @@
 import { minuteMs } from '../time-units.js';
-import { errorGroupChanges, errorGroupDetails, exampleTraces, topErrorGroupId } from './alert-metrics.js';
+import type { AlertReads } from './alert-metrics.js';
 import type { AlertRule } from './alert-rule.js';
 import { windowStart, type RuleInputs } from './alert-values.js';
-import type { ObservabilityDb } from '../database.js';
 
 /** An error group as a notification shows it. */
 export interface EvidenceErrorGroup {
@@ -48,7 +47,7 @@ function framesOf(stack: string | null, topFrame: string): string[] {
  * stretch it ends (its own window no longer has them).
  */
 export async function gatherEvidence(
-  db: ObservabilityDb,
+  reads: AlertReads,
   rule: AlertRule,
   minute: number,
   value: number | null,
@@ -64,12 +63,12 @@ export async function gatherEvidence(
   if (rule.environment !== undefined) view.set('environment', rule.environment);
   const isErrorRule = rule.metric === 'error-rate' || rule.metric === 'new-error-group';
   const filter = { service: rule.service, operation: rule.operation, environment: rule.environment, tenant: rule.tenant };
-  let traces = examples ? await exampleTraces(db, filter, fromMs, toMs, isErrorRule) : [];
-  if (examples && isErrorRule && traces.length === 0) traces = await exampleTraces(db, filter, fromMs, toMs, false);
-  const groupIds = examples ? await evidenceGroupIds(db, rule, minute, inputs, firingSince) : [];
+  let traces = examples ? await reads.exampleTraces(filter, fromMs, toMs, isErrorRule) : [];
+  if (examples && isErrorRule && traces.length === 0) traces = await reads.exampleTraces(filter, fromMs, toMs, false);
+  const groupIds = examples ? await evidenceGroupIds(reads, rule, minute, inputs, firingSince) : [];
   const errorGroups: EvidenceErrorGroup[] = [];
   for (const groupId of groupIds) {
-    const details = await errorGroupDetails(db, groupId);
+    const details = await reads.errorGroupDetails(groupId);
     if (!details) continue;
     errorGroups.push({ groupId, type: details.type, message: details.message, topFrames: framesOf(details.stack, details.topFrame), url: `${base}/errors/${groupId}` });
   }
@@ -87,17 +86,17 @@ export async function gatherEvidence(
 }
 
 /** The error groups an error rule's evidence names: up to three counted groups, or the most frequent group. */
-async function evidenceGroupIds(db: ObservabilityDb, rule: AlertRule, minute: number, inputs: RuleInputs, firingSince: number | undefined): Promise<string[]> {
+async function evidenceGroupIds(reads: AlertReads, rule: AlertRule, minute: number, inputs: RuleInputs, firingSince: number | undefined): Promise<string[]> {
   const filter = { service: rule.service, operation: rule.operation, environment: rule.environment, tenant: rule.tenant };
   const stretchFrom = windowStart(rule, firingSince ?? minute);
   if (rule.metric === 'new-error-group') {
     let groups = inputs.newOrRegressedGroups(rule, minute);
     if (groups.length === 0 && firingSince !== undefined) {
-      groups = (await errorGroupChanges(db, [rule.service], stretchFrom, minute + minuteMs)).filter((group) => rule.environment === undefined || group.environments.includes(rule.environment));
+      groups = (await reads.errorGroupChanges([rule.service], stretchFrom, minute + minuteMs)).filter((group) => rule.environment === undefined || group.environments.includes(rule.environment));
     }
     return [...new Set(groups.map((group) => group.groupId))].slice(0, 3);
   }
   if (rule.metric !== 'error-rate') return [];
-  const top = (await topErrorGroupId(db, filter, windowStart(rule, minute), minute + minuteMs)) ?? (firingSince === undefined ? undefined : await topErrorGroupId(db, filter, stretchFrom, minute + minuteMs));
+  const top = (await reads.topErrorGroupId(filter, windowStart(rule, minute), minute + minuteMs)) ?? (firingSince === undefined ? undefined : await reads.topErrorGroupId(filter, stretchFrom, minute + minuteMs));
   return top === undefined ? [] : [top];
 }

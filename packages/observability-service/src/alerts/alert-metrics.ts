@@ -238,3 +238,55 @@ export async function errorGroupDetails(
     stack: example.rows[0]?.error_stack ?? null,
   };
 }
+
+/** A group's message and the stack of its example occurrence, as evidence shows it. */
+export type ErrorGroupDetails = NonNullable<Awaited<ReturnType<typeof errorGroupDetails>>>;
+
+/**
+ * What alerts read of the telemetry, wherever the telemetry store keeps it: the SQL tables
+ * (`sqlAlertReads`) or ClickHouse. Rule states, events, silences and the lease stay in the
+ * service database whatever the store.
+ */
+export interface AlertReads {
+  operationMinutes(services: readonly string[], fromMinute: number, endMinute: number): Promise<OperationMinute[]>;
+  tenantMinutes(pairs: ReadonlyArray<{ tenant: string; service: string }>, fromMinute: number, endMinute: number): Promise<TenantMinute[]>;
+  errorGroupChanges(services: readonly string[], fromMs: number, endMs: number): Promise<AlertErrorGroup[]>;
+  exampleTraces(filter: OccurrenceFilter, fromMs: number, toMs: number, failing: boolean, limit?: number): Promise<ExampleTrace[]>;
+  topErrorGroupId(filter: OccurrenceFilter, fromMs: number, toMs: number): Promise<string | undefined>;
+  errorGroupDetails(groupId: string): Promise<ErrorGroupDetails | undefined>;
+}
+
+/** The reads over the SQL telemetry tables (SQLite or PostgreSQL). */
+export function sqlAlertReads(db: ObservabilityDb): AlertReads {
+  return {
+    operationMinutes: (services, fromMinute, endMinute) => operationMinutes(db, services, fromMinute, endMinute),
+    tenantMinutes: (pairs, fromMinute, endMinute) => tenantMinutes(db, pairs, fromMinute, endMinute),
+    errorGroupChanges: (services, fromMs, endMs) => errorGroupChanges(db, services, fromMs, endMs),
+    exampleTraces: (filter, fromMs, toMs, failing, limit) => exampleTraces(db, filter, fromMs, toMs, failing, limit),
+    topErrorGroupId: (filter, fromMs, toMs) => topErrorGroupId(db, filter, fromMs, toMs),
+    errorGroupDetails: (groupId) => errorGroupDetails(db, groupId),
+  };
+}
+
+/**
+ * `reads` with the evidence reads remembered by their arguments: the rules that change state in
+ * the same minute over the same service, window and filters (an error-rate and a latency rule of
+ * one operation, say) share one query for their example traces and error groups.
+ */
+export function sharedEvidenceReads(reads: AlertReads): AlertReads {
+  const remembered = new Map<string, Promise<unknown>>();
+  const once = <T>(key: unknown[], read: () => Promise<T>): Promise<T> => {
+    const id = JSON.stringify(key);
+    let result = remembered.get(id) as Promise<T> | undefined;
+    if (!result) remembered.set(id, (result = read()));
+    return result;
+  };
+  const filterKey = (filter: OccurrenceFilter) => [filter.service, filter.operation ?? null, filter.environment ?? null, filter.tenant ?? null];
+  return {
+    ...reads,
+    exampleTraces: (filter, fromMs, toMs, failing, limit) =>
+      once(['traces', ...filterKey(filter), fromMs, toMs, failing, limit ?? null], () => reads.exampleTraces(filter, fromMs, toMs, failing, limit)),
+    topErrorGroupId: (filter, fromMs, toMs) => once(['top', ...filterKey(filter), fromMs, toMs], () => reads.topErrorGroupId(filter, fromMs, toMs)),
+    errorGroupDetails: (groupId) => once(['group', groupId], () => reads.errorGroupDetails(groupId)),
+  };
+}

@@ -30,6 +30,7 @@ import {
 import { ruleSeries } from './alert-series.js';
 import { addSilence, deleteRule, endSilences, findRule, insertRule, listEvents, listRules, newRuleId, ruleStates, silencesAfter, updateRule } from './alert-store.js';
 import { readRuleInputs } from './alert-values.js';
+import { sqlAlertReads } from './alert-metrics.js';
 import { observabilityDatabase } from '../database.js';
 
 export interface AlertRoutesOptions {
@@ -58,6 +59,7 @@ const channelView = (channel: ChannelSummary) => ({ ...channel, createdAt: iso(c
 export async function alertRoutes(app: App, options: AlertRoutesOptions): Promise<void> {
   const { db } = observabilityDatabase(app);
   const apdexThresholds = apdexThresholdsFrom(db, options.apdexThresholdDefaultMs);
+  const reads = sqlAlertReads(db);
   app.addHook('onRequest', async (request, reply) => {
     await (['GET', 'HEAD'].includes(request.method) ? app.requireSession(request, reply) : app.requireAdmin(request, reply));
   });
@@ -103,7 +105,7 @@ export async function alertRoutes(app: App, options: AlertRoutesOptions): Promis
   const seriesView = async (rule: AlertRule, hours: number) => {
     const last = minuteOf(app.clock.now()) - minuteMs;
     const first = last - (hours * 60 - 1) * minuteMs;
-    const series = await ruleSeries(db, rule, first, last, apdexThresholds);
+    const series = await ruleSeries(reads, rule, first, last, apdexThresholds);
     return {
       from: iso(first),
       to: iso(last + minuteMs),
@@ -334,7 +336,7 @@ export async function alertRoutes(app: App, options: AlertRoutesOptions): Promis
       if (!(await listChannels(db)).some((channel) => channel.id === request.params.id)) throw new ApiError('alert-channel-not-found', `No channel ${request.params.id}.`);
       const last = minuteOf(app.clock.now()) - minuteMs;
       const rule = withDefaults({ name: 'Test notification', metric: 'error-rate', service: 'example-service', comparison: '>', threshold: 5, windowMinutes: 5, forMinutes: 0, channels: [] }, 'test', 'api');
-      const evidence = await gatherEvidence(db, rule, last, 12.5, await readRuleInputs(db, [], last, last, apdexThresholds), options.publicUrl);
+      const evidence = await gatherEvidence(reads, rule, last, 12.5, await readRuleInputs(reads, [], last, last, apdexThresholds), options.publicUrl);
       return deliveryView(await app.alerts.notifier.sendTest(request.params.id, notificationOf(rule, 'firing', null, last, evidence)));
     },
   );

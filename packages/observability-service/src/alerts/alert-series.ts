@@ -3,7 +3,7 @@ import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { isBreached, type AlertRule } from './alert-rule.js';
 import { nextState, type RuleState } from './alert-state.js';
 import { readRuleInputs } from './alert-values.js';
-import type { ObservabilityDb } from '../database.js';
+import type { AlertReads } from './alert-metrics.js';
 
 export interface RuleSeries {
   /** The watched value at each minute (over the window ending with it); null without data. */
@@ -16,8 +16,8 @@ export interface RuleSeries {
  * A rule replayed over the minutes `first` to `last`: its value each minute, and when it would
  * have fired, starting from ok (the sparkline of a rule, and the preview of a draft).
  */
-export async function ruleSeries(db: ObservabilityDb, rule: AlertRule, first: number, last: number, apdexThresholds: ApdexThresholds): Promise<RuleSeries> {
-  const inputs = await readRuleInputs(db, [rule], first, last, apdexThresholds);
+export async function ruleSeries(reads: AlertReads, rule: AlertRule, first: number, last: number, apdexThresholds: ApdexThresholds): Promise<RuleSeries> {
+  const inputs = await readRuleInputs(reads, [rule], first, last, apdexThresholds);
   const points: RuleSeries['points'] = [];
   const firing: RuleSeries['firing'] = [];
   let state: RuleState = { state: 'ok', sinceMinute: first };

@@ -6,6 +6,7 @@ import { AlertNotifier } from './alert-notifier.js';
 import { ChannelSealer } from './channel-secrets.js';
 import { readRulesFile } from './alert-rules-file.js';
 import { replaceFileRules } from './alert-store.js';
+import { sqlAlertReads } from './alert-metrics.js';
 import { observabilityDatabase } from '../database.js';
 
 declare module 'fastify' {
@@ -46,6 +47,7 @@ export const alertsPlugin = fp<AlertsPluginOptions>(
     const notifier = new AlertNotifier({ database, clock: app.clock, sealer, mailer, logger: app.log });
     const evaluator = new AlertEvaluator({
       database,
+      reads: sqlAlertReads(database.db),
       clock: app.clock,
       logger: app.log,
       apdexThresholds: apdexThresholdsFrom(database.db, options.apdexThresholdDefaultMs),

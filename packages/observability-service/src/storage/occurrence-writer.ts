@@ -154,12 +154,19 @@ export function addStatement(
   statements.add(row.started_at, [row.service, row.environment, row.db_system, shape.hash], [shape.normalized, row.db_operation], row.duration_ms, row.status === 'error');
 }
 
+/** A batch's rollup cells and error groups, summed in memory (`mergeRollups` stores them). */
+export interface BatchRollups {
+  /** Operation, tenant, statement and dependency cells. */
+  rollups: RollupAccumulator[];
+  errorGroups: ErrorGroupAccumulator;
+}
+
 /**
- * Adds the rows' figures to the four per-minute rollups: operation, tenant, statement (rows with
- * a normalized statement) and dependency (the edges rows declare, plus `parentChildEdges`), and
- * the error occurrences to their groups.
+ * Sums the rows' figures per minute into the four rollups: operation, tenant, statement (rows
+ * with a normalized statement) and dependency (the edges rows declare, plus `parentChildEdges`),
+ * and the error occurrences into their groups.
  */
-export async function mergeRollups(trx: Kysely<TelemetryDatabase>, rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+export function accumulateRollups(rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): BatchRollups {
   const errorGroups = new ErrorGroupAccumulator();
   const operations = new RollupAccumulator(rollupSpecs.operation);
   const tenants = new RollupAccumulator(rollupSpecs.tenant);
@@ -179,6 +186,12 @@ export async function mergeRollups(trx: Kysely<TelemetryDatabase>, rows: readonl
     if (row.errorGroup) errorGroups.add(row, row.errorGroup);
   }
   for (const edge of parentChildEdges) addEdge(edge);
-  for (const accumulator of [operations, tenants, statements, dependencies]) await accumulator.mergeInto(trx);
+  return { rollups: [operations, tenants, statements, dependencies], errorGroups };
+}
+
+/** Adds the rows' figures to the four per-minute rollups and the error occurrences to their groups (`accumulateRollups`). */
+export async function mergeRollups(trx: Kysely<TelemetryDatabase>, rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+  const { rollups, errorGroups } = accumulateRollups(rows, parentChildEdges);
+  for (const accumulator of rollups) await accumulator.mergeInto(trx);
   await errorGroups.mergeInto(trx);
 }

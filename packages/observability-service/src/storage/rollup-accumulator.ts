@@ -64,6 +64,11 @@ export function cellId(minute: number, key: readonly unknown[]): string {
   return id;
 }
 
+/** The figure columns of a rollup table. */
+function figureColumns(spec: RollupSpec): string[] {
+  return ['count', 'error_count', 'duration_sum_ms', 'duration_max_ms', 'histogram', ...(spec.errorHistogram ? ['error_histogram'] : [])];
+}
+
 /** A stored histogram (or none) plus this batch's, in the stored form. */
 function mergedText(stored: unknown, batch: LatencyHistogram): string {
   return stored === undefined || stored === null ? batch.encode() : LatencyHistogram.decode(String(stored)).merge(batch).encode();
@@ -80,6 +85,11 @@ export class RollupAccumulator {
 
   constructor(spec: RollupSpec) {
     this.#spec = spec;
+  }
+
+  /** The table the cells are merged into. */
+  get table(): RollupTableName {
+    return this.#spec.table;
   }
 
   get size(): number {
@@ -126,7 +136,38 @@ export class RollupAccumulator {
         stored.set(id, row);
       }
     }
-    const merged = [...this.#cells.entries()].map(([id, cell]) => {
+    const merged = this.#merged(stored);
+    const figures = figureColumns(spec);
+    const columns = this.columns;
+    const conflictColumns = sql.join(['minute', ...spec.keyColumns].map((column) => sql.ref(column)));
+    const updates = sql.join(figures.map((column) => sql`${sql.ref(column)} = ${sql.ref(`excluded.${column}`)}`));
+    const rowsPerStatement = Math.floor(30_000 / columns.length);
+    for (let offset = 0; offset < merged.length; offset += rowsPerStatement) {
+      const values = merged.slice(offset, offset + rowsPerStatement).map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
+      await sql`
+        insert into ${table} (${sql.join(columns.map((column) => sql.ref(column)))}) values ${sql.join(values)}
+        on conflict (${conflictColumns}) do update set ${updates}
+      `.execute(db);
+    }
+  }
+
+  /** The table's columns, in insert order: minute, key, extras, figures. */
+  get columns(): string[] {
+    return ['minute', ...this.#spec.keyColumns, ...this.#spec.extraColumns, ...figureColumns(this.#spec)];
+  }
+
+  /**
+   * The rows `mergeInto` stores when the table holds none of the batch's cells yet: a bulk load
+   * of whole minutes inserts them as they are (bench/support/occurrence-data-set.ts).
+   */
+  newRows(): Array<Record<string, unknown>> {
+    return this.#merged(new Map());
+  }
+
+  /** The batch's cells as stored rows, each added to the stored row of its cell in `stored`. */
+  #merged(stored: ReadonlyMap<string, Record<string, unknown>>): Array<Record<string, unknown>> {
+    const spec = this.#spec;
+    return [...this.#cells.entries()].map(([id, cell]) => {
       const before = stored.get(id);
       const row: Record<string, unknown> = { minute: cell.minute };
       spec.keyColumns.forEach((column, index) => (row[column] = cell.key[index]));
@@ -139,17 +180,5 @@ export class RollupAccumulator {
       if (spec.errorHistogram) row.error_histogram = mergedText(before?.error_histogram, cell.errorHistogram);
       return row;
     });
-    const figures = ['count', 'error_count', 'duration_sum_ms', 'duration_max_ms', 'histogram', ...(spec.errorHistogram ? ['error_histogram'] : [])];
-    const columns = ['minute', ...spec.keyColumns, ...spec.extraColumns, ...figures];
-    const conflictColumns = sql.join(['minute', ...spec.keyColumns].map((column) => sql.ref(column)));
-    const updates = sql.join(figures.map((column) => sql`${sql.ref(column)} = ${sql.ref(`excluded.${column}`)}`));
-    const rowsPerStatement = Math.floor(30_000 / columns.length);
-    for (let offset = 0; offset < merged.length; offset += rowsPerStatement) {
-      const values = merged.slice(offset, offset + rowsPerStatement).map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`);
-      await sql`
-        insert into ${table} (${sql.join(columns.map((column) => sql.ref(column)))}) values ${sql.join(values)}
-        on conflict (${conflictColumns}) do update set ${updates}
-      `.execute(db);
-    }
   }
 }
