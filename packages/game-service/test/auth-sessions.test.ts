@@ -53,6 +53,21 @@ describeEachDatabase('sessions: exchange, refresh, logout', (database) => {
       expect(elsewhere.player.id).not.toBe(first.player.id);
     });
 
+    it('signs in 40 players at once (12 of them twice): one player per identity, every session of its own and working', async () => {
+      const names = [...Array.from({ length: 28 }, (_, i) => `together-${i}`), ...Array.from({ length: 12 }, (_, i) => `together-${i}`)];
+      const sessions = await Promise.all(names.map((name) => devSignIn(app, 'demo', name)));
+      const playerOf = new Map<string, string>();
+      for (const [i, session] of sessions.entries()) {
+        const known = playerOf.get(names[i]!);
+        if (known) expect(session.player.id).toBe(known);
+        playerOf.set(names[i]!, session.player.id);
+      }
+      expect(new Set(playerOf.values()).size).toBe(28);
+      expect(new Set(sessions.map((session) => session.refreshToken)).size).toBe(40);
+      const refreshed = await Promise.all(sessions.map((session) => refresh(session.refreshToken)));
+      expect(refreshed.map((response) => response.statusCode)).toEqual(sessions.map(() => 200));
+    });
+
     it('refuses codes that are not dev:<name> with 401 invalid-grant', async () => {
       for (const authorizationCode of ['alice', 'dev:', 'dev:a/b', `dev:${'x'.repeat(65)}`]) {
         const response = await app.inject({ method: 'POST', url: '/v1/games/demo/auth/exchange', payload: { authorizationCode } });

@@ -9,6 +9,7 @@ import { SessionService, type SessionLifetimes } from './session-service.js';
 import { deletePlayerSessions } from './session-store.js';
 import { resolveTokenKeys } from './token-keys.js';
 import { gameDatabase } from '../database.js';
+import { GroupCommitWriter } from '../group-commit.js';
 
 /** The signed-in player of a game request, set by `app.requirePlayer`. */
 export interface AuthenticatedPlayer {
@@ -47,6 +48,8 @@ export interface AuthPluginOptions {
 }
 
 const bearerPattern = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+/** Most sign-ins one SQLite transaction commits together. */
+const signInsPerCommitMax = 64;
 
 function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
@@ -89,8 +92,13 @@ export const authPlugin = fp<AuthPluginOptions>(
       },
     });
     app.addHook('onClose', () => revocations.close());
+    // SQLite: sign-ins arriving together share a transaction (one writer; one commit for many).
+    // PostgreSQL runs them side by side on its pool, a transaction each.
+    const signIns = database.dialect === 'sqlite' ? new GroupCommitWriter(db, { dialect: database.dialect, maxBatch: signInsPerCommitMax }) : undefined;
+    if (signIns) app.addHook('onClose', () => signIns.drain());
     const sessions = new SessionService({
       db,
+      signIns,
       clock: app.clock,
       providers: new ProviderRegistry(options.providers),
       codec,

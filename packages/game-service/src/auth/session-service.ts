@@ -10,6 +10,7 @@ import { revokeSessionsOfPlayer } from './player-sessions.js';
 import { openSuccessor, sealSuccessor } from './refresh-successor.js';
 import { familyInserts, findPresentedToken, revokeFamily, rotate, type PresentedToken } from './session-store.js';
 import type { GameDb } from '../database.js';
+import type { CommitWriter } from '../group-commit.js';
 
 export interface SessionLifetimes {
   accessTokenTtlMs: number;
@@ -30,6 +31,8 @@ export interface SessionGrant {
 
 export interface SessionServiceDeps {
   db: GameDb;
+  /** Where sign-ins write (group commit); without it, a transaction each. */
+  signIns?: CommitWriter | undefined;
   clock: Clock;
   providers: ProviderRegistry;
   codec: AccessTokenCodec;
@@ -62,9 +65,10 @@ export class SessionService {
     const now = clock.now();
     const familyId = randomUUID();
     const refreshToken = newOpaqueToken();
-    // One transaction, so a deletion of this player (which locks the player first) either
-    // completes before (and this creates a new player) or after (and erases this session too).
-    const player = await db.transaction().execute(async (trx) => {
+    // One transaction (on SQLite shared with the sign-ins arriving with it, each under its own
+    // savepoint when one fails), so a deletion of this player (which locks the player first)
+    // either completes before (and this creates a new player) or after (and erases this session too).
+    const write = async (trx: GameDb) => {
       const signedIn = await this.#linkedPlayer(
         trx,
         { gameId: game.id, provider: game.auth.provider, subject: identity.subject, displayName: identity.displayName },
@@ -79,7 +83,8 @@ export class SessionService {
         expiresAt: now + lifetimes.refreshTokenTtlMs,
       });
       return signedIn;
-    });
+    };
+    const player = await (this.#deps.signIns ? this.#deps.signIns.write(write, identity.subject) : db.transaction().execute(write));
     return this.#grant(player, familyId, refreshToken, now, now + lifetimes.refreshTokenTtlMs);
   }
 

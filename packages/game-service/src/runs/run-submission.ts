@@ -7,7 +7,7 @@ import { runContent, type RunContent } from '../canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import type { RunKey, RunStatus } from './run-record.js';
 import { responsesStore, RunStatements, storeMissingRunResponse, type StoredOutcome } from './run-store.js';
-import type { RunWriter } from './run-writer.js';
+import type { CommitWriter } from '../group-commit.js';
 import './run-error-codes.js';
 import type { GameDb } from '../database.js';
 
@@ -62,7 +62,7 @@ function rejection(reason: string): ApiError {
  * commit together, and a runId answers the same content with the same response forever.
  */
 export class RunSubmissions {
-  readonly #writer: RunWriter;
+  readonly #writer: CommitWriter;
   readonly #db: GameDb;
   readonly #statements: RunStatements;
   readonly #clock: Clock;
@@ -79,7 +79,7 @@ export class RunSubmissions {
   constructor(deps: {
     db: GameDb;
     dialect: Dialect;
-    writer: RunWriter;
+    writer: CommitWriter;
     clock: Clock;
     scores: ScoreRecorder;
     adapterTypes: ReadonlyMap<string, AdapterType>;

@@ -6,7 +6,7 @@ import { adapterTypes } from './adapters/registry.js';
 import { RunSubmissions } from './run-submission.js';
 import { countRunsOfPart } from './run-counts.js';
 import { eraseRunsOfPlayer, listRuns, type RunListFilter, type RunPage } from './run-store.js';
-import { GroupCommitWriter, type RunWriter } from './run-writer.js';
+import { GroupCommitWriter, type CommitWriter } from '../group-commit.js';
 import { gameDatabase } from '../database.js';
 
 declare module 'fastify' {
@@ -37,7 +37,7 @@ export interface RunsPluginOptions {
 export const runsPlugin = fp<RunsPluginOptions>(
   async (app, options) => {
     const { db, dialect } = gameDatabase(app);
-    const writer: RunWriter = new GroupCommitWriter(db, { dialect, maxBatch: options.maxRunsPerCommit, lanes: dialect === 'sqlite' ? 1 : options.commitLanes });
+    const writer: CommitWriter = new GroupCommitWriter(db, { dialect, maxBatch: options.maxRunsPerCommit, lanes: dialect === 'sqlite' ? 1 : options.commitLanes });
     const recorded = new Counter({
       name: 'game_runs_total',
       help: 'Runs recorded, by game, adapter and status (accepted, flagged, rejected)',

@@ -6,7 +6,7 @@ import { adapterTypes } from '../../src/runs/adapters/registry.js';
 import { contentHash, canonicalJson } from '../../src/canonical-json.js';
 import { RunSubmissions } from '../../src/runs/run-submission.js';
 import { listRuns, RunStatements } from '../../src/runs/run-store.js';
-import { GroupCommitWriter } from '../../src/runs/run-writer.js';
+import { GroupCommitWriter } from '../../src/group-commit.js';
 import { bearer, devSignIn } from '../support/identity-fixtures.js';
 import { buildTestApp } from '../support/test-app.js';
 

@@ -1,12 +1,13 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
-import type { GameDatabase } from '../database.js';
+import type { GameDatabase } from './database.js';
 
-// A write spans tables of several features (runs, leaderboard entries): the writer is over the
-// whole database (`DB`, the game's by default), and knows none of its tables.
+// A write spans tables of several features (a run and its leaderboard entries; a sign-in's player
+// and session): the writer is over the whole database (`DB`, the game's by default), and knows
+// none of its tables.
 
-/** Where submissions write: every `work` runs inside a transaction committed before it resolves. */
-export interface RunWriter<DB = GameDatabase> {
+/** Where run submissions and sign-ins write: every `work` runs inside a transaction committed before it resolves. */
+export interface CommitWriter<DB = GameDatabase> {
   /**
    * Runs `work` in a transaction and resolves with its value once that transaction has committed.
    * `lane`: writes with the same lane never run in two transactions at once (a player's id, so
@@ -79,7 +80,7 @@ class CommitLane<DB> {
  * transactions at once (two transactions locking the same players in opposite orders would
  * deadlock).
  */
-export class GroupCommitWriter<DB = GameDatabase> implements RunWriter<DB> {
+export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
   readonly #db: Kysely<DB>;
   readonly #maxBatch: number;
   readonly #lanes: Array<CommitLane<DB>>;

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Transaction } from 'kysely';
 import { openDatabase, type Database } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { GroupCommitWriter } from '../../src/runs/run-writer.js';
+import { GroupCommitWriter } from '../src/group-commit.js';
 
 /** The writers know no tables: this test writes to one of its own. */
 interface WriterTables {
   writes: { name: string };
 }
 
-describeEachDatabase('run writers', (testDatabase) => {
+describeEachDatabase('group commit writers', (testDatabase) => {
   let database: Database<WriterTables>;
   beforeAll(async () => {
     const env = testDatabase().env;
