@@ -6,11 +6,13 @@
 // random from the whole board, plus the caller: `players=` in the query, ranked among themselves).
 // Player ids are UUIDs, as the service makes them. Also
 // the rank engine's rebuild time at boot and its memory per entry (heap and off-heap, after a GC).
+// An event board (a live window, 100,000 entries) is read the same way: a page and /me.
 //
 //   npx tsx --conditions=source bench/leaderboards.ts
 //
 // BENCH_ENTRIES (default 1000000, a multiple of 500), BENCH_PLAYERS (signed in, default 5000),
-// BENCH_CONNECTIONS (default 16), BENCH_ROUNDS (default 3) and BENCH_DURATION_S (default 5, per
+// BENCH_EVENT_ENTRIES (entries of the event board's live window, default 100000, a multiple of 500
+// and at least BENCH_PLAYERS), BENCH_CONNECTIONS (default 16), BENCH_ROUNDS (default 3) and BENCH_DURATION_S (default 5, per
 // round) set the size and load. Each scenario and its ceiling run in alternating rounds, both
 // servers up, so drift in the shared machine's speed hits both alike. BENCH_REDIS_URL adds a run
 // with the Redis rank engine. The load comes from wrk (BENCH_WRK names another binary);
@@ -44,14 +46,16 @@ const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const redisUrl = process.env.BENCH_REDIS_URL;
-// BENCH_ONLY (e.g. "me,friends") measures only some of page, me, aroundMe and friends.
-const endpoints = ['page', 'me', 'aroundMe', 'friends'] as const;
+// BENCH_ONLY (e.g. "me,friends") measures only some of page, me, aroundMe, friends, eventPage and eventMe.
+const endpoints = ['page', 'me', 'aroundMe', 'friends', 'eventPage', 'eventMe'] as const;
 type Endpoint = (typeof endpoints)[number];
 const titles: Record<Endpoint, string> = {
   page: 'page (limit 25, cursor at random depth)',
   me: '/me',
   aroundMe: '/around-me (radius 5)',
   friends: "friends' page (100 random ids, limit 25)",
+  eventPage: 'event board, live window: page (limit 25, cursor at random depth)',
+  eventMe: 'event board, live window: /me',
 };
 const measured = endpoints.filter((e) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(e));
 // Both servers run with the game service's production Node flags; BENCH_TARGET_NODE_ARGS adds
@@ -70,6 +74,19 @@ const rowsPerTransaction = 100_000;
 const gameId = 'bench';
 const boardId = 'high';
 const board = { id: boardId, name: 'High score', order: 'desc', operator: 'best', periods: ['all'], source: { adapter: 'score', value: 'score' } } as const;
+const eventEntryCount = Number(process.env.BENCH_EVENT_ENTRIES ?? 100_000);
+const eventBoardId = 'cup';
+const minuteMs = 60_000;
+/** The event board's one window: opened a day before the bench, open for 60 days (whole minutes, as the manifest requires). */
+const eventStartMs = Math.floor((Date.now() - 86_400_000) / minuteMs) * minuteMs;
+const eventKey = `${new Date(eventStartMs).toISOString().slice(0, 16)}Z`;
+const eventBoard = {
+  ...board,
+  id: eventBoardId,
+  name: 'Cup',
+  periods: ['event'],
+  event: { startsAt: new Date(eventStartMs).toISOString(), endsAt: new Date(eventStartMs + 60 * 86_400_000).toISOString() },
+} as const;
 const benchEnv = { LOG_LEVEL: 'silent', GAME_DEV_AUTH: '1', GAME_AUTH_RATE_LIMIT_MAX: '1000000', GAME_PLAYER_RATE_LIMIT_MAX: '1000000' } as const;
 const dayMs = 86_400_000;
 
@@ -128,13 +145,18 @@ async function serve(request: ServeRequest): Promise<void> {
   // cheaper for the client, not the service slower.
   const app = Fastify({ logger: false });
   const answer = (sample: Sample) => async (_request: unknown, reply: { headers(h: Record<string, string>): { send(b: string): unknown } }) => reply.headers(sample.headers).send(sample.body);
-  // The page and the friends' page share a path: the query tells them apart (parsed for every request anyway).
+  // The page, the friends' page and the event board's page share a path: the board and the query
+  // tell them apart (both parsed for every request anyway).
   const page = answer(request.samples.page);
   const friends = answer(request.samples.friends);
-  app.get('/v1/games/:gameId/leaderboards/:boardId', (req: { query: unknown }, reply: Parameters<typeof page>[1]) =>
-    (req.query as { players?: string }).players === undefined ? page(req, reply) : friends(req, reply),
+  const eventPage = answer(request.samples.eventPage);
+  const me = answer(request.samples.me);
+  const eventMe = answer(request.samples.eventMe);
+  const isEvent = (req: { params: unknown }) => (req.params as { boardId: string }).boardId === eventBoardId;
+  app.get('/v1/games/:gameId/leaderboards/:boardId', (req: { query: unknown; params: unknown }, reply: Parameters<typeof page>[1]) =>
+    isEvent(req) ? eventPage(req, reply) : (req.query as { players?: string }).players === undefined ? page(req, reply) : friends(req, reply),
   );
-  app.get('/v1/games/:gameId/leaderboards/:boardId/me', answer(request.samples.me));
+  app.get('/v1/games/:gameId/leaderboards/:boardId/me', (req: { params: unknown }, reply: Parameters<typeof page>[1]) => (isEvent(req) ? eventMe(req, reply) : me(req, reply)));
   app.get('/v1/games/:gameId/leaderboards/:boardId/around-me', answer(request.samples.aroundMe));
   await listenInChild(app);
 }
@@ -152,6 +174,8 @@ interface Seeded {
   cursors: string[];
   /** Player ids of entries at random places. */
   friendPool: string[];
+  /** Page cursors of the event board's live window. */
+  eventCursors: string[];
   seedMs: number;
 }
 
@@ -198,6 +222,14 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<Seede
   const ids = generator(2026);
   const file = new SqliteDatabase(join(dataDir, 'game.sqlite'));
   const cursors: string[] = [];
+  const eventCursors: string[] = [];
+  // The event window's entries: every signed-in player at a random place, the rest generated.
+  const eventPlayerAt = new Map<number, string>();
+  while (eventPlayerAt.size < signedIn.length) {
+    const at = random() % eventEntryCount;
+    if (!eventPlayerAt.has(at)) eventPlayerAt.set(at, signedIn[eventPlayerAt.size]!.id);
+  }
+  const eventIds = generator(1127);
   try {
     const placeholders = Array.from({ length: rowsPerInsert }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     const insert = file.prepare(`insert into leaderboard_entries (game_id, board_id, period, player_id, display_name, score, achieved_at, updated_at) values ${placeholders}`);
@@ -217,12 +249,25 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<Seede
       }
     });
     for (let from = 0; from < entryCount; from += rowsPerTransaction) insertRange(from, Math.min(from + rowsPerTransaction, entryCount));
+    const eventSet = { gameId, boardId: eventBoardId, order: 'desc', period: eventKey } as const;
+    const insertEvent = file.transaction(() => {
+      for (let chunk = 0; chunk < eventEntryCount; chunk += rowsPerInsert) {
+        const params: unknown[] = [];
+        for (let j = chunk; j < chunk + rowsPerInsert; j++) {
+          const row = { playerId: eventPlayerAt.get(j) ?? uuidFrom(eventIds), score: (j * 7_919) % 50_000, achievedAt: eventStartMs + ((j * 104_729) % dayMs) };
+          if (j % Math.max(1, Math.floor(eventEntryCount / cursorCount)) === 0) eventCursors.push(encodeCursor(eventSet, row));
+          params.push(gameId, eventBoardId, eventKey, row.playerId, `Racer ${j}`, row.score, row.achievedAt, now);
+        }
+        insert.run(params);
+      }
+    });
+    insertEvent();
   } finally {
     file.close();
   }
   // Signed in again: on a loaded machine the seeding can outlast the first access tokens.
   const fresh = await signIn(env);
-  return { players: fresh.signedIn.map((p) => ({ token: p.token })), cursors, friendPool, seedMs: performance.now() - started };
+  return { players: fresh.signedIn.map((p) => ({ token: p.token })), cursors, friendPool, eventCursors, seedMs: performance.now() - started };
 }
 
 /** Signs in `signedInPlayers` players (the dev provider: the same player each time for a code). */
@@ -243,6 +288,7 @@ async function signIn(env: Record<string, string>): Promise<{ now: number; signe
 
 const script = fileURLToPath(import.meta.url);
 const leaderboardPath = `/v1/games/${gameId}/leaderboards/${boardId}`;
+const eventPath = `/v1/games/${gameId}/leaderboards/${eventBoardId}`;
 
 /** Every request a scenario draws from (at random): each signed-in player's, and each cursor's with a player's token. */
 function requestLines(seeded: Seeded): Record<Endpoint, Array<{ path: string; authorization: string }>> {
@@ -253,6 +299,8 @@ function requestLines(seeded: Seeded): Record<Endpoint, Array<{ path: string; au
     me: players.map((player) => ({ path: `${leaderboardPath}/me`, authorization: auth(player) })),
     aroundMe: players.map((player) => ({ path: `${leaderboardPath}/around-me?radius=5`, authorization: auth(player) })),
     friends: friendLists(seeded).map((ids, i) => ({ path: friendsPath(ids), authorization: auth(players[i % players.length]!) })),
+    eventPage: seeded.eventCursors.map((cursor, i) => ({ path: `${eventPath}?period=event&limit=25&cursor=${cursor}`, authorization: auth(players[i % players.length]!) })),
+    eventMe: players.map((player) => ({ path: `${eventPath}/me?period=event`, authorization: auth(player) })),
   };
 }
 
@@ -282,13 +330,13 @@ function endpointRequests(seeded: Seeded) {
       return { ...request, path: line.path, headers: { authorization: line.authorization } };
     },
   });
-  return { page: drawn('page'), me: drawn('me'), aroundMe: drawn('aroundMe'), friends: drawn('friends') };
+  return { page: drawn('page'), me: drawn('me'), aroundMe: drawn('aroundMe'), friends: drawn('friends'), eventPage: drawn('eventPage'), eventMe: drawn('eventMe') };
 }
 
 /** Headers Node writes itself; every other header of a sample is replayed by the ceiling. */
 const transportHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-async function sampleResponses(baseUrl: string, player: SeededPlayer, cursor: string, friends: readonly string[]): Promise<Record<Endpoint, Sample>> {
+async function sampleResponses(baseUrl: string, player: SeededPlayer, cursor: string, friends: readonly string[], eventCursor: string): Promise<Record<Endpoint, Sample>> {
   const get = async (path: string): Promise<Sample> => {
     const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${player.token}` } });
     const body = await response.text();
@@ -300,16 +348,19 @@ async function sampleResponses(baseUrl: string, player: SeededPlayer, cursor: st
     me: await get(`${leaderboardPath}/me`),
     aroundMe: await get(`${leaderboardPath}/around-me?radius=5`),
     friends: await get(friendsPath(friends)),
+    eventPage: await get(`${eventPath}?period=event&limit=25&cursor=${eventCursor}`),
+    eventMe: await get(`${eventPath}/me?period=event`),
   };
 }
 
 /**
  * The player, cursor and friends whose responses the ceiling replays: a signed-in player, a cursor
- * of the entry ranked in the middle of those drawn (a full page after it), the first friend list.
+ * of the entry ranked in the middle of those drawn (a full page after it), the first friend list,
+ * and the event window's middle cursor.
  */
-function sampled(seeded: Seeded): [SeededPlayer, string, string[]] {
-  const middle = [...seeded.cursors].sort((a, b) => scoreOf(a) - scoreOf(b))[seeded.cursors.length >> 1]!;
-  return [seeded.players[0]!, middle, friendLists(seeded)[0]!];
+function sampled(seeded: Seeded): [SeededPlayer, string, string[], string] {
+  const middle = (cursors: string[]) => [...cursors].sort((a, b) => scoreOf(a) - scoreOf(b))[cursors.length >> 1]!;
+  return [seeded.players[0]!, middle(seeded.cursors), friendLists(seeded)[0]!, middle(seeded.eventCursors)];
 }
 
 function scoreOf(cursor: string): number {
@@ -381,11 +432,12 @@ async function benchTracingCost(env: Record<string, string>, seeded: Seeded): Pr
 
 function printBoot(label: string, boot: BootFigures): void {
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-  const perEntry = (bytes: number) => (bytes / entryCount).toFixed(1);
+  // Both boards' entries are in the engine: the board's and the event window's.
+  const perEntry = (bytes: number) => (bytes / (entryCount + eventEntryCount)).toFixed(1);
   const heap = boot.heapBytesAfter - boot.heapBytesBefore;
   const external = boot.externalBytesAfter - boot.externalBytesBefore;
   console.log(
-    `${label}: rebuild of ${entryCount.toLocaleString('en')} entries at boot ${(boot.rebuildMs / 1000).toFixed(2)} s; ` +
+    `${label}: rebuild of ${(entryCount + eventEntryCount).toLocaleString('en')} entries (both boards) at boot ${(boot.rebuildMs / 1000).toFixed(2)} s; ` +
       `memory after a GC ${perEntry(heap + external)} B/entry (heap ${mb(boot.heapBytesBefore)} -> ${mb(boot.heapBytesAfter)} MiB, ${perEntry(heap)} B/entry; ` +
       `off-heap ${mb(boot.externalBytesBefore)} -> ${mb(boot.externalBytesAfter)} MiB, ${perEntry(external)} B/entry); ` +
       `RSS ${mb(boot.rssBytesBefore)} -> ${mb(boot.rssBytesAfter)} MiB`,
@@ -395,12 +447,12 @@ function printBoot(label: string, boot: BootFigures): void {
 async function main(): Promise<void> {
   await withTempDir('bench-leaderboards-', async (dir) => {
     const manifestFile = join(dir, 'manifest.json');
-    const game = { id: gameId, name: 'Bench', auth: { provider: 'dev' }, adapters: { score: { type: 'bounded-score', options: {} } }, boards: [board] };
+    const game = { id: gameId, name: 'Bench', auth: { provider: 'dev' }, adapters: { score: { type: 'bounded-score', options: {} } }, boards: [board, eventBoard] };
     writeFileSync(manifestFile, JSON.stringify({ games: [game] }));
     const env = { DATA_DIR: dir, GAME_MANIFEST_FILE: manifestFile };
     const seeded = await seed(env, dir);
     console.log(
-      `seeded ${entryCount.toLocaleString('en')} entries (SQLite) in ${(seeded.seedMs / 1000).toFixed(1)} s: UUID player ids, ${seeded.players.length.toLocaleString('en')} signed-in players ` +
+      `seeded ${entryCount.toLocaleString('en')} entries and ${eventEntryCount.toLocaleString('en')} in an event window (SQLite) in ${(seeded.seedMs / 1000).toFixed(1)} s: UUID player ids, ${seeded.players.length.toLocaleString('en')} signed-in players ` +
         `and ${seeded.cursors.length.toLocaleString('en')} page cursors at random places; ${connections} connections, ${durationSeconds} s per run\n`,
     );
 
@@ -414,6 +466,8 @@ async function main(): Promise<void> {
       me: writeWrkRequests(dir, 'me', lines.me),
       aroundMe: writeWrkRequests(dir, 'aroundMe', lines.aroundMe),
       friends: writeWrkRequests(dir, 'friends', lines.friends),
+      eventPage: writeWrkRequests(dir, 'eventPage', lines.eventPage),
+      eventMe: writeWrkRequests(dir, 'eventMe', lines.eventMe),
     };
     const ceiling: { server?: ChildServer<unknown> } = {};
     const runs: EngineRun[] = [];
@@ -426,8 +480,8 @@ async function main(): Promise<void> {
     }
 
     for (const run of runs) printBoot(run.label, run.boot);
-    const { page, me, aroundMe, friends } = runs[0]!.samples;
-    console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B, friends' page ${friends.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}`);
+    const { page, me, aroundMe, friends, eventPage, eventMe } = runs[0]!.samples;
+    console.log(`body sizes: page ${page.body.length} B, /me ${me.body.length} B, /around-me ${aroundMe.body.length} B, friends' page ${friends.body.length} B, event page ${eventPage.body.length} B, event /me ${eventMe.body.length} B; headers replayed by the ceiling: ${Object.keys(me.headers).join(', ')}`);
     console.log(`${rounds} rounds of ${durationSeconds} s per scenario, each beside a ceiling run of the same length (wrk, 2 threads); "of ceiling" is the median of the rounds' ratios\n`);
     printWrkTable(runs.flatMap((run) => measured.map((e) => ({ name: run.rows[e]!.rounds[0]!.name, paired: run.rows[e]! }))));
   });

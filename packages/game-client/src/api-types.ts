@@ -26,5 +26,9 @@ export type MyRank = Ok<GamePath<'/leaderboards/{boardId}/me'>, 'get'>;
 export type MyRankQuery = WithPlayers<Query<GamePath<'/leaderboards/{boardId}/me'>, 'get'>>;
 export type AroundMe = Ok<GamePath<'/leaderboards/{boardId}/around-me'>, 'get'>;
 export type AroundMeQuery = WithPlayers<Query<GamePath<'/leaderboards/{boardId}/around-me'>, 'get'>>;
+/** An event board that did not take a run, and why (`event-not-started`, `event-ended`, `event-full`). */
+export type BoardRefusal = RunAccepted['notScored'][number];
+/** Where an event period stands: `upcoming`, `live` or `ended` (final standings). */
+export type EventState = NonNullable<LeaderboardPage['state']>;
 export type PlayerDeleted = Ok<GamePath<'/player'>, 'delete'>;
 export type ErrorResponse = components['schemas']['ErrorResponse'];

@@ -255,6 +255,12 @@ export interface paths {
           boardId: string;
           /** `all` or the resolved period key */
           period: string;
+          /** event periods only: when the window opens */
+          startsAt?: string;
+          /** event periods only: when the window closes (exclusive); from then on its standings are frozen */
+          endsAt?: string;
+          /** event periods only: upcoming, live (taking runs) or ended (final standings) */
+          state?: "upcoming" | "live" | "ended";
           entries: Array<{
             /** 1-based position: score in board order, then earlier achievedAt, then playerId */
             rank: number;
@@ -328,6 +334,12 @@ export interface paths {
           boardId: string;
           /** `all` or the resolved period key */
           period: string;
+          /** event periods only: when the window opens */
+          startsAt?: string;
+          /** event periods only: when the window closes (exclusive); from then on its standings are frozen */
+          endsAt?: string;
+          /** event periods only: upcoming, live (taking runs) or ended (final standings) */
+          state?: "upcoming" | "live" | "ended";
           entries: Array<{
             /** 1-based position: score in board order, then earlier achievedAt, then playerId */
             rank: number;
@@ -400,6 +412,12 @@ export interface paths {
           boardId: string;
           /** `all` or the resolved period key */
           period: string;
+          /** event periods only: when the window opens */
+          startsAt?: string;
+          /** event periods only: when the window closes (exclusive); from then on its standings are frozen */
+          endsAt?: string;
+          /** event periods only: upcoming, live (taking runs) or ended (final standings) */
+          state?: "upcoming" | "live" | "ended";
           total: number;
           /** centred on the caller, the caller included; empty when they have no entry */
           entries: Array<{
@@ -472,6 +490,12 @@ export interface paths {
           boardId: string;
           /** `all` or the resolved period key */
           period: string;
+          /** event periods only: when the window opens */
+          startsAt?: string;
+          /** event periods only: when the window closes (exclusive); from then on its standings are frozen */
+          endsAt?: string;
+          /** event periods only: upcoming, live (taking runs) or ended (final standings) */
+          state?: "upcoming" | "live" | "ended";
           total: number;
           /** centred on the caller, the caller included; empty when they have no entry */
           entries: Array<{
@@ -544,6 +568,12 @@ export interface paths {
           boardId: string;
           /** `all` or the resolved period key */
           period: string;
+          /** event periods only: when the window opens */
+          startsAt?: string;
+          /** event periods only: when the window closes (exclusive); from then on its standings are frozen */
+          endsAt?: string;
+          /** event periods only: upcoming, live (taking runs) or ended (final standings) */
+          state?: "upcoming" | "live" | "ended";
           /** entries on the board in this period (with players: the chosen players' entries) */
           total: number;
           /** the caller's entry, null when they have none */
@@ -627,6 +657,12 @@ export interface paths {
           boardId: string;
           /** `all` or the resolved period key */
           period: string;
+          /** event periods only: when the window opens */
+          startsAt?: string;
+          /** event periods only: when the window closes (exclusive); from then on its standings are frozen */
+          endsAt?: string;
+          /** event periods only: upcoming, live (taking runs) or ended (final standings) */
+          state?: "upcoming" | "live" | "ended";
           /** entries on the board in this period (with players: the chosen players' entries) */
           total: number;
           /** the caller's entry, null when they have none */
@@ -782,6 +818,14 @@ export interface paths {
             rank: number | null;
             /** whether this run changed the player's entry */
             improved: boolean;
+          }>;
+          /** event boards fed by this adapter that did not take the run, and why; empty when every board took it */
+          notScored: Array<{
+            boardId: string;
+            /** event-not-started: before the first window; event-ended: after a window ended (its standings are frozen) or between windows; event-full: the window has its maxEntrants and the player had no entry */
+            reason: (("event-not-started")) | (("event-ended")) | (("event-full"));
+            /** the reason in words, with the times involved */
+            message: string;
           }>;
         };
         "400": {

@@ -51,6 +51,8 @@ export interface BoardTop {
   /** The period shown (a period name), and the key it resolved to. */
   period: Period;
   periodKey: string;
+  /** An event period's window (ISO times) and state. */
+  event: { startsAt: string; endsAt: string; state: 'upcoming' | 'live' | 'ended' } | null;
   entries: Array<{ rank: number; playerId: string; displayName: string; score: number; achievedAt: string }>;
 }
 
@@ -157,6 +159,7 @@ export class AdminData {
           periods: [...board.periods],
           period,
           periodKey: page.period,
+          event: page.event ? { startsAt: isoTime(page.event.startsAt), endsAt: isoTime(page.event.endsAt), state: page.event.state } : null,
           entries: page.entries.map((e) => ({ rank: e.rank, playerId: e.playerId, displayName: e.displayName, score: e.score, achievedAt: isoTime(e.achievedAt) })),
         };
       }),

@@ -6,7 +6,7 @@ import type { AdminPageContext } from './admin-page-context.js';
 import { gameBody, gamesBody, runsBody } from './admin-views.js';
 
 const runsPageSize = 50;
-const periods: readonly Period[] = ['all', 'daily', 'weekly', 'monthly'];
+const periods: readonly Period[] = ['all', 'daily', 'weekly', 'monthly', 'event'];
 const GameParams = Type.Object({ gameId: Type.String() });
 
 /** The games list, a game's boards, and a game's runs. */

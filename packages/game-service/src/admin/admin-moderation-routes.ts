@@ -30,7 +30,7 @@ const HideBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const RemoveEntryBody = Type.Object({ reason: Reason, boardId: Id, period: Type.String({ minLength: 1, maxLength: 16 }), _csrf: Csrf }, { additionalProperties: false });
+const RemoveEntryBody = Type.Object({ reason: Reason, boardId: Id, period: Type.String({ minLength: 1, maxLength: 17 }), _csrf: Csrf }, { additionalProperties: false });
 const EraseBody = Type.Object({ reason: Reason, confirm: Type.Union([Type.Boolean(), Type.String({ maxLength: 8 })]), _csrf: Csrf }, { additionalProperties: false });
 const ReviewBody = Type.Object({ reason: Reason, decision: Type.Union(runReviews.map((r) => Type.Literal(r))), _csrf: Csrf }, { additionalProperties: false });
 const ReviewParams = Type.Object({ gameId: Id, runId: Type.Integer({ minimum: 1 }) });

@@ -102,7 +102,7 @@ ${boards.map(
 <label for="period-${board.id}">Period</label>
 <select id="period-${board.id}" name="period">${board.periods.map((p) => html`<option value="${p}"${p === board.period ? html` selected` : ''}>${p}</option>`)}</select>
 <button type="submit">Show</button></form>
-<p class="muted">Period ${board.periodKey}.</p>
+<p class="muted">Period ${board.periodKey}${board.event ? html`, ${board.event.state}: ${timeCell(Date.parse(board.event.startsAt), now)} to ${timeCell(Date.parse(board.event.endsAt), now)}` : ''}.</p>
 ${board.entries.length === 0
   ? html`<p class="muted">No entries yet.</p>`
   : html`<table><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Score</th><th>Achieved</th></tr></thead><tbody>

@@ -12,7 +12,7 @@ import {
   type Entry,
 } from './leaderboard-store.js';
 import { deleteHiddenPlayer, expiredHiddenPlayers, findHiddenPlayer, saveHiddenPlayer, type HiddenPlayer } from './hidden-players-store.js';
-import { periodKeysFor } from './periods.js';
+import { periodKeyOfResult, periodKeysFor, rankedSetOf } from './periods.js';
 import { standingOfEntryInSql, type RankIndex, type RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 import { applyOperator, type ScoredResult } from './score-operators.js';
@@ -135,7 +135,7 @@ export class LeaderboardModeration {
   async withdraw(trx: GameDb, game: LeaderboardGame, playerId: string, withdrawn: ScoringResult, remaining: readonly ScoringResult[]): Promise<EntryChange[]> {
     const targets = game.boards
       .filter((board) => board.source.adapter === withdrawn.adapterId && typeof withdrawn.result[board.source.value] === 'number')
-      .flatMap((board) => periodKeysFor(board, withdrawn.achievedAt).map(({ kind, key }) => ({ board, kind, set: { gameId: game.id, boardId: board.id, order: board.order, period: key } })))
+      .flatMap((board) => periodKeysFor(board, withdrawn.achievedAt).map((period) => ({ board, kind: period.kind, set: rankedSetOf(game.id, board, period) })))
       .sort((a, b) => (rankedSetId(a.set) < rankedSetId(b.set) ? -1 : 1));
     const existing = await entriesOfPlayer(trx, game.id, playerId, targets.map((t) => t.set), { lock: this.#dialect });
     const changes: EntryChange[] = [];
@@ -146,7 +146,7 @@ export class LeaderboardModeration {
       let kept: ScoredResult | undefined;
       const feeding = remaining
         .filter((r) => r.adapterId === board.source.adapter && typeof r.result[board.source.value] === 'number')
-        .filter((r) => periodKeysFor({ ...board, periods: [kind] }, r.achievedAt)[0]!.key === set.period);
+        .filter((r) => periodKeyOfResult(board, kind, r.achievedAt) === set.period);
       for (const r of feeding) kept = applyOperator(board.operator, board.order, kept, { score: r.result[board.source.value]!, achievedAt: r.achievedAt }).result;
       const entry: Entry = { playerId, displayName: before.displayName, score: before.score, achievedAt: before.achievedAt };
       if (!kept) {

@@ -6,6 +6,7 @@ import { leaderboardSerializerCompiler } from './leaderboard-serializers.js';
 import { andThen } from '../awaitable.js';
 import type { RankedEntry } from './rank-index.js';
 import { chosenPlayers, type ChosenPlayers } from './chosen-players.js';
+import type { EventWindowState } from './leaderboard-service.js';
 import {
   aroundMeRadiusDefault,
   AroundMeQuery,
@@ -31,6 +32,11 @@ function toResponseEntry(entry: RankedEntry): LeaderboardEntry {
 }
 
 /** The chosen players of a read, from a POST body or the query; undefined for the whole board. */
+/** An event period's `startsAt`, `endsAt` and `state`; nothing for a calendar period. */
+function eventFields(event: EventWindowState | undefined): { startsAt?: string; endsAt?: string; state?: EventWindowState['state'] } {
+  return event ? { startsAt: isoTimestamp(event.startsAt), endsAt: isoTimestamp(event.endsAt), state: event.state } : {};
+}
+
 function playersOf(request: { query: object; body?: unknown; player: { id: string } }): ChosenPlayers | undefined {
   const named = (request.body as PlayersBody | undefined)?.players ?? (request.query as { players?: string }).players;
   return named === undefined ? undefined : chosenPlayers(named, request.player.id);
@@ -77,8 +83,9 @@ export const leaderboardRoutes: GameFeature = async (app) => {
       handler: (request) => {
         const { period, cursor, limit = pageLimitDefault } = request.query;
         const read = { period, cursor, limit, viewer: request.player.id, players: playersOf(request) };
-        return andThen(app.leaderboards.page(request.game, request.params.boardId, read), (page) => ({
+        return andThen(app.leaderboards.page(request.game, request.params.boardId, read), ({ event, ...page }) => ({
           ...page,
+          ...eventFields(event),
           entries: page.entries.map(toResponseEntry),
         }));
       },
@@ -105,7 +112,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         const radius = request.query.radius;
         const read = { period: request.query.period, radius: radius ?? 0, players: playersOf(request) };
         return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, read), (standing) => {
-          const me = { boardId, period: standing.period, total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
+          const me = { boardId, period: standing.period, ...eventFields(standing.event), total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
           if (radius === undefined) return me;
           return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toResponseEntry) };
         });
@@ -130,7 +137,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         const { boardId } = request.params;
         const { period, radius = aroundMeRadiusDefault } = request.query;
         return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, { period, radius, players: playersOf(request) }), (standing) => {
-          return { boardId, period: standing.period, total: standing.total, entries: standing.window.map(toResponseEntry) };
+          return { boardId, period: standing.period, ...eventFields(standing.event), total: standing.total, entries: standing.window.map(toResponseEntry) };
         });
       },
     });

@@ -8,11 +8,12 @@ export const pageLimitMax = 100;
 export const pageLimitDefault = 25;
 export const radiusMax = 10;
 export const aroundMeRadiusDefault = 5;
-const periodMaxLength = 10;
+const periodMaxLength = 17;
 const cursorMaxLength = 512;
 
 const periodDescription =
-  '`all` (default), `daily`, `weekly`, `monthly` for the current period (UTC), or the key of a past or current one: `2026-11-21`, `2026-W47`, `2026-11`';
+  '`all` (default), `daily`, `weekly`, `monthly` for the current period (UTC), or the key of a past or current one: `2026-11-21`, `2026-W47`, `2026-11`. ' +
+  'On an event board, `event` for the live window (else the last one started, else the first) or a window by its start: `2026-11-27T18:00Z` (ended windows keep their final standings)';
 
 export const LeaderboardParams = Type.Object({
   gameId: GameIdParam,
@@ -71,10 +72,20 @@ const EntryRef = LeaderboardEntry;
 const BoardId = Type.String();
 const ResolvedPeriod = Type.String({ description: '`all` or the resolved period key' });
 
+/** An event period's window and state: present only for event periods. */
+const eventWindowFields = {
+  startsAt: Type.Optional(Type.String({ format: 'date-time', description: 'event periods only: when the window opens' })),
+  endsAt: Type.Optional(Type.String({ format: 'date-time', description: 'event periods only: when the window closes (exclusive); from then on its standings are frozen' })),
+  state: Type.Optional(
+    Type.Union([Type.Literal('upcoming'), Type.Literal('live'), Type.Literal('ended')], { description: 'event periods only: upcoming, live (taking runs) or ended (final standings)' }),
+  ),
+};
+
 export const LeaderboardPageResponse = Type.Object(
   {
     boardId: BoardId,
     period: ResolvedPeriod,
+    ...eventWindowFields,
     entries: Type.Array(EntryRef),
     nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
   },
@@ -86,6 +97,7 @@ export const LeaderboardMeResponse = Type.Object(
   {
     boardId: BoardId,
     period: ResolvedPeriod,
+    ...eventWindowFields,
     total: Type.Integer({ minimum: 0, description: "entries on the board in this period (with players: the chosen players' entries)" }),
     entry: Type.Union([EntryRef, Type.Null()], { description: "the caller's entry, null when they have none" }),
     neighbors: Type.Optional(Type.Array(EntryRef, { description: 'with radius: up to radius entries above and below, the caller excluded' })),
@@ -98,6 +110,7 @@ export const LeaderboardAroundMeResponse = Type.Object(
   {
     boardId: BoardId,
     period: ResolvedPeriod,
+    ...eventWindowFields,
     total: Type.Integer({ minimum: 0 }),
     entries: Type.Array(EntryRef, { description: 'centred on the caller, the caller included; empty when they have no entry' }),
   },

@@ -1,8 +1,9 @@
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
 import { andThen, type Awaitable } from '../awaitable.js';
-import { deletePlayerEntries, EntryStatements, type Entry, type EntryPosition } from './leaderboard-store.js';
-import { periodKeyAt, periodKeysFor, resolvePeriod } from './periods.js';
+import { countEntries, deletePlayerEntries, EntryStatements, lockEventEntrance, type Entry, type EntryPosition } from './leaderboard-store.js';
+import { currentCycle, cycleAt, eventState, outsideReason, type EventState } from './event-schedule.js';
+import { currentPeriodsOf, periodKeysFor, rankedSetOf, resolvePeriod } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedBoard, type RankedSet, type SortOrder } from './ranked-board.js';
 import { compareRankKeys, rankKeyOf } from './rank-order.js';
@@ -40,8 +41,27 @@ export interface BoardStanding {
   readonly improved: boolean;
 }
 
+/** Why a run did not score on an event board: outside its window (before, after, between cycles) or the window is full. */
+export type BoardRefusalReason = 'event-not-started' | 'event-ended' | 'event-full';
+
+/** An event board the run fed but did not score on, and why. */
+export interface BoardRefusal {
+  readonly boardId: string;
+  readonly reason: BoardRefusalReason;
+  readonly message: string;
+}
+
+/** An event period's window and where it stands (epoch ms, end exclusive). */
+export interface EventWindowState {
+  readonly startsAt: number;
+  readonly endsAt: number;
+  readonly state: EventState;
+}
+
 /** Recorded but not yet visible in ranks: call `publish()` after the transaction commits. */
 export interface PendingStandings {
+  /** Event boards fed by the run that refused it, with the reason (known at once). */
+  readonly refused: readonly BoardRefusal[];
   /** Updates the rank engine from the committed rows and returns each board and period's standing. */
   publish(): Promise<BoardStanding[]>;
 }
@@ -49,6 +69,8 @@ export interface PendingStandings {
 export interface LeaderboardPage {
   readonly boardId: string;
   readonly period: string;
+  /** An event period's window and state; undefined for calendar periods. */
+  readonly event: EventWindowState | undefined;
   readonly entries: readonly RankedEntry[];
   readonly nextCursor: string | null;
 }
@@ -101,12 +123,18 @@ export class Leaderboards {
    */
   async recordScores(db: GameDb, run: RecordedRun): Promise<PendingStandings> {
     const now = this.#clock.now();
-    const targets = run.game.boards
+    const refused: BoardRefusal[] = [];
+    let targets = run.game.boards
       .filter((board) => board.source.adapter === run.adapterId && typeof run.result[board.source.value] === 'number')
       .flatMap((board) => {
         const score = run.result[board.source.value]!;
         assertSupportedScore(score);
-        return periodKeysFor(board, run.achievedAt).map(({ key }) => ({ board, score, set: this.#setOf(run.game.id, board, key) }));
+        const outside = board.event && outsideWindow(board, run.achievedAt, now);
+        if (outside) {
+          refused.push(outside);
+          return [];
+        }
+        return periodKeysFor(board, run.achievedAt).map((period) => ({ board, score, set: rankedSetOf(run.game.id, board, period) }));
       })
       .sort((a, b) => compareText(rankedSetId(a.set), rankedSetId(b.set)));
 
@@ -114,6 +142,11 @@ export class Leaderboards {
     const sets = targets.map((t) => t.set);
     const sameSet = (set: RankedSet) => (row: { boardId: string; period: string }) => row.boardId === set.boardId && row.period === set.period;
     const existingRows = await this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, sets);
+    const full = await this.#fullEventsFor(db, run, targets.filter(({ set }) => set.window && !existingRows.some(sameSet(set))));
+    if (full.length > 0) {
+      refused.push(...full);
+      targets = targets.filter((t) => !full.some((f) => f.boardId === t.board.id));
+    }
     const inserted: Array<{ boardId: string; period: string }> = [];
     let missing = targets.filter(({ set }) => !existingRows.some(sameSet(set)));
     // A concurrent run may create an entry between our read and our insert (we then lock and
@@ -148,6 +181,7 @@ export class Leaderboards {
     if (targets.length > 0) await this.#announce?.(db, run.game.id, run.playerId);
 
     return {
+      refused,
       publish: async () => {
         await this.ranks.syncPlayer(run.game.id, run.playerId, outcomes.map((o) => o.set));
         const placements = await Promise.all(
@@ -174,7 +208,7 @@ export class Leaderboards {
     const pageOf = (rows: readonly RankedEntry[]): LeaderboardPage => {
       const shown = rows.slice(0, limit);
       const last = shown.at(-1);
-      return { boardId, period: set.period, entries: shown, nextCursor: rows.length > limit && last ? encodeCursor(set, last, players?.digest) : null };
+      return { boardId, period: set.period, event: this.eventOf(set), entries: shown, nextCursor: rows.length > limit && last ? encodeCursor(set, last, players?.digest) : null };
     };
     const after = cursor === undefined ? undefined : decodeCursor(set, cursor, players?.digest);
     if (players) return andThen(this.#rankedAmong(set, players, viewer), (ranked) => pageOf(rankedAfter(set.order, ranked, after, limit)));
@@ -196,19 +230,25 @@ export class Leaderboards {
    * player has an entry in it (without one, SQL is asked whether they are hidden in shadow mode).
    * With `players`, among those players alone (and the caller).
    */
-  standing(game: LeaderboardGame, boardId: string, playerId: string, query: ChosenRead & { radius: number }): Awaitable<{ period: string } & RankedStanding> {
+  standing(
+    game: LeaderboardGame,
+    boardId: string,
+    playerId: string,
+    query: ChosenRead & { radius: number },
+  ): Awaitable<{ period: string; event: EventWindowState | undefined } & RankedStanding> {
     const set = this.#resolveSet(game, boardId, query.period);
+    const period = { period: set.period, event: this.eventOf(set) };
     if (query.players) {
       return andThen(this.#rankedAmong(set, query.players, playerId), (ranked) => {
         const at = ranked.findIndex((e) => e.playerId === playerId);
-        if (at === -1) return { period: set.period, total: ranked.length, entry: undefined, window: [] };
-        return { period: set.period, total: ranked.length, entry: ranked[at], window: ranked.slice(Math.max(0, at - query.radius), at + query.radius + 1) };
+        if (at === -1) return { ...period, total: ranked.length, entry: undefined, window: [] };
+        return { ...period, total: ranked.length, entry: ranked[at], window: ranked.slice(Math.max(0, at - query.radius), at + query.radius + 1) };
       });
     }
     return andThen(this.ranks.standing(set, playerId, query.radius), (standing) => {
-      if (standing.entry !== undefined) return { period: set.period, ...standing };
+      if (standing.entry !== undefined) return { ...period, ...standing };
       // No visible entry: a player hidden in shadow mode still sees their own.
-      return this.moderation.shadowStanding(set, playerId, query.radius).then((shadow) => ({ period: set.period, ...(shadow ?? standing) }));
+      return this.moderation.shadowStanding(set, playerId, query.radius).then((shadow) => ({ ...period, ...(shadow ?? standing) }));
     });
   }
 
@@ -221,6 +261,32 @@ export class Leaderboards {
       if (viewer === undefined || entries.some((e) => e.playerId === viewer)) return rankAmongThemselves(set.order, entries);
       return this.moderation.shadowEntry(set, viewer).then((own) => rankAmongThemselves(set.order, own ? [...entries, own] : entries));
     });
+  }
+
+  /** An event set's window and its state now; undefined for a calendar period. */
+  eventOf(set: RankedSet): EventWindowState | undefined {
+    if (!set.window) return undefined;
+    return { startsAt: set.window.startMs, endsAt: set.window.endMs, state: eventState(set.window, this.#clock.now()) };
+  }
+
+  /**
+   * The capped event windows among `entering` (sets the player has no entry in yet) that are
+   * full: a newcomer is refused there, while entrants keep improving. The count includes hidden
+   * entries (a hidden player still holds their place until an operator removes the entry); on
+   * PostgreSQL newcomers of a game enter one at a time, so two cannot take the last place.
+   */
+  async #fullEventsFor(db: GameDb, run: RecordedRun, entering: ReadonlyArray<{ board: LeaderboardGame['boards'][number]; set: RankedSet }>): Promise<BoardRefusal[]> {
+    const capped = entering.filter(({ board }) => board.event?.maxEntrants !== undefined);
+    if (capped.length === 0) return [];
+    await lockEventEntrance(db, this.#dialect, run.game.id);
+    const full: BoardRefusal[] = [];
+    for (const { board, set } of capped) {
+      const maxEntrants = board.event!.maxEntrants!;
+      // Hidden players' entries count: they keep their place until an operator removes the entry.
+      if ((await countEntries(db, set, { includeHidden: true })) < maxEntrants) continue;
+      full.push({ boardId: board.id, reason: 'event-full', message: `the event window ${set.period} of board "${board.id}" has its ${maxEntrants} entrants` });
+    }
+    return full;
   }
 
   /** Removes a player's entries in every board and period of a game (and any hiding), inside the erasure transaction. */
@@ -241,19 +307,15 @@ export class Leaderboards {
     const now = this.#clock.now();
     const sets: RankedSet[] = [];
     for (const game of this.#games()) {
-      for (const board of game.boards) for (const kind of board.periods) sets.push(this.#setOf(game.id, board, periodKeyAt(kind, now)));
+      for (const board of game.boards) for (const period of currentPeriodsOf(board, now)) sets.push(rankedSetOf(game.id, board, period));
     }
     await this.ranks.load(sets);
-  }
-
-  #setOf(gameId: string, board: RankedBoard, period: string): RankedSet {
-    return { gameId, boardId: board.id, order: board.order, period };
   }
 
   #resolveSet(game: LeaderboardGame, boardId: string, period = 'all'): RankedSet {
     const board = game.boards.find((b) => b.id === boardId);
     if (!board) throw new ApiError('board-not-found', `Game "${game.id}" has no board "${boardId}".`);
-    return this.#setOf(game.id, board, resolvePeriod(board, period, this.#clock.now()).key);
+    return rankedSetOf(game.id, board, resolvePeriod(board, period, this.#clock.now()));
   }
 }
 
@@ -269,6 +331,24 @@ function withOwnEntry(order: SortOrder, rows: readonly RankedEntry[], own: Ranke
   // After every row read: on this page only when the rows end the board.
   if (at === -1) return rows.length > limit ? shifted : [...shifted, own];
   return [...shifted.slice(0, at), own, ...shifted.slice(at)];
+}
+
+/**
+ * Why an event board does not take a result achieved at `achievedAt`, written at `nowMs`: outside
+ * every window, or in one that has ended since (a queued run arriving after the end: the
+ * standings are frozen). Undefined when it takes it.
+ */
+function outsideWindow(board: RankedBoard, achievedAt: number, nowMs: number): BoardRefusal | undefined {
+  const event = board.event!;
+  const cycle = cycleAt(event, achievedAt);
+  if (cycle && nowMs < cycle.endMs) return undefined;
+  if (cycle) return { boardId: board.id, reason: 'event-ended', message: `the event window ${cycle.key} of board "${board.id}" ended at ${new Date(cycle.endMs).toISOString()}; its standings are frozen` };
+  const reason = outsideReason(event, achievedAt);
+  const message =
+    reason === 'event-not-started'
+      ? `board "${board.id}"'s event starts at ${new Date(currentCycle(event, achievedAt).startMs).toISOString()}`
+      : `board "${board.id}" has no event window open at ${new Date(achievedAt).toISOString()}`;
+  return { boardId: board.id, reason, message };
 }
 
 function compareText(a: string, b: string): number {

@@ -294,14 +294,28 @@ export async function countBefore(db: GameDb, set: RankedSet, position: EntryPos
   return Number(row.n);
 }
 
-/** How many visible entries a (board, period) has. */
-export async function countEntries(db: GameDb, set: RankedSet): Promise<number> {
+/** How many visible entries a (board, period) has; with `includeHidden`, every entry (an event window's entrants). */
+export async function countEntries(db: GameDb, set: RankedSet, options: { includeHidden?: boolean } = {}): Promise<number> {
   const row = await db
     .selectFrom('leaderboard_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => visibleInSet(eb, set))
+    .where((eb) => (options.includeHidden ? inSet(eb, set) : visibleInSet(eb, set)))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Advisory lock class of a game's event entrances (the other key is the game id's hash). */
+const eventEntranceLockClass = 27_001;
+
+/**
+ * Makes newcomers to a game's capped event windows enter one at a time until the transaction
+ * ends (PostgreSQL; SQLite transactions hold its one write lock), so a count of entrants stays
+ * true until the entry is inserted. One lock per game, not per window: a transaction taking
+ * several would take them in whatever order its batched runs come, and could deadlock.
+ */
+export async function lockEventEntrance(db: GameDb, dialect: Dialect, gameId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(${sql.lit(eventEntranceLockClass)}, hashtext(${gameId}))`.execute(db);
 }
 
 /** Entries of a game or board the manifest would drop, every period (0 for adapters: entries belong to boards). */

@@ -1,11 +1,16 @@
 import { ApiError } from '@playstack/server-kit';
-import type { PeriodKind, RankedBoard } from './ranked-board.js';
+import { currentCycle, cycleAt, cycleOfKey, isEventKey, type EventCycle } from './event-schedule.js';
+import type { PeriodKind, RankedBoard, RankedSet } from './ranked-board.js';
 import './leaderboard-error-codes.js';
 
-/** A resolved period: its kind and its key (`all` for the all-time period). */
+/** The calendar periods, whose keys say their bounds (every board's event has its own). */
+export type CalendarPeriodKind = Exclude<PeriodKind, 'event'>;
+
+/** A resolved period: its kind and its key (`all` for the all-time period); an event window's bounds too. */
 export interface PeriodKey {
   readonly kind: PeriodKind;
   readonly key: string;
+  readonly window?: { readonly startMs: number; readonly endMs: number } | undefined;
 }
 
 const dayMs = 86_400_000;
@@ -31,7 +36,7 @@ function isoWeeksInYear(isoYear: number): number {
 }
 
 /** The key of the period of `kind` that contains the instant `atMs` (UTC). */
-export function periodKeyAt(kind: PeriodKind, atMs: number): string {
+export function periodKeyAt(kind: CalendarPeriodKind, atMs: number): string {
   if (kind === 'all') return 'all';
   const date = new Date(atMs);
   const year = date.getUTCFullYear();
@@ -52,7 +57,7 @@ export function periodKeyAt(kind: PeriodKind, atMs: number): string {
 }
 
 /** Parses a period key into its kind and UTC start/end (end exclusive), or undefined if malformed. */
-export function parsePeriodKey(key: string): { kind: PeriodKind; startMs: number; endMs: number } | undefined {
+export function parsePeriodKey(key: string): { kind: CalendarPeriodKind; startMs: number; endMs: number } | undefined {
   if (key === 'all') return { kind: 'all', startMs: -Infinity, endMs: Infinity };
   let match = dayPattern.exec(key);
   if (match) {
@@ -77,23 +82,38 @@ export function parsePeriodKey(key: string): { kind: PeriodKind; startMs: number
   return undefined;
 }
 
-const currentPeriodNames: ReadonlySet<string> = new Set<PeriodKind>(['all', 'daily', 'weekly', 'monthly']);
+const currentPeriodNames: ReadonlySet<string> = new Set<PeriodKind>(['all', 'daily', 'weekly', 'monthly', 'event']);
+
+function eventPeriod(cycle: EventCycle): PeriodKey {
+  return { kind: 'event', key: cycle.key, window: { startMs: cycle.startMs, endMs: cycle.endMs } };
+}
 
 /**
- * Resolves a requested period (`all`, `daily`, `weekly`, `monthly` for the current one, or an
- * explicit key of a past or current period) for a board. Throws 400 `invalid-period` for a
- * malformed key, a future period, or a kind the board does not keep.
+ * Resolves a requested period (`all`, `daily`, `weekly`, `monthly`, `event` for the current one,
+ * or an explicit key of a past or current period, or of any window of the board's event) for a
+ * board. `event` is the live window, else the last one started, else the first. Throws 400
+ * `invalid-period` for a malformed key, a future calendar period, a window the board's event
+ * does not have, or a kind the board does not keep.
  */
 export function resolvePeriod(board: RankedBoard, requested: string, nowMs: number): PeriodKey {
   let kind: PeriodKind;
   let key: string;
+  if (requested === 'event' || isEventKey(requested)) {
+    if (!board.event || !board.periods.includes('event')) throw new ApiError('invalid-period', `board "${board.id}" is not an event board.`);
+    const cycle = requested === 'event' ? currentCycle(board.event, nowMs) : cycleOfKey(board.event, requested);
+    if (!cycle) throw new ApiError('invalid-period', `board "${board.id}" has no event window starting at ${requested}.`);
+    return eventPeriod(cycle);
+  }
   if (currentPeriodNames.has(requested)) {
-    kind = requested as PeriodKind;
-    key = periodKeyAt(kind, nowMs);
+    kind = requested as CalendarPeriodKind;
+    key = periodKeyAt(kind as CalendarPeriodKind, nowMs);
   } else {
     const parsed = parsePeriodKey(requested);
     if (!parsed) {
-      throw new ApiError('invalid-period', `period "${requested}" is not all, daily, weekly, monthly or a key like 2026-11-21, 2026-W47, 2026-11.`);
+      throw new ApiError(
+        'invalid-period',
+        `period "${requested}" is not all, daily, weekly, monthly, event or a key like 2026-11-21, 2026-W47, 2026-11, 2026-11-27T18:00Z.`,
+      );
     }
     if (parsed.startMs > nowMs) throw new ApiError('invalid-period', `period "${requested}" has not started yet.`);
     kind = parsed.kind;
@@ -105,13 +125,56 @@ export function resolvePeriod(board: RankedBoard, requested: string, nowMs: numb
   return { kind, key };
 }
 
-/** The period keys a result achieved at `achievedAtMs` counts towards, one per period the board keeps. */
-export function periodKeysFor(board: RankedBoard, achievedAtMs: number): PeriodKey[] {
-  return board.periods.map((kind) => ({ kind, key: periodKeyAt(kind, achievedAtMs) }));
+/** The key of the period of `kind` a result achieved at `atMs` counts towards on `board`; undefined outside every event window. */
+function periodKeyOfBoardAt(board: RankedBoard, kind: PeriodKind, atMs: number): PeriodKey | undefined {
+  if (kind !== 'event') return { kind, key: periodKeyAt(kind, atMs) };
+  const cycle = board.event && cycleAt(board.event, atMs);
+  return cycle && eventPeriod(cycle);
 }
 
-/** True when `key` is the all-time period or the period of its kind that contains `nowMs`. */
-export function isCurrentPeriod(key: string, nowMs: number): boolean {
-  const parsed = parsePeriodKey(key);
-  return parsed !== undefined && parsed.startMs <= nowMs && nowMs < parsed.endMs;
+/**
+ * The period keys a result achieved at `achievedAtMs` counts towards, one per period the board
+ * keeps. An event board takes results inside its windows only: outside them, none.
+ */
+export function periodKeysFor(board: RankedBoard, achievedAtMs: number): PeriodKey[] {
+  if (board.event && !cycleAt(board.event, achievedAtMs)) return [];
+  const keys: PeriodKey[] = [];
+  for (const kind of board.periods) {
+    const key = periodKeyOfBoardAt(board, kind, achievedAtMs);
+    if (key) keys.push(key);
+  }
+  return keys;
+}
+
+/** The key a result achieved at `achievedAtMs` has in one period kind of the board (a withdrawal's recomputation). */
+export function periodKeyOfResult(board: RankedBoard, kind: PeriodKind, achievedAtMs: number): string | undefined {
+  if (board.event && !cycleAt(board.event, achievedAtMs)) return undefined;
+  return periodKeyOfBoardAt(board, kind, achievedAtMs)?.key;
+}
+
+/** The sets of a board whose period is running at `nowMs` (what the rank engine holds). */
+export function currentPeriodsOf(board: RankedBoard, nowMs: number): PeriodKey[] {
+  const keys: PeriodKey[] = [];
+  for (const kind of board.periods) {
+    const key = periodKeyOfBoardAt(board, kind, nowMs);
+    if (key) keys.push(key);
+  }
+  return keys;
+}
+
+/** The board's ranked set of one period. */
+export function rankedSetOf(gameId: string, board: RankedBoard, period: Pick<PeriodKey, 'key' | 'window'>): RankedSet {
+  const set = { gameId, boardId: board.id, order: board.order, period: period.key };
+  return period.window ? { ...set, window: period.window } : set;
+}
+
+/** A set's period bounds (epoch ms, end exclusive); undefined for a key no calendar period has and no window. */
+export function periodBounds(set: Pick<RankedSet, 'period' | 'window'>): { startMs: number; endMs: number } | undefined {
+  return set.window ?? parsePeriodKey(set.period);
+}
+
+/** True when the set is the all-time period or a period that contains `nowMs`. */
+export function isCurrentPeriod(set: Pick<RankedSet, 'period' | 'window'>, nowMs: number): boolean {
+  const bounds = periodBounds(set);
+  return bounds !== undefined && bounds.startMs <= nowMs && nowMs < bounds.endMs;
 }

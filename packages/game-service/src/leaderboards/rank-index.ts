@@ -11,7 +11,7 @@ import {
   type Entry,
   type EntryPosition,
 } from './leaderboard-store.js';
-import { isCurrentPeriod, parsePeriodKey } from './periods.js';
+import { isCurrentPeriod, periodBounds } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { andThen, type Awaitable } from '../awaitable.js';
 import { notHeld, type HeldItem, type NotHeld, type RankEngine, type RebuildOutcome, type Standing } from './rank-engine.js';
@@ -149,7 +149,7 @@ export class RankIndex {
   async load(sets: Iterable<RankedSet>): Promise<void> {
     for (const set of sets) {
       if (this.#engine.kind === 'in-process') await this.#track(set);
-      else if (isCurrentPeriod(set.period, this.#clock.now())) {
+      else if (isCurrentPeriod(set, this.#clock.now())) {
         const id = rankedSetId(set);
         // Tracked already (a request needed it first): it was checked then; wait for that.
         if (this.#held.has(id)) {
@@ -466,7 +466,7 @@ export class RankIndex {
 
   async #trackOnceLoaded(set: RankedSet, id: string, now: number): Promise<string | undefined> {
     if (now >= this.#nextPeriodEndMs) await this.#dropEnded(now);
-    if (!isCurrentPeriod(set.period, now)) return undefined;
+    if (!isCurrentPeriod(set, now)) return undefined;
     let held = this.#held.get(id);
     if (!held) {
       held = this.#register(set, id);
@@ -496,7 +496,7 @@ export class RankIndex {
     if (existing) return existing;
     const created: HeldSet = { set, loading: undefined };
     this.#held.set(id, created);
-    this.#nextPeriodEndMs = Math.min(this.#nextPeriodEndMs, parsePeriodKey(set.period)?.endMs ?? Infinity);
+    this.#nextPeriodEndMs = Math.min(this.#nextPeriodEndMs, periodBounds(set)?.endMs ?? Infinity);
     return created;
   }
 
@@ -561,7 +561,7 @@ export class RankIndex {
   }
 
   #ttlOf(set: RankedSet): number | undefined {
-    const endMs = parsePeriodKey(set.period)?.endMs ?? Infinity;
+    const endMs = periodBounds(set)?.endMs ?? Infinity;
     return Number.isFinite(endMs) ? Math.max(1, endMs + endedSetGraceMs - this.#clock.now()) : undefined;
   }
 
@@ -655,7 +655,7 @@ export class RankIndex {
     const ended: string[] = [];
     let nextEnd = Infinity;
     for (const [id, held] of this.#held) {
-      const endMs = parsePeriodKey(held.set.period)?.endMs ?? Infinity;
+      const endMs = periodBounds(held.set)?.endMs ?? Infinity;
       // A set still loading or being rebuilt is dropped on a later look, once that is done.
       if (endMs <= now && !held.loading && !this.#rebuilds.has(id)) ended.push(id);
       else nextEnd = Math.min(nextEnd, endMs);

@@ -1,5 +1,26 @@
-/** The periods a board can keep: the whole history, or each UTC day, ISO week or month. */
-export type PeriodKind = 'all' | 'daily' | 'weekly' | 'monthly';
+/** The periods a board can keep: the whole history, each UTC day, ISO week or month, or each window of its event. */
+export type PeriodKind = 'all' | 'daily' | 'weekly' | 'monthly' | 'event';
+
+/** A length of time in an event schedule: `{ hours: 6 }` or `{ days: 7 }`. */
+export interface EventSpan {
+  readonly days?: number | undefined;
+  readonly hours?: number | undefined;
+}
+
+/**
+ * A time-boxed board: one window (`startsAt`, `endsAt`) or cycles `every` span from `anchor`,
+ * each lasting `lasts` (default: `every`); times are ISO 8601 on whole minutes. Runs outside a
+ * window do not score on the board; past its end a window's standings are frozen.
+ */
+export interface BoardEvent {
+  readonly startsAt?: string | undefined;
+  readonly endsAt?: string | undefined;
+  readonly anchor?: string | undefined;
+  readonly every?: EventSpan | undefined;
+  readonly lasts?: EventSpan | undefined;
+  /** New players beyond this many entries in a window are refused on the board; entrants still improve. */
+  readonly maxEntrants?: number | undefined;
+}
 
 /** `desc`: higher scores rank first; `asc`: lower scores (times, moves) rank first. */
 export type SortOrder = 'asc' | 'desc';
@@ -16,6 +37,7 @@ export interface RankedBoard {
   readonly order: SortOrder;
   readonly operator: ScoreOperator;
   readonly periods: readonly PeriodKind[];
+  readonly event?: BoardEvent | undefined;
 }
 
 /** One (board, period) ranking: the unit the store pages and the rank engine indexes. */
@@ -23,8 +45,10 @@ export interface RankedSet {
   readonly gameId: string;
   readonly boardId: string;
   readonly order: SortOrder;
-  /** `all`, or a period key: `2026-11-21`, `2026-W47`, `2026-11`. */
+  /** `all`, or a period key: `2026-11-21`, `2026-W47`, `2026-11`, an event window's start `2026-11-27T18:00Z`. */
   readonly period: string;
+  /** An event window's bounds (epoch ms, end exclusive); a calendar period's come from its key. */
+  readonly window?: { readonly startMs: number; readonly endMs: number } | undefined;
 }
 
 /** A stable identifier of a ranked set, used as the rank engine's key. */

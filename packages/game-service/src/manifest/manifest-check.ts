@@ -7,6 +7,7 @@ import {
   Manifest,
   patternReasons,
 } from './manifest-schema.js';
+import { checkBoardEvent } from './board-event-check.js';
 
 /** One thing wrong with a manifest: where (`games[0].boards[1].order`) and why. */
 export interface ManifestProblem {
@@ -159,6 +160,7 @@ function checkGame(game: Loose, at: string, adapterTypes: ReadonlyMap<string, Ad
     problems.push({ path: `${at}.boards[${dup.index}].id`, reason: `duplicate board id "${dup.id}" (also boards[${dup.first}])` });
   }
   boards.forEach((board: unknown, index) => {
+    if (isObject(board)) problems.push(...checkBoardEvent(board, `${at}.boards[${index}]`));
     const source = isObject(board) ? board.source : undefined;
     if (!isObject(source) || typeof source.adapter !== 'string') return;
     const sourceAt = `${at}.boards[${index}].source`;
@@ -180,7 +182,8 @@ function checkGame(game: Loose, at: string, adapterTypes: ReadonlyMap<string, Ad
 
 /**
  * Checks a manifest document completely: its shape, and what a schema cannot say (unique ids,
- * adapter types that exist, options their type accepts, board sources that name real outputs).
+ * adapter types that exist, options their type accepts, board sources that name real outputs,
+ * event windows and schedules that make sense).
  * Every problem is listed, not just the first.
  */
 export function checkManifest(document: unknown, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>): ManifestCheck {

@@ -21,8 +21,12 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 export const clientSecretEnvPattern = '^[A-Z][A-Z0-9_]*_CLIENT_SECRET$';
 export const clientSecretEnvMaxLength = 128;
 
+/** An ISO 8601 time with a zone (`Z` or `+01:00`); the check also requires a whole minute. */
+export const eventTimePattern = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$';
+
 /** Readable reasons for the patterns above, in place of the validator's "must match pattern". */
 export const patternReasons: Readonly<Record<string, string>> = {
+  [eventTimePattern]: 'must be an ISO 8601 time with a zone, e.g. 2026-11-27T18:00:00Z',
   [clientSecretEnvPattern]:
     'must name an environment variable ending in _CLIENT_SECRET (A-Z, 0-9 and _, starting with a letter), e.g. GALAXY_GOOGLE_CLIENT_SECRET; the server sends its value to the OAuth provider, so no other variable may be named',
 };
@@ -63,8 +67,40 @@ export const AdapterBinding = Type.Object(
 );
 export type AdapterBinding = Static<typeof AdapterBinding>;
 
-export const Period = Type.Union([Type.Literal('all'), Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]);
+export const Period = Type.Union([Type.Literal('all'), Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly'), Type.Literal('event')]);
 export type Period = Static<typeof Period>;
+
+const EventTime = Type.String({ maxLength: 40, pattern: eventTimePattern });
+export const maxEventHours = 24 * 366;
+export const maxEventDays = 366;
+export const maxEntrantsLimit = 100_000_000;
+
+const EventSpan = Type.Object(
+  {
+    days: Type.Optional(Type.Integer({ minimum: 1, maximum: maxEventDays })),
+    hours: Type.Optional(Type.Integer({ minimum: 1, maximum: maxEventHours })),
+  },
+  { additionalProperties: false, description: 'exactly one of days or hours' },
+);
+
+export const BoardEventSettings = Type.Object(
+  {
+    startsAt: Type.Optional(EventTime),
+    endsAt: Type.Optional(EventTime),
+    anchor: Type.Optional(EventTime),
+    every: Type.Optional(EventSpan),
+    lasts: Type.Optional(EventSpan),
+    maxEntrants: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: maxEntrantsLimit, description: 'new players beyond this many entries in a window are refused on the board; entrants still improve' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'a time-boxed board: one window (startsAt, endsAt) or a window every N days or hours from anchor (every, anchor, optional lasts); times on whole minutes. Runs outside a window do not score on the board; at its end a window\'s standings freeze. The board keeps the `event` period.',
+  },
+);
+export type BoardEventSettings = Static<typeof BoardEventSettings>;
 
 export const BoardDefinition = Type.Object(
   {
@@ -74,7 +110,8 @@ export const BoardDefinition = Type.Object(
     operator: Type.Union([Type.Literal('best'), Type.Literal('latest'), Type.Literal('sum')], {
       description: "how a player's runs combine into one entry",
     }),
-    periods: Type.Array(Period, { minItems: 1, uniqueItems: true, description: 'periods this board keeps' }),
+    periods: Type.Array(Period, { minItems: 1, uniqueItems: true, description: 'periods this board keeps (`event`: each window of its event)' }),
+    event: Type.Optional(BoardEventSettings),
     source: Type.Object(
       {
         adapter: AdapterId,

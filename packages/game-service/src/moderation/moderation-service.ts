@@ -4,7 +4,7 @@ import { sessionsOfPlayer, type PlayerSession } from '../auth/player-sessions.js
 import type { SessionService } from '../auth/session-service.js';
 import type { Leaderboards } from '../leaderboards/leaderboard-service.js';
 import type { EntryChange, HiddenPlayer, ModeratedEntry } from '../leaderboards/leaderboard-moderation.js';
-import { resolvePeriod } from '../leaderboards/periods.js';
+import { rankedSetOf, resolvePeriod } from '../leaderboards/periods.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { ErasureCounts, PlayerErasure } from '../players/player-erasure.js';
 import { findPlayerRecord, searchPlayers, type PlayerRecord } from '../players/player-service.js';
@@ -153,10 +153,11 @@ export class Moderation {
     const game = this.#deps.games.require(gameId);
     const board = game.boards.find((b) => b.id === target.boardId);
     if (!board) throw new ApiError('board-not-found', `Game "${gameId}" has no board "${target.boardId}".`);
-    const period = resolvePeriod(board, target.period, this.#deps.clock.now()).key;
+    const set = rankedSetOf(gameId, board, resolvePeriod(board, target.period, this.#deps.clock.now()));
+    const period = set.period;
     const moderation = this.#deps.leaderboards.moderation;
     const audit = await moderation.transaction(async (trx) => {
-      const removed = await moderation.removeEntry(trx, { gameId, boardId: board.id, order: board.order, period }, playerId);
+      const removed = await moderation.removeEntry(trx, set, playerId);
       if (!removed) throw new ApiError('entry-not-found', `Player "${playerId}" has no entry on board "${board.id}" for period "${period}".`);
       return this.#record(trx, gameId, playerId, 'remove-entry', by, { boardId: board.id, period, score: removed.score, achievedAt: removed.achievedAt }, null);
     });

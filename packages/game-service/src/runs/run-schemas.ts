@@ -38,6 +38,15 @@ export const LeaderboardPlacementSchema = Type.Object({
   improved: Type.Boolean({ description: "whether this run changed the player's entry" }),
 });
 
+export const BoardRefusalSchema = Type.Object({
+  boardId: Type.String(),
+  reason: Type.Union([Type.Literal('event-not-started'), Type.Literal('event-ended'), Type.Literal('event-full')], {
+    description:
+      'event-not-started: before the first window; event-ended: after a window ended (its standings are frozen) or between windows; event-full: the window has its maxEntrants and the player had no entry',
+  }),
+  message: Type.String({ description: 'the reason in words, with the times involved' }),
+});
+
 export const RunAcceptedResponse = Type.Object(
   {
     runId: Type.String(),
@@ -45,6 +54,7 @@ export const RunAcceptedResponse = Type.Object(
     status: Type.Literal('accepted'),
     result: Type.Record(Type.String(), Type.Number(), { description: "the adapter's derived values, e.g. score" }),
     leaderboards: Type.Array(LeaderboardPlacementSchema, { description: 'every board and period the run was recorded on' }),
+    notScored: Type.Array(BoardRefusalSchema, { description: 'event boards fed by this adapter that did not take the run, and why; empty when every board took it' }),
   },
   { $id: 'RunAccepted' },
 );

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ApiError, inSpan, type Clock, type Dialect } from '@playstack/server-kit';
-import type { BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
+import type { BoardRefusal, BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
 import { runContent, type RunContent } from '../canonical-json.js';
@@ -18,6 +18,8 @@ export interface RunAccepted {
   status: 'accepted';
   result: DerivedResult;
   leaderboards: BoardStanding[];
+  /** Event boards the run fed that did not take it, and why (outside the window, or full). */
+  notScored: BoardRefusal[];
 }
 
 /** What submissions need of the leaderboards feature: writes inside the run's transaction. */
@@ -47,6 +49,11 @@ type WriteOutcome =
 
 function runKeyOf(key: RunKey): string {
   return `${key.gameId}\u0000${key.playerId}\u0000${key.runId}`;
+}
+
+/** A stored response; those stored before event boards existed have no `notScored`. */
+function storedResponse(body: string): RunAccepted {
+  return { notScored: [], ...(JSON.parse(body) as Omit<RunAccepted, 'notScored'>) };
 }
 
 function conflict(runId: string): ApiError {
@@ -152,9 +159,11 @@ export class RunSubmissions {
       throw error;
     }
     const derivation = inSpan(`derive ${type.id}`, { 'game.id': game.id, 'game.adapter.id': adapterId, 'game.adapter.type': type.id, 'game.adapter.version': type.version }, () => type.derive(payload, { options }));
-    const now = this.#clock.now();
     const status = !derivation.ok ? 'rejected' : derivation.hintMismatches.length > 0 ? 'flagged' : 'accepted';
     const written = await this.#writer.write<WriteOutcome>(async (trx) => {
+      // Read inside the transaction: a run queued behind others is recorded (and placed in an
+      // event window) at the time it is written, so none lands in a window that has ended.
+      const now = this.#clock.now();
       const id = await this.#statements.insertIfAbsent(trx, {
         ...key,
         adapterId,
@@ -186,7 +195,7 @@ export class RunSubmissions {
     this.#onRecorded({ gameId: game.id, adapterId, status });
     if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
     const leaderboards = await written.recorded!.publish();
-    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards };
+    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards, notScored: [...written.recorded!.refused] };
     const stored = this.#storeResponse(written.id, JSON.stringify(body));
     return { kind: 'accepted', body, stored };
   }
@@ -224,7 +233,7 @@ export class RunSubmissions {
       if (!stored) throw new Error(`run ${key.runId} was recorded but cannot be read back`);
       if (stored.contentHash !== hash) throw conflict(key.runId);
       if (stored.status === 'rejected') throw rejection(stored.rejectionReason ?? 'no reason recorded');
-      if (stored.responseBody !== null) return JSON.parse(stored.responseBody) as RunAccepted;
+      if (stored.responseBody !== null) return storedResponse(stored.responseBody);
       if (performance.now() >= deadline) return this.#answerWithoutPlacements(key, adapterId, stored);
       await new Promise((resolve) => setTimeout(resolve, responsePollMs));
     }
@@ -236,9 +245,9 @@ export class RunSubmissions {
    * are gone, so none are claimed. Stored first-writer-wins so every later answer is this one.
    */
   async #answerWithoutPlacements(key: RunKey, adapterId: string, stored: StoredOutcome): Promise<RunAccepted> {
-    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: stored.result ?? {}, leaderboards: [] };
+    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: stored.result ?? {}, leaderboards: [], notScored: [] };
     await this.#writer.write((trx) => storeMissingRunResponse(trx, stored.id, JSON.stringify(body)), key.playerId);
     const settled = await this.#statements.findOutcome(this.#db, key);
-    return settled?.responseBody ? (JSON.parse(settled.responseBody) as RunAccepted) : body;
+    return settled?.responseBody ? storedResponse(settled.responseBody) : body;
   }
 }

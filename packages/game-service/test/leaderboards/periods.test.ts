@@ -52,11 +52,11 @@ describe('period keys', () => {
 
   it('knows whether a key is the current period', () => {
     const now = at('2026-11-21T10:00:00Z');
-    expect(isCurrentPeriod('all', now)).toBe(true);
-    expect(isCurrentPeriod('2026-11-21', now)).toBe(true);
-    expect(isCurrentPeriod('2026-11-20', now)).toBe(false);
-    expect(isCurrentPeriod('2026-W47', now)).toBe(true);
-    expect(isCurrentPeriod('2026-10', now)).toBe(false);
+    expect(isCurrentPeriod({ period: 'all' }, now)).toBe(true);
+    expect(isCurrentPeriod({ period: '2026-11-21' }, now)).toBe(true);
+    expect(isCurrentPeriod({ period: '2026-11-20' }, now)).toBe(false);
+    expect(isCurrentPeriod({ period: '2026-W47' }, now)).toBe(true);
+    expect(isCurrentPeriod({ period: '2026-10' }, now)).toBe(false);
   });
 });
 
@@ -78,5 +78,44 @@ describe('resolving a requested period', () => {
     const allTimeOnly: RankedBoard = { ...board, periods: ['all'] };
     expect(periodError(() => resolvePeriod(allTimeOnly, 'daily', now))).toBe('invalid-period');
     expect(periodError(() => resolvePeriod(allTimeOnly, '2026-W47', now))).toBe('invalid-period');
+  });
+});
+
+describe('event windows', () => {
+  const cup: RankedBoard = { id: 'cup', order: 'desc', operator: 'best', periods: ['event', 'daily'], event: { startsAt: '2026-11-27T18:00:00Z', endsAt: '2026-11-29T18:00:00Z' } };
+  const race: RankedBoard = { id: 'race', order: 'desc', operator: 'sum', periods: ['event'], event: { anchor: '2026-11-27T18:00:00+01:00', every: { hours: 6 }, lasts: { hours: 2 } } };
+
+  it('keys a window by its starting minute (UTC) and counts a result on every period of the board only inside it', () => {
+    expect(periodKeysFor(cup, at('2026-11-27T17:59:59.999Z'))).toEqual([]);
+    expect(periodKeysFor(cup, at('2026-11-28T10:00:00Z'))).toEqual([
+      { kind: 'event', key: '2026-11-27T18:00Z', window: { startMs: at('2026-11-27T18:00:00Z'), endMs: at('2026-11-29T18:00:00Z') } },
+      { kind: 'daily', key: '2026-11-28' },
+    ]);
+    expect(periodKeysFor(cup, at('2026-11-29T18:00:00Z'))).toEqual([]);
+  });
+
+  it('places a recurring result in the window open at its time, and in none between windows', () => {
+    expect(periodKeysFor(race, at('2026-11-27T17:30:00Z'))).toMatchObject([{ key: '2026-11-27T17:00Z' }]);
+    expect(periodKeysFor(race, at('2026-11-27T19:00:00Z'))).toEqual([]);
+    expect(periodKeysFor(race, at('2026-11-28T05:59:00Z'))).toMatchObject([{ key: '2026-11-28T05:00Z', window: { endMs: at('2026-11-28T07:00:00Z') } }]);
+    expect(periodKeysFor(race, at('2026-11-27T16:59:00Z'))).toEqual([]);
+  });
+
+  it('resolves event to the live window, else the last one started, else the first; and a window by its key, upcoming ones included', () => {
+    expect(resolvePeriod(race, 'event', at('2026-11-27T12:00:00Z')).key).toBe('2026-11-27T17:00Z');
+    expect(resolvePeriod(race, 'event', at('2026-11-27T18:30:00Z')).key).toBe('2026-11-27T17:00Z');
+    expect(resolvePeriod(race, 'event', at('2026-11-27T23:00:00Z')).key).toBe('2026-11-27T23:00Z');
+    expect(resolvePeriod(race, '2026-12-01T05:00Z', at('2026-11-27T23:00:00Z')).key).toBe('2026-12-01T05:00Z');
+    expect(resolvePeriod(cup, 'event', at('2027-01-01T00:00:00Z'))).toMatchObject({ kind: 'event', key: '2026-11-27T18:00Z' });
+    expect(periodError(() => resolvePeriod(race, '2026-11-27T18:00Z', at('2026-11-28T00:00:00Z')))).toBe('invalid-period');
+    expect(periodError(() => resolvePeriod(race, '2026-11-27T11:00Z', at('2026-11-28T00:00:00Z')))).toBe('invalid-period');
+    expect(periodError(() => resolvePeriod(board, 'event', at('2026-11-28T00:00:00Z')))).toBe('invalid-period');
+  });
+
+  it('knows an event set is current only inside its window', () => {
+    const window = { startMs: at('2026-11-27T18:00:00Z'), endMs: at('2026-11-29T18:00:00Z') };
+    expect(isCurrentPeriod({ period: '2026-11-27T18:00Z', window }, at('2026-11-27T17:59:00Z'))).toBe(false);
+    expect(isCurrentPeriod({ period: '2026-11-27T18:00Z', window }, at('2026-11-28T00:00:00Z'))).toBe(true);
+    expect(isCurrentPeriod({ period: '2026-11-27T18:00Z', window }, at('2026-11-29T18:00:00Z'))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { App } from '@playstack/server-kit';
 import { entriesAfter } from '../../src/leaderboards/leaderboard-store.js';
-import { periodKeyAt } from '../../src/leaderboards/periods.js';
+import { currentPeriodsOf } from '../../src/leaderboards/periods.js';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 
 /** An entry as the API shows it, reduced to what rank and SQL agree on. */
@@ -13,7 +13,7 @@ export interface ShownEntry {
 
 /** Every current (board, period) of a game: the sets the rank engine holds. */
 export function currentSets(app: App, game: GameDefinition): Array<{ boardId: string; period: string; order: 'asc' | 'desc' }> {
-  return game.boards.flatMap((board) => board.periods.map((kind) => ({ boardId: board.id, period: periodKeyAt(kind, app.clock.now()), order: board.order })));
+  return game.boards.flatMap((board) => currentPeriodsOf(board, app.clock.now()).map(({ key }) => ({ boardId: board.id, period: key, order: board.order })));
 }
 
 /** What SQL says a set holds, in rank order, with ranks: read straight from the table. */

@@ -32,11 +32,36 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1_000, 3_600_000, 8 * 3_600_000) }) },
 );
 
-/** Every operator, with daily periods for rollovers; few sets keep the runs quick. */
+/** Most players a race window takes: fewer than play, so newcomers are refused too. */
+const raceMaxEntrants = 8;
+
+/**
+ * Every operator, with daily periods for rollovers; few sets keep the runs quick. Two event
+ * boards end windows during the sequence: a cup (one window, from two hours in to 18 hours in,
+ * beside its all-time period) and a capped race (a four-hour window every six hours).
+ */
 function moderatedGame(id: string): GameDefinition {
   const arena = arenaGame(id);
   const keep = (boardId: string, periods: GameDefinition['boards'][number]['periods']) => ({ ...arena.boards.find((b) => b.id === boardId)!, periods });
-  return { ...arena, boards: [keep('high', ['all', 'daily']), keep('latest', ['all']), keep('total', ['all', 'daily'])] };
+  const source = { adapter: 'score', value: 'score' };
+  return {
+    ...arena,
+    boards: [
+      keep('high', ['all', 'daily']),
+      keep('latest', ['all']),
+      keep('total', ['all', 'daily']),
+      { id: 'cup', name: 'Cup', order: 'desc', operator: 'best', periods: ['event', 'all'], source, event: { startsAt: '2026-11-21T22:00:00Z', endsAt: '2026-11-22T14:00:00Z' } },
+      {
+        id: 'race',
+        name: 'Race',
+        order: 'desc',
+        operator: 'sum',
+        periods: ['event'],
+        source,
+        event: { anchor: '2026-11-21T18:00:00Z', every: { hours: 6 }, lasts: { hours: 4 }, maxEntrants: raceMaxEntrants },
+      },
+    ],
+  };
 }
 
 /** Long enough for PostgreSQL and Redis on a busy CI machine; typically a few seconds. */
@@ -65,7 +90,7 @@ describeEachDatabase('moderation: rank engine and SQL', (database) => {
         await app.close();
       });
 
-      it('agree after randomized runs, hides (shadow or not), unhides, rejected-run withdrawals and removals across period rollovers', async () => {
+      it('agree after randomized runs, hides (shadow or not), unhides, rejected-run withdrawals and removals across period rollovers and event ends', async () => {
         await fc.assert(
           fc.asyncProperty(fc.array(operation, { minLength: operationsPerRun, maxLength: operationsPerRun }), async (operations) => {
             const game = games[nextGame++]!;
@@ -113,6 +138,16 @@ describeEachDatabase('moderation: rank engine and SQL', (database) => {
             const hiddenPlayers = new Set((await db.selectFrom('leaderboard_hidden_players').select('player_id').where('game_id', '=', game.id).execute()).map((r) => r.player_id));
             const rows = await db.selectFrom('leaderboard_entries').select(['player_id', 'hidden']).where('game_id', '=', game.id).execute();
             expect(rows.filter((row) => (Number(row.hidden) === 1) !== hiddenPlayers.has(row.player_id))).toEqual([]);
+            // Event windows: no entry was written after its window ended (nor before it began), and no race window has more entrants than its cap.
+            const eventRows = await db.selectFrom('leaderboard_entries').select(['board_id', 'period', 'achieved_at']).where('game_id', '=', game.id).where('board_id', 'in', ['cup', 'race']).execute();
+            const windowHours = { cup: 16, race: 4 } as const;
+            for (const row of eventRows.filter((r) => r.period !== 'all')) {
+              const startMs = Date.parse(row.period);
+              expect([row.board_id, row.period, Number(row.achieved_at) >= startMs && Number(row.achieved_at) < startMs + windowHours[row.board_id as 'cup' | 'race'] * 3_600_000]).toEqual([row.board_id, row.period, true]);
+            }
+            const racers = new Map<string, number>();
+            for (const row of eventRows.filter((r) => r.board_id === 'race')) racers.set(row.period, (racers.get(row.period) ?? 0) + 1);
+            expect([...racers.values()].filter((n) => n > raceMaxEntrants)).toEqual([]);
             // Every visible player's 'all' entries are their remaining runs folded by each board's operator (unless an operator removed one).
             const removed = new Set((await app.moderation.audit({ gameId: game.id, limit: 1_000 })).entries.filter((e) => e.action === 'remove-entry').map((e) => e.playerId));
             for (const player of players.filter((p) => !hiddenPlayers.has(p.id) && !removed.has(p.id))) {
