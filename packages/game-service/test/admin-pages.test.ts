@@ -283,6 +283,40 @@ describeEachDatabase('admin pages', (database) => {
       expect(overview.players).toBeGreaterThanOrEqual(1);
     });
 
+    it('shows an event board\'s window, its state and its entries, period event picked from the list', async () => {
+      const cup = {
+        ...galaxyGame,
+        id: 'cupgame',
+        name: 'Cup game',
+        auth: { provider: 'dev' as const },
+        boards: [
+          {
+            id: 'cup',
+            name: 'Cup',
+            order: 'desc' as const,
+            operator: 'best' as const,
+            periods: ['all' as const, 'event' as const],
+            source: galaxyGame.boards[0]!.source,
+            event: { startsAt: '2026-11-21T08:00:00Z', endsAt: '2026-11-22T08:00:00Z' },
+          },
+        ],
+      };
+      await storeManifest(app, manifestWith(cup));
+      const session = await devSignIn(app, 'cupgame', 'racer');
+      const submitted = await app.inject({ method: 'POST', url: '/v1/games/cupgame/runs/score', headers: bearer(session.accessToken), payload: { runId: 'cup-run-1', payload: { score: 7, durationMs: 10_000 } } });
+      expect(submitted.json().notScored).toEqual([]);
+      const game = (await first.get('/admin/games/cupgame?period=event', 'application/json')).json();
+      expect(game.boards[0]).toMatchObject({
+        period: 'event',
+        periodKey: '2026-11-21T08:00Z',
+        event: { startsAt: '2026-11-21T08:00:00.000Z', endsAt: '2026-11-22T08:00:00.000Z', state: 'live' },
+        entries: [{ rank: 1, displayName: 'racer', score: 7 }],
+      });
+      const page = await first.get('/admin/games/cupgame?period=event');
+      expect(page.body).toContain('<option value="event" selected>event</option>');
+      expect(page.body).toContain('Period 2026-11-21T08:00Z, live: <time datetime="2026-11-21T08:00:00.000Z"');
+    });
+
     it('shows a player name containing <script> escaped', async () => {
       await storeManifest(app, manifestWith(galaxyGame));
       const evil = '<script>alert(1)</script>';
