@@ -17,10 +17,7 @@ module.exports = {
       severity: 'error',
       comment: 'Folders must not import each other, directly or around a loop: each folder is a layer or a feature, and a loop makes two of them one.',
       scope: 'folder',
-      // Issue 24 is moving the observability service's telemetry (storage, query, logs, errors,
-      // usage) into src/telemetry/; its folders still import each other around loops until it is
-      // done, and only they are let off here.
-      from: { pathNot: '^packages/observability-service/src/(errors|logs|query|storage|telemetry|usage)$' },
+      from: {},
       to: { circular: true },
     },
     {

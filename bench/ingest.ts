@@ -42,7 +42,7 @@ import { buildApp, loadObservabilityConfig } from '@playstack/observability-serv
 import { migrateToLatest, openDatabase, SqliteDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../packages/observability-service/src/migrations/index.js';
 import { mapOccurrence } from '../packages/observability-service/src/ingest/occurrence-mapper.js';
-import { occurrenceColumns } from '../packages/observability-service/src/storage/occurrence-writer.js';
+import { occurrenceColumns } from '../packages/observability-service/src/telemetry/occurrence-writer.js';
 import type { NewOccurrence } from '../packages/observability-service/src/storage/storage-tables.js';
 import { encodeOtlp } from '../packages/observability-service/src/otlp/otlp-encoding.js';
 import { otlpType } from '../packages/observability-service/src/otlp/otlp-protos.js';

@@ -6,7 +6,7 @@
 // On SQLite, `seedSqlite` bulk-loads it into a fresh database file: one transaction, one prepared
 // INSERT per occurrence into `occurrences` with its indexes dropped and created again after the
 // load, the rollups and error groups merged once per batch of whole minutes by the same code
-// ingestion merges them with (storage/occurrence-writer.ts `mergeRollups`). What it stores is
+// ingestion merges them with (telemetry/occurrence-writer.ts `mergeRollups`). What it stores is
 // what ingesting the same rows through the SQL telemetry store stores (test/bench-data-set.test.ts
 // compares the two). `generate` writes through an open service instead (PostgreSQL).
 import { createHash } from 'node:crypto';
@@ -17,9 +17,12 @@ import { ManualClock, SqliteDatabase, type App } from '@playstack/server-kit';
 import { seededRandom } from '@playstack/server-kit/testing';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { normalizeStatement, statementHash, statementVerb } from '../../packages/observability-service/src/ingest/statement-normalizer.js';
-import { accumulateRollups, mergeRollups, occurrenceColumns, occurrenceParameters, withErrorGroups } from '../../packages/observability-service/src/storage/occurrence-writer.js';
+import { accumulateRollups, mergeRollups, occurrenceColumns, occurrenceParameters, withErrorGroups } from '../../packages/observability-service/src/telemetry/occurrence-writer.js';
 import { recordIngestion } from '../../packages/observability-service/src/storage/ingestion-counters.js';
-import type { NewOccurrence, TelemetryDatabase } from '../../packages/observability-service/src/storage/storage-tables.js';
+import type { NewOccurrence } from '../../packages/observability-service/src/storage/storage-tables.js';
+import { telemetryTables } from '../../packages/observability-service/src/storage/telemetry-database.js';
+import { errorGroupTables } from '../../packages/observability-service/src/errors/error-group-tables.js';
+import { sqlTelemetryDatabase, type SqlTelemetryDatabase } from '../../packages/observability-service/src/telemetry/sql-telemetry-database.js';
 import { multiRowInsertSql } from '../../packages/observability-service/src/storage/multi-row-insert.js';
 
 export const dayMs = 86_400_000;
@@ -249,7 +252,7 @@ export async function seedSqlite(dataDir: string, shape: DataSetShape = defaultS
   file.pragma('journal_mode = OFF');
   file.pragma('synchronous = OFF');
   file.pragma('cache_size = -262144');
-  const db = new Kysely<TelemetryDatabase>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<SqlTelemetryDatabase>({ dialect: new SqliteDialect({ database: file }) });
   try {
     const indexes = file.prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = 'occurrences' and sql is not null`).all() as Array<{ name: string; sql: string }>;
     file.exec('begin');
@@ -284,12 +287,12 @@ export async function seedSqlite(dataDir: string, shape: DataSetShape = defaultS
         }
         for (const row of accumulator.newRows()) target.statement.run(target.columns.map((column) => row[column]));
       }
-      await errorGroups.mergeInto(db);
+      await errorGroups.mergeInto(errorGroupTables(db));
       lap('rollups');
       done += batch.length;
       if (!quiet) progress('loaded', began, done, shape.occurrences, reported);
     }
-    await recordIngestion(db, receivedAt, done, 0);
+    await recordIngestion(telemetryTables(db), receivedAt, done, 0);
     const indexing = performance.now();
     for (const index of indexes) file.exec(index.sql);
     file.exec('commit');
@@ -318,7 +321,7 @@ export async function generate(app: App, shape: DataSetShape = defaultShape): Pr
   const rowsPerInsert = 500;
   for (const batch of dataSetBatches(shape, 50_000)) {
     const rows = withErrorGroups(batch);
-    await (app.database.db as Kysely<TelemetryDatabase>).transaction().execute(async (trx) => {
+    await sqlTelemetryDatabase(app).db.transaction().execute(async (trx) => {
       for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
         const chunk = rows.slice(offset, offset + rowsPerInsert);
         const insert = multiRowInsertSql(app.database.dialect, 'occurrences', occurrenceColumns, chunk.length);
@@ -329,6 +332,6 @@ export async function generate(app: App, shape: DataSetShape = defaultShape): Pr
     done += batch.length;
     progress('generated', began, done, shape.occurrences, reported);
   }
-  await recordIngestion(app.database.db as Kysely<TelemetryDatabase>, receivedAtOf(shape), done, 0);
+  await recordIngestion(telemetryTables(sqlTelemetryDatabase(app).db), receivedAtOf(shape), done, 0);
   console.log(`generated ${done.toLocaleString('en')} occurrences in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }

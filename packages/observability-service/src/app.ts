@@ -20,7 +20,7 @@ import { serviceSettingsRoutes } from './service-settings/service-settings-route
 import { operationRollupsRebuild } from './storage/operation-rollups-rebuild.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
-import { tierCompactorPlugin } from './query/tier-compactor-plugin.js';
+import { tierCompactorPlugin } from './telemetry/tier-compactor-plugin.js';
 import { rollupRebuildPlugin } from './storage/rollup-rebuild-plugin.js';
 import { statementRollupsRebuild } from './ingest/statement-rollups-rebuild.js';
 import { errorGroupsRebuild } from './errors/error-groups-rebuild.js';

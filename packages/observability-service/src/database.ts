@@ -5,6 +5,8 @@ import type { AlertTables } from './alerts/alert-tables.js';
 import type { KeysTables } from './keys/keys-tables.js';
 import type { SettingsTables } from './retention/settings-tables.js';
 import type { ServiceSettingsTables } from './service-settings/service-settings-tables.js';
+import type { ErrorGroupTables } from './errors/error-group-tables.js';
+import type { LogTables } from './logs/index.js';
 import type { TelemetryDatabase } from './storage/storage-tables.js';
 
 /**
@@ -16,6 +18,8 @@ import type { TelemetryDatabase } from './storage/storage-tables.js';
 export interface ObservabilityDatabase
   extends AccountsTables,
     TelemetryDatabase,
+    ErrorGroupTables,
+    LogTables,
     AlertTables,
     KeysTables,
     ServiceSettingsTables,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { LatencyHistogram } from '../src/storage/latency-histogram.js';
-import { OccurrenceWriter } from '../src/storage/occurrence-writer.js';
+import { OccurrenceWriter } from '../src/telemetry/occurrence-writer.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { countedRows, exactApdex, figuresOf, groupBy, inRange } from './support/brute-force.js';
 import { asBrowser, invitedUser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';

@@ -3,7 +3,7 @@ import { ManualClock, type App } from '@playstack/server-kit';
 import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
 import { recordIngestion } from '../src/storage/ingestion-counters.js';
 import { normalizeStatement } from '../src/ingest/statement-normalizer.js';
-import { OccurrenceWriter } from '../src/storage/occurrence-writer.js';
+import { OccurrenceWriter } from '../src/telemetry/occurrence-writer.js';
 import { ClickHouseTelemetryStore } from '../src/telemetry/clickhouse/clickhouse-telemetry-store.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { countedRows, exactApdex, exactQuantile, expectedEdges, figuresOf, groupBy, inRange, sum } from './support/brute-force.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { errorFingerprint, groupMessageMaxChars, type ErrorFingerprint } from './error-fingerprint.js';
-import type { TelemetryDatabase } from '../storage/storage-tables.js';
+import type { ErrorGroupDatabase } from './error-group-tables.js';
 import { dayMs } from '../time-units.js';
 import type { ErrorGroupsTable } from './error-group-tables.js';
 
@@ -112,7 +112,7 @@ export class ErrorGroupAccumulator {
   }
 
   /** Merges the batch into the stored groups, hours, days and tenants. */
-  async mergeInto(db: Kysely<TelemetryDatabase>): Promise<void> {
+  async mergeInto(db: Kysely<ErrorGroupDatabase>): Promise<void> {
     if (this.#groups.size === 0) return;
     const stored = new Map<string, ErrorGroupsTable>();
     for (const ids of inChunks([...this.#groups.keys()], idsPerLookup)) {

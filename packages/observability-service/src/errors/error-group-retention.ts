@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '@playstack/server-kit';
-import type { TelemetryDatabase } from '../storage/storage-tables.js';
-import { rollupLock } from '../storage/occurrence-writer.js';
+import type { ErrorGroupDatabase } from './error-group-tables.js';
+import { rollupLock } from '../storage/occurrence-rollups.js';
 import { dayMs } from '../time-units.js';
 import { dayOf, hourMs } from './error-group-merge.js';
 
@@ -11,7 +11,7 @@ import { dayOf, hourMs } from './error-group-merge.js';
  * summed again from its remaining hours, so a day always equals the sum of its stored hours.
  * Bounded by the number of groups, not by traffic.
  */
-export async function pruneErrorGroups(database: Pick<Database<TelemetryDatabase>, 'db' | 'dialect'>, cutoff: number): Promise<number> {
+export async function pruneErrorGroups(database: Pick<Database<ErrorGroupDatabase>, 'db' | 'dialect'>, cutoff: number): Promise<number> {
   return database.db.transaction().execute(async (db) => {
     // Ingestion adds to the same day under this lock: the re-summed day cannot miss a batch.
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLock})`.execute(db);
@@ -28,7 +28,7 @@ export async function pruneErrorGroups(database: Pick<Database<TelemetryDatabase
 }
 
 /** The day starting at `day` summed from its stored hours (after its row was deleted). */
-async function resumDay(db: Kysely<TelemetryDatabase>, day: number): Promise<void> {
+async function resumDay(db: Kysely<ErrorGroupDatabase>, day: number): Promise<void> {
   await db
     .insertInto('error_group_days')
     .columns(['group_id', 'environment', 'day', 'count'])

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { TelemetryDatabase } from '../storage/storage-tables.js';
+import type { ErrorGroupDatabase } from './error-group-tables.js';
 import { storedErrorGroup } from './error-groups-view.js';
 import type { ErrorGroupStatusResponse, ErrorGroupStatusUpdate } from './error-schemas.js';
 
@@ -9,7 +9,7 @@ import type { ErrorGroupStatusResponse, ErrorGroupStatusUpdate } from './error-s
  * (src/errors/error-group-merge.ts).
  */
 export async function setErrorGroupStatus(
-  db: Kysely<TelemetryDatabase>,
+  db: Kysely<ErrorGroupDatabase>,
   groupId: string,
   status: ErrorGroupStatusUpdate['status'],
   userId: string,

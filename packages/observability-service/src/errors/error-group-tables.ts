@@ -1,3 +1,6 @@
+import { tableView } from '@playstack/server-kit';
+import type { TelemetryDatabase } from '../storage/storage-tables.js';
+
 /**
  * The tables the errors feature owns. Ingestion writes them in the same transaction as the
  * occurrences (src/errors/error-group-merge.ts); `occurrences.error_group_id` links an error
@@ -75,3 +78,9 @@ export interface ErrorGroupTables {
   error_group_tenants: ErrorGroupTenantsTable;
   error_group_status_changes: ErrorGroupStatusChangesTable;
 }
+
+/** The errors feature's tables beside the occurrences they group: what its SQL code reads and writes. */
+export interface ErrorGroupDatabase extends TelemetryDatabase, ErrorGroupTables {}
+
+/** The error group tables (and the occurrences) of any database that has them (the service's, an ingest transaction). */
+export const errorGroupTables = tableView<ErrorGroupDatabase>();

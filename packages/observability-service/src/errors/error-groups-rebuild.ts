@@ -1,4 +1,6 @@
 import { setOccurrenceColumn, type RebuildPart } from '../storage/rollup-rebuild.js';
+import { telemetryTables } from '../storage/telemetry-database.js';
+import { errorGroupTables, type ErrorGroupDatabase } from './error-group-tables.js';
 import { ErrorGroupAccumulator, errorGroupOf } from './error-group-merge.js';
 
 /**
@@ -6,15 +8,16 @@ import { ErrorGroupAccumulator, errorGroupOf } from './error-group-merge.js';
  * and each occurrence's `error_group_id` brought in line with them. Groups start afresh: open,
  * without the statuses users gave the old groups (their ids may no longer exist).
  */
-export const errorGroupsRebuild: RebuildPart = {
+export const errorGroupsRebuild: RebuildPart<ErrorGroupDatabase> = {
   name: 'error-groups',
   feedsTiers: false,
   async clear(trx) {
-    await trx.deleteFrom('error_group_hours').execute();
-    await trx.deleteFrom('error_group_days').execute();
-    await trx.deleteFrom('error_group_tenants').execute();
-    await trx.deleteFrom('error_group_status_changes').execute();
-    await trx.deleteFrom('error_groups').execute();
+    const db = errorGroupTables(trx);
+    await db.deleteFrom('error_group_hours').execute();
+    await db.deleteFrom('error_group_days').execute();
+    await db.deleteFrom('error_group_tenants').execute();
+    await db.deleteFrom('error_group_status_changes').execute();
+    await db.deleteFrom('error_groups').execute();
   },
   async addChunk(trx, rows) {
     const groups = new ErrorGroupAccumulator();
@@ -30,7 +33,7 @@ export const errorGroupsRebuild: RebuildPart = {
         regrouped.set(groupId, ids);
       }
     }
-    await groups.mergeInto(trx);
-    await setOccurrenceColumn(trx, 'error_group_id', regrouped);
+    await groups.mergeInto(errorGroupTables(trx));
+    await setOccurrenceColumn(telemetryTables(trx), 'error_group_id', regrouped);
   },
 };

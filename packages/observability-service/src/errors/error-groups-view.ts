@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { ApiError } from '@playstack/server-kit';
-import type { TelemetryDatabase } from '../storage/storage-tables.js';
+import type { ErrorGroupDatabase } from './error-group-tables.js';
 import { occurrenceFromRow } from '../query/occurrence-record.js';
 import { rangeEcho } from '../query/read-query.js';
 import { resolveQueryRange, type QueryRange } from '../query/query-range.js';
@@ -20,7 +20,7 @@ import {
 } from './error-schemas.js';
 import './error-group-error-codes.js';
 
-type Db = Kysely<TelemetryDatabase>;
+type Db = Kysely<ErrorGroupDatabase>;
 type SortKey = NonNullable<ErrorGroupsQuery['sort']>;
 
 /** The list's sparkline has at most this many buckets, each a whole number of hours. */

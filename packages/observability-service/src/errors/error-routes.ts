@@ -1,6 +1,6 @@
 import { errorResponses, type App } from '@playstack/server-kit';
 import { Occurrence } from '../query/query-schemas.js';
-import type { TelemetryStore } from '../telemetry/index.js';
+import type { ErrorGroups } from './error-groups.js';
 import {
   ErrorGroupDetail,
   ErrorGroupListItem,
@@ -45,7 +45,7 @@ export async function errorRoutes(app: App): Promise<void> {
   );
 }
 
-async function errorReadRoutes(app: App, store: TelemetryStore): Promise<void> {
+async function errorReadRoutes(app: App, store: ErrorGroups): Promise<void> {
   app.addSchema(Occurrence);
   app.addSchema(ErrorGroupListItem);
 

@@ -1,8 +1,9 @@
 import { statementShapeOf } from './occurrence-mapper.js';
 import { parseAttributes } from '../query/occurrence-record.js';
-import { addStatement } from '../storage/occurrence-writer.js';
+import { addStatement } from '../storage/occurrence-rollups.js';
 import { RollupAccumulator, rollupSpecs } from '../storage/rollup-accumulator.js';
 import { setOccurrenceColumn, type RebuildPart } from '../storage/rollup-rebuild.js';
+import { telemetryTables } from '../storage/telemetry-database.js';
 
 /**
  * The database rollups recomputed from the stored statements with the current normalizer, and
@@ -12,7 +13,7 @@ export const statementRollupsRebuild: RebuildPart = {
   name: 'statement-rollups',
   feedsTiers: true,
   async clear(trx) {
-    await trx.deleteFrom('statement_rollups').execute();
+    await telemetryTables(trx).deleteFrom('statement_rollups').execute();
   },
   async addChunk(trx, rows) {
     const statements = new RollupAccumulator(rollupSpecs.statement);
@@ -27,7 +28,8 @@ export const statementRollupsRebuild: RebuildPart = {
         rehashed.set(shape.hash, ids);
       }
     }
-    await statements.mergeInto(trx);
-    await setOccurrenceColumn(trx, 'db_statement_hash', rehashed);
+    const tables = telemetryTables(trx);
+    await statements.mergeInto(tables);
+    await setOccurrenceColumn(tables, 'db_statement_hash', rehashed);
   },
 };

@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin';
-import { telemetryDatabase } from './telemetry-database.js';
+import { observabilityDatabase, type ObservabilityDatabase } from '../database.js';
 import { runRequestedRebuilds, type RebuildPart } from './rollup-rebuild.js';
 
 export interface RollupRebuildOptions {
-  parts: readonly RebuildPart[];
+  /** Each over its own tables of the service database. */
+  parts: readonly RebuildPart<ObservabilityDatabase>[];
 }
 
 /**
@@ -13,7 +14,7 @@ export interface RollupRebuildOptions {
 export const rollupRebuildPlugin = fp<RollupRebuildOptions>(
   async (app, options) => {
     const started = performance.now();
-    const result = await runRequestedRebuilds(telemetryDatabase(app), options.parts);
+    const result = await runRequestedRebuilds(observabilityDatabase(app), options.parts);
     if (result.parts.length > 0) {
       app.log.info({ parts: result.parts, occurrences: result.occurrences, durationMs: Math.round(performance.now() - started) }, 'rebuilt derived data from the stored occurrences');
     }

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '@playstack/server-kit';
-import { rollupLock } from './occurrence-writer.js';
+import { rollupLock } from './occurrence-rollups.js';
 import type { TelemetryDatabase, OccurrencesTable } from './storage-tables.js';
+import { telemetryTables } from './telemetry-database.js';
 
 /**
  * Recomputing what ingestion derives from occurrences (rollups, error groups) from the stored
@@ -21,14 +22,18 @@ const rebuildColumns = [
 
 export type RebuildRow = Pick<Selectable<OccurrencesTable>, (typeof rebuildColumns)[number]>;
 
-/** Something derived from the raw occurrences that can be computed again from them. */
-export interface RebuildPart {
+/**
+ * Something derived from the raw occurrences that can be computed again from them, kept in
+ * `Tables` (a feature's own tables beside the occurrences): it runs in a transaction over any
+ * database that has them.
+ */
+export interface RebuildPart<Tables extends TelemetryDatabase = TelemetryDatabase> {
   /** `rebuild:<name>` in `rollup_tier_state` requests it. */
   name: string;
   /** Empties what the part derives, before the first chunk. */
-  clear(trx: Kysely<TelemetryDatabase>): Promise<void>;
+  clear<DB extends Tables>(trx: Kysely<DB>): Promise<void>;
   /** Adds what a chunk of stored occurrences (in start order) contributes; chunks may share minutes. */
-  addChunk(trx: Kysely<TelemetryDatabase>, rows: readonly RebuildRow[]): Promise<void>;
+  addChunk<DB extends Tables>(trx: Kysely<DB>, rows: readonly RebuildRow[]): Promise<void>;
   /** False for a part that derives nothing the rollup tiers are computed from (they are then kept). */
   feedsTiers: boolean;
 }
@@ -67,14 +72,15 @@ export interface RebuildResult {
  * The tiers are recomputed afterwards by the compactor (queries read the per-minute rollups
  * until it has caught up).
  */
-export async function runRequestedRebuilds(database: Database<TelemetryDatabase>, parts: readonly RebuildPart[]): Promise<RebuildResult> {
-  return database.db.transaction().execute(async (trx) => {
+export async function runRequestedRebuilds<DB extends TelemetryDatabase>(database: Database<DB>, parts: readonly RebuildPart<DB>[]): Promise<RebuildResult> {
+  return database.db.transaction().execute(async (transaction) => {
+    const trx = telemetryTables(transaction);
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${rollupLock})`.execute(trx);
     const requests = await trx.selectFrom('rollup_tier_state').select('name').where('name', 'like', `${rebuildRequestPrefix}%`).execute();
     const requested = new Set(requests.map((row) => row.name.slice(rebuildRequestPrefix.length)));
     const chosen = parts.filter((part) => requested.has(part.name));
     if (chosen.length === 0) return { parts: [], occurrences: 0 };
-    for (const part of chosen) await part.clear(trx);
+    for (const part of chosen) await part.clear(transaction);
     let occurrences = 0;
     let after: { startedAt: number; id: number } | undefined;
     for (;;) {
@@ -85,7 +91,7 @@ export async function runRequestedRebuilds(database: Database<TelemetryDatabase>
       }
       const rows = await query.orderBy('started_at').orderBy('id').limit(chunkRows).execute();
       if (rows.length === 0) break;
-      for (const part of chosen) await part.addChunk(trx, rows);
+      for (const part of chosen) await part.addChunk(transaction, rows);
       occurrences += rows.length;
       const last = rows[rows.length - 1]!;
       after = { startedAt: Number(last.started_at), id: Number(last.id) };

@@ -1,7 +1,5 @@
 import type { Generated } from 'kysely';
-import type { ErrorGroupTables } from '../errors/error-group-tables.js';
 import type { IngestionCounterTables } from './ingestion-counter-tables.js';
-import type { LogTables } from '../logs/log-tables.js';
 
 /**
  * The ingestion storage contract: tables written by ingestion (src/ingest, src/otlp) and read
@@ -152,11 +150,13 @@ export interface TierTables {
 }
 
 /**
- * Every table the SQL telemetry store owns, for `Kysely<TelemetryDatabase>`: occurrences and
- * their rollups, error groups (the errors feature's), tiers, log records and their counts (the
- * logs feature's), and the health counters. Users, sessions, keys and settings are not telemetry.
+ * The tables of this layer, for `Kysely<TelemetryDatabase>`: occurrences and their rollups,
+ * tiers, and the health counters. The features that keep tables beside them in the same database
+ * declare theirs (errors/error-group-tables.ts, logs/log-tables.ts) over this; the SQL telemetry
+ * store sees all of them (telemetry/sql-telemetry-database.ts). Users, sessions, keys and
+ * settings are not telemetry.
  */
-export interface TelemetryDatabase extends ErrorGroupTables, LogTables, IngestionCounterTables, TierTables {
+export interface TelemetryDatabase extends IngestionCounterTables, TierTables {
   occurrences: OccurrencesTable;
   operation_rollups: OperationRollupsTable;
   tenant_rollups: TenantRollupsTable;

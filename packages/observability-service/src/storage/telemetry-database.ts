@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import { databaseView, type Database } from '@playstack/server-kit';
-import { observabilityDatabase } from '../database.js';
+import { databaseView, tableView } from '@playstack/server-kit';
 import type { TelemetryDatabase } from './storage-tables.js';
 
-const telemetryView = databaseView<TelemetryDatabase>();
+/**
+ * The storage layer's tables (occurrences, rollups, tiers, counters) of any database that has
+ * them: the service's, an ingest or rebuild transaction that also writes the errors' and logs'
+ * tables.
+ */
+export const telemetryTables = tableView<TelemetryDatabase>();
 
-/** The service database as the SQL telemetry store sees it: the telemetry tables only. */
-export function telemetryDatabase(app: Pick<FastifyInstance, 'database'>): Database<TelemetryDatabase> {
-  return telemetryView(observabilityDatabase(app));
-}
+/** The same for a whole `Database` (the SQL telemetry store's reads, pruning and health figures). */
+export const telemetryDatabase = databaseView<TelemetryDatabase>();

@@ -3,7 +3,9 @@ import { pruneErrorGroups } from '../errors/error-group-retention.js';
 import { pruneIngestionCounters } from '../storage/ingestion-counters.js';
 import type { LogStore } from '../logs/index.js';
 import { pruneTiers } from '../query/tier-compactor.js';
-import type { TelemetryDatabase } from '../storage/storage-tables.js';
+import { errorGroupTables } from '../errors/error-group-tables.js';
+import { telemetryDatabase } from '../storage/telemetry-database.js';
+import type { SqlTelemetryDatabase } from './sql-telemetry-database.js';
 import type { PruneCounts } from './telemetry-store.js';
 
 const rollupTables = ['operation_rollups', 'tenant_rollups', 'statement_rollups', 'dependency_rollups'] as const;
@@ -18,7 +20,7 @@ function yieldToEventLoop(): Promise<void> {
  * counters older than `cutoff`, in small batches: each delete is its own short statement and the
  * event loop turns between them, so ingestion keeps committing while a large backlog is pruned.
  */
-export async function pruneSqlTelemetry(database: Database<TelemetryDatabase>, logs: LogStore, cutoff: number, batchRows: number, stopped: () => boolean): Promise<PruneCounts> {
+export async function pruneSqlTelemetry(database: Database<SqlTelemetryDatabase>, logs: LogStore, cutoff: number, batchRows: number, stopped: () => boolean): Promise<PruneCounts> {
   const { db } = database;
   const result: PruneCounts = { occurrences: 0, rollupRows: 0, logRecords: 0 };
   while (!stopped()) {
@@ -42,8 +44,9 @@ export async function pruneSqlTelemetry(database: Database<TelemetryDatabase>, l
     }
   }
   if (!stopped()) result.logRecords = await logs.prune(cutoff, batchRows, stopped);
-  if (!stopped()) await pruneTiers(database, cutoff);
-  if (!stopped()) result.rollupRows += await pruneErrorGroups(database, cutoff);
-  if (!stopped()) await pruneIngestionCounters(db, cutoff);
+  const telemetry = telemetryDatabase(database);
+  if (!stopped()) await pruneTiers(telemetry, cutoff);
+  if (!stopped()) result.rollupRows += await pruneErrorGroups({ db: errorGroupTables(db), dialect: database.dialect }, cutoff);
+  if (!stopped()) await pruneIngestionCounters(telemetry.db, cutoff);
   return result;
 }

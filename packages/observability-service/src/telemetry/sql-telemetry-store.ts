@@ -14,16 +14,20 @@ import { summaryView } from '../query/summary-view.js';
 import { compactTiers } from '../query/tier-compactor.js';
 import { lookupId, traceView } from '../query/trace-view.js';
 import { trendView } from '../query/trend-view.js';
-import { OccurrenceWriter } from '../storage/occurrence-writer.js';
+import { OccurrenceWriter } from './occurrence-writer.js';
 import type { NewOccurrence } from '../storage/storage-tables.js';
 import { usageExportBatches, usageTrendView, usageView } from '../usage/usage-views.js';
 import { sqlHealthFigures } from './sql-health-figures.js';
 import { pruneSqlTelemetry } from './sql-prune.js';
 import type { CommitReport, TelemetryStore } from './telemetry-store.js';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
+import { telemetryDatabase } from '../storage/telemetry-database.js';
+import { errorGroupTables, type ErrorGroupDatabase } from '../errors/error-group-tables.js';
+import type { Kysely } from 'kysely';
+import type { SqlTelemetryDatabase } from './sql-telemetry-database.js';
 
 export interface SqlTelemetryStoreOptions {
-  database: Database<TelemetryDatabase>;
+  database: Database<SqlTelemetryDatabase>;
   clock: Clock;
   logs: LogStore;
   /** Requests waiting together are committed together, up to this many rows per transaction. */
@@ -37,12 +41,17 @@ export interface SqlTelemetryStoreOptions {
  */
 export class SqlTelemetryStore implements TelemetryStore {
   readonly logs: LogStore;
-  readonly #database: Database<TelemetryDatabase>;
+  readonly #database: Database<SqlTelemetryDatabase>;
+  /** The storage layer's tables, for the read views, the tiers and the health figures. */
+  readonly #telemetry: Database<TelemetryDatabase>;
+  readonly #errorGroups: Kysely<ErrorGroupDatabase>;
   readonly #writer: OccurrenceWriter;
   readonly #listeners: Array<(commit: CommitReport) => void> = [];
 
   constructor(options: SqlTelemetryStoreOptions) {
     this.#database = options.database;
+    this.#telemetry = telemetryDatabase(options.database);
+    this.#errorGroups = errorGroupTables(options.database.db);
     this.logs = options.logs;
     this.#writer = new OccurrenceWriter({
       database: options.database,
@@ -69,21 +78,21 @@ export class SqlTelemetryStore implements TelemetryStore {
 
   /** A read over the tables, the tiers' dirty minutes looked up once (on first use). */
   #read(read: TelemetryRead): ReadQuery {
-    const { db, dialect } = this.#database;
+    const { db, dialect } = this.#telemetry;
     let dirty: ReturnType<DirtyMinutes> | undefined;
     const dirtyMinutes: DirtyMinutes = () => (dirty ??= dirtyMinutesNow(db));
     return { db, dialect, range: read.range, filters: read.filters, dirtyMinutes, rollups: sqlRollupReader({ db, dialect, dirtyMinutes }) };
   }
 
-  services: TelemetryStore['services'] = (read, thresholds) => servicesView({ ...this.#read(read), lastSeen: sqlLastSeen(this.#database.db) }, thresholds);
+  services: TelemetryStore['services'] = (read, thresholds) => servicesView({ ...this.#read(read), lastSeen: sqlLastSeen(this.#telemetry.db) }, thresholds);
   summary: TelemetryStore['summary'] = (read, thresholds) => summaryView(this.#read(read), thresholds);
   trend: TelemetryStore['trend'] = (read, thresholds, interval) => trendView(this.#read(read), thresholds, interval);
   operations: TelemetryStore['operations'] = (read, thresholds, options) => operationsView(this.#read(read), thresholds, options);
   occurrences: TelemetryStore['occurrences'] = (read, options) => occurrencesView(this.#read(read), options);
   occurrenceDurations: TelemetryStore['occurrenceDurations'] = (read, options) => occurrenceDurationsView(this.#read(read), options);
-  occurrence: TelemetryStore['occurrence'] = (id) => occurrenceById(this.#database, id);
-  lookup: TelemetryStore['lookup'] = (id) => lookupId(this.#database, id);
-  trace: TelemetryStore['trace'] = (traceId) => traceView(this.#database, traceId);
+  occurrence: TelemetryStore['occurrence'] = (id) => occurrenceById(this.#telemetry, id);
+  lookup: TelemetryStore['lookup'] = (id) => lookupId(this.#telemetry, id);
+  trace: TelemetryStore['trace'] = (traceId) => traceView(this.#telemetry, traceId);
   database: TelemetryStore['database'] = (read, limit) => databaseView(this.#read(read), limit);
   dependencies: TelemetryStore['dependencies'] = (read) => dependenciesView(this.#read(read));
 
@@ -92,17 +101,17 @@ export class SqlTelemetryStore implements TelemetryStore {
   usageExport: TelemetryStore['usageExport'] = (read, tenantId, interval) => usageExportBatches(
     this.#read(read),
     // Not the request's dirty minutes: each window looks them up afresh.
-    sqlRollupReader(this.#database),
+    sqlRollupReader(this.#telemetry),
     this.logs,
     tenantId,
     interval,
   );
 
-  errorGroups: TelemetryStore['errorGroups'] = (nowMs, query) => errorGroupsView(this.#database.db, nowMs, query);
-  errorGroup: TelemetryStore['errorGroup'] = (nowMs, groupId, query) => errorGroupDetail(this.#database.db, nowMs, groupId, query);
-  setErrorGroupStatus: TelemetryStore['setErrorGroupStatus'] = (groupId, status, userId, nowMs) => setErrorGroupStatus(this.#database.db, groupId, status, userId, nowMs);
+  errorGroups: TelemetryStore['errorGroups'] = (nowMs, query) => errorGroupsView(this.#errorGroups, nowMs, query);
+  errorGroup: TelemetryStore['errorGroup'] = (nowMs, groupId, query) => errorGroupDetail(this.#errorGroups, nowMs, groupId, query);
+  setErrorGroupStatus: TelemetryStore['setErrorGroupStatus'] = (groupId, status, userId, nowMs) => setErrorGroupStatus(this.#errorGroups, groupId, status, userId, nowMs);
 
-  health: TelemetryStore['health'] = (nowMs) => sqlHealthFigures(this.#database, nowMs);
+  health: TelemetryStore['health'] = (nowMs) => sqlHealthFigures(this.#telemetry, nowMs);
   prune: TelemetryStore['prune'] = (cutoffMs, batchRows, stopped) => pruneSqlTelemetry(this.#database, this.logs, cutoffMs, batchRows, stopped);
-  maintain: TelemetryStore['maintain'] = () => compactTiers(this.#database);
+  maintain: TelemetryStore['maintain'] = () => compactTiers(this.#telemetry);
 }

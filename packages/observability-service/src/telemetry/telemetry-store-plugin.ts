@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { SqlTelemetryStore } from './sql-telemetry-store.js';
 import type { TelemetryStore } from './telemetry-store.js';
-import { telemetryDatabase } from '../storage/telemetry-database.js';
+import { sqlTelemetryDatabase } from './sql-telemetry-database.js';
 import { ClickHouseTelemetryStore } from './clickhouse/clickhouse-telemetry-store.js';
 
 declare module 'fastify' {
@@ -41,7 +41,7 @@ export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
       return;
     }
     const store: TelemetryStore = new SqlTelemetryStore({
-      database: telemetryDatabase(app),
+      database: sqlTelemetryDatabase(app),
       clock: app.clock,
       logs: app.logStore,
       maxRowsPerTransaction: options.maxRowsPerTransaction,

@@ -1,4 +1,4 @@
-import type { ErrorGroupDetail, ErrorGroupQuery, ErrorGroupsQuery, ErrorGroupsResponse, ErrorGroupStatusResponse, ErrorGroupStatusUpdate } from '../errors/error-schemas.js';
+import type { ErrorGroups } from '../errors/error-groups.js';
 import type { LogStore, NewLogRecord } from '../logs/index.js';
 import type { IndexedFilters, OccurrenceListOptions, RowFilters, SearchBound } from '../query/occurrences-view.js';
 import type { OperationsOptions } from '../query/operations-view.js';
@@ -79,7 +79,7 @@ export interface MaintenanceResult {
  * SQL store over the service database (SQLite or PostgreSQL) and a columnar store can take each
  * other's place. Users, sessions, keys and settings are not telemetry and stay in SQL.
  */
-export interface TelemetryStore extends TelemetryWriter {
+export interface TelemetryStore extends TelemetryWriter, ErrorGroups {
   /** Resolves when every write queued so far has settled. */
   idle(): Promise<void>;
   /** Calls `listener` after each stored batch. */
@@ -102,10 +102,6 @@ export interface TelemetryStore extends TelemetryWriter {
   usage(read: TelemetryRead, tenantId: string | undefined): Promise<UsageResponse>;
   usageTrend(read: TelemetryRead, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse>;
   usageExport(read: TelemetryRead, tenantId: string | undefined, interval: TrendInterval): AsyncIterable<UsageExportRow[]>;
-
-  errorGroups(nowMs: number, query: ErrorGroupsQuery): Promise<ErrorGroupsResponse>;
-  errorGroup(nowMs: number, groupId: string, query: ErrorGroupQuery): Promise<ErrorGroupDetail>;
-  setErrorGroupStatus(groupId: string, status: ErrorGroupStatusUpdate['status'], userId: string, nowMs: number): Promise<ErrorGroupStatusResponse>;
 
   /** The store's figures for the health view at `nowMs`, or why it did not answer. */
   health(nowMs: number): Promise<TelemetryHealth>;

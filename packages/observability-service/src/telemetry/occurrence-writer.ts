@@ -1,16 +1,18 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock, Database } from '@playstack/server-kit';
-import { recordIngestion } from './ingestion-counters.js';
-import { crossServiceEdges, declaredEdge, type DependencyEdge } from './dependency-edges.js';
-import { GroupCommit } from './group-commit.js';
-import { multiRowInsertSql } from './multi-row-insert.js';
-import { schemaLock } from './schema-lock.js';
-import { spanRoleOf } from './span-role.js';
-import { RollupAccumulator, rollupSpecs } from './rollup-accumulator.js';
-import type { TelemetryDatabase, NewOccurrence, OccurrencesTable } from './storage-tables.js';
+import { recordIngestion } from '../storage/ingestion-counters.js';
+import { crossServiceEdges, declaredEdge, type DependencyEdge } from '../storage/dependency-edges.js';
+import { GroupCommit } from '../storage/group-commit.js';
+import { multiRowInsertSql } from '../storage/multi-row-insert.js';
+import { addOperation, addStatement, rollupLock } from '../storage/occurrence-rollups.js';
+import { RollupAccumulator, rollupSpecs } from '../storage/rollup-accumulator.js';
+import type { NewOccurrence, OccurrencesTable } from '../storage/storage-tables.js';
+import { telemetryTables } from '../storage/telemetry-database.js';
 import type { LogStore, NewLogRecord } from '../logs/index.js';
 import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
 import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
+import { errorGroupTables } from '../errors/error-group-tables.js';
+import type { SqlTelemetryDatabase } from './sql-telemetry-database.js';
 
 /** A row to store with its error group (none for an occurrence that is not an error with details). */
 export type GroupedOccurrence = NewOccurrence & { errorGroup: ErrorFingerprint | undefined };
@@ -42,11 +44,9 @@ export function occurrenceParameters(rows: readonly GroupedOccurrence[], receive
 
 /** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
 const rowsPerInsert = 1_000;
-/** Serializes rollup merges (and rebuilds) across PostgreSQL instances (SQLite's write lock does it there). */
-export const rollupLock = schemaLock(0x6f627372); // "obsr"
 
 export interface OccurrenceWriterOptions {
-  database: Database<TelemetryDatabase>;
+  database: Database<SqlTelemetryDatabase>;
   clock: Clock;
   /** Envelopes waiting together are committed together, up to this many rows (occurrences and log records) per transaction. */
   maxRowsPerTransaction: number;
@@ -113,18 +113,18 @@ export class OccurrenceWriter {
       const now = clock.now();
       if (rows.length > 0) {
         // Looked up before this batch is inserted: the stored spans are exactly the earlier ones.
-        const parentChildEdges = await crossServiceEdges(trx, rows);
+        const parentChildEdges = await crossServiceEdges(telemetryTables(trx), rows);
         const grouped = withErrorGroups(rows);
         await this.#insertRows(trx, grouped, now);
         await mergeRollups(trx, grouped, parentChildEdges);
       }
       if (logs.length > 0) await this.#options.logs!.writeBatch(trx, logs, now);
-      await recordIngestion(trx, now, rows.length + logs.length, refused);
+      await recordIngestion(telemetryTables(trx), now, rows.length + logs.length, refused);
     });
     onCommit?.({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
   }
 
-  async #insertRows(trx: Transaction<TelemetryDatabase>, rows: readonly GroupedOccurrence[], receivedAt: number): Promise<void> {
+  async #insertRows(trx: Transaction<SqlTelemetryDatabase>, rows: readonly GroupedOccurrence[], receivedAt: number): Promise<void> {
     for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
       const chunk = rows.slice(offset, offset + rowsPerInsert);
       await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(chunk.length), occurrenceParameters(chunk, receivedAt)));
@@ -135,23 +135,6 @@ export class OccurrenceWriter {
     const build = () => multiRowInsertSql(this.#options.database.dialect, 'occurrences', occurrenceColumns, rowCount);
     return rowCount === rowsPerInsert ? (this.#fullChunkInsertSql ??= build()) : build();
   }
-}
-
-/** The figures of an occurrence, added to its operation's rollup cell (keyed by its span role too). */
-export function addOperation(
-  operations: RollupAccumulator,
-  row: Pick<NewOccurrence, 'started_at' | 'service' | 'environment' | 'operation' | 'kind' | 'parent_span_id' | 'duration_ms' | 'status'>,
-): void {
-  operations.add(row.started_at, [row.service, row.environment, row.operation, row.kind, spanRoleOf(row.kind, row.parent_span_id)], [], row.duration_ms, row.status === 'error');
-}
-
-/** The figures of a database occurrence, added to its statement's rollup cell. */
-export function addStatement(
-  statements: RollupAccumulator,
-  row: Pick<NewOccurrence, 'started_at' | 'service' | 'environment' | 'db_operation' | 'duration_ms' | 'status'> & { db_system: string },
-  shape: { normalized: string; hash: string },
-): void {
-  statements.add(row.started_at, [row.service, row.environment, row.db_system, shape.hash], [shape.normalized, row.db_operation], row.duration_ms, row.status === 'error');
 }
 
 /** A batch's rollup cells and error groups, summed in memory (`mergeRollups` stores them). */
@@ -190,8 +173,8 @@ export function accumulateRollups(rows: readonly GroupedOccurrence[], parentChil
 }
 
 /** Adds the rows' figures to the four per-minute rollups and the error occurrences to their groups (`accumulateRollups`). */
-export async function mergeRollups(trx: Kysely<TelemetryDatabase>, rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
+export async function mergeRollups(trx: Kysely<SqlTelemetryDatabase>, rows: readonly GroupedOccurrence[], parentChildEdges: readonly DependencyEdge[]): Promise<void> {
   const { rollups, errorGroups } = accumulateRollups(rows, parentChildEdges);
-  for (const accumulator of rollups) await accumulator.mergeInto(trx);
-  await errorGroups.mergeInto(trx);
+  for (const accumulator of rollups) await accumulator.mergeInto(telemetryTables(trx));
+  await errorGroups.mergeInto(errorGroupTables(trx));
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { MaintenanceResult as CompactionResult } from '../telemetry/index.js';
+import type { MaintenanceResult as CompactionResult } from './telemetry-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
