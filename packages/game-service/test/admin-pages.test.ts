@@ -317,6 +317,37 @@ describeEachDatabase('admin pages', (database) => {
       expect(page.body).toContain('Period 2026-11-21T08:00Z, live: <time datetime="2026-11-21T08:00:00.000Z"');
     });
 
+    it("shows scores in their board's format and unit, the stored number on hover", async () => {
+      const source = { adapter: 'score', value: 'score' };
+      const timed = {
+        ...galaxyGame,
+        id: 'timed',
+        name: 'Timed',
+        auth: { provider: 'dev' as const },
+        boards: [
+          { id: 'points', name: 'Points', order: 'desc' as const, operator: 'best' as const, periods: ['all' as const], source, unit: 'pts' },
+          { id: 'lap', name: 'Lap', order: 'asc' as const, operator: 'best' as const, periods: ['all' as const], source: { adapter: 'score', value: 'durationMs' }, format: 'duration-ms' as const },
+        ],
+      };
+      await storeManifest(app, manifestWith(galaxyGame, timed));
+      const player = await devSignIn(app, 'timed', 'lapper');
+      const run = await app.inject({ method: 'POST', url: '/v1/games/timed/runs/score', headers: bearer(player.accessToken), payload: { runId: 'lap-run-1', payload: { score: 12_345, durationMs: 62_345 } } });
+      expect(run.statusCode).toBe(200);
+      const page = await first.get('/admin/games/timed');
+      expect(page.body).toContain('<span title="12345">12,345 pts</span>');
+      expect(page.body).toContain('<span title="62345">1:02.345</span>');
+      expect(page.body).toContain('lap · asc · best · duration-ms');
+      const board = await app.inject({ method: 'GET', url: '/v1/games/timed/leaderboards/lap', headers: bearer(player.accessToken) });
+      expect(board.json()).toMatchObject({ format: 'duration-ms', entries: [{ score: 62_345 }] });
+      expect(board.json()).not.toHaveProperty('unit');
+      const me = await app.inject({ method: 'GET', url: '/v1/games/timed/leaderboards/points/me', headers: bearer(player.accessToken) });
+      expect(me.json()).toMatchObject({ format: 'integer', unit: 'pts', entry: { score: 12_345 } });
+      const around = await app.inject({ method: 'GET', url: '/v1/games/timed/leaderboards/points/around-me', headers: bearer(player.accessToken) });
+      expect(around.json()).toMatchObject({ format: 'integer', unit: 'pts' });
+      const playerPage = await first.get(`/admin/games/timed/players/${player.player.id}`);
+      expect(playerPage.body).toContain('1:02.345');
+    });
+
     it('shows a player name containing <script> escaped', async () => {
       await storeManifest(app, manifestWith(galaxyGame));
       const evil = '<script>alert(1)</script>';

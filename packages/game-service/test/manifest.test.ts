@@ -85,7 +85,7 @@ describe('manifest check', () => {
             name: 'X',
             auth: { provider: 'steam' },
             adapters: {},
-            boards: [{ id: 'b', name: 'B', order: 'up', operator: 'max', periods: ['yearly'], source: { adapter: 'a' }, colour: 'red' }],
+            boards: [{ id: 'b', name: 'B', order: 'up', operator: 'max', periods: ['yearly'], source: { adapter: 'a' }, colour: 'red', format: 'seconds', unit: '' }],
           },
         ],
       },
@@ -103,8 +103,11 @@ describe('manifest check', () => {
         'games[0].boards[0].periods[0]',
         'games[0].boards[0].source.value',
         'games[0].boards[0].colour',
+        'games[0].boards[0].format',
+        'games[0].boards[0].unit',
       ]),
     );
+    expect(result.problems.find((problem) => problem.path === 'games[0].boards[0].format')?.reason).toBe('must be one of "integer", "decimal", "duration-ms", "duration-s"');
     expect(result.problems.find((problem) => problem.path === 'games[0].boards[0].order')?.reason).toBe('must be one of "asc", "desc"');
   });
 

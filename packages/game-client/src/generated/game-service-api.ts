@@ -261,6 +261,10 @@ export interface paths {
           endsAt?: string;
           /** event periods only: upcoming, live (taking runs) or ended (final standings) */
           state?: "upcoming" | "live" | "ended";
+          /** how scores read: integer (12,345), decimal (12,345.678), duration-ms (m:ss.SSS), duration-s (m:ss) */
+          format: "integer" | "decimal" | (("duration-ms")) | (("duration-s"));
+          /** shown after each score, e.g. pts */
+          unit?: string;
           entries: Array<{
             /** 1-based position: score in board order, then earlier achievedAt, then playerId */
             rank: number;
@@ -340,6 +344,10 @@ export interface paths {
           endsAt?: string;
           /** event periods only: upcoming, live (taking runs) or ended (final standings) */
           state?: "upcoming" | "live" | "ended";
+          /** how scores read: integer (12,345), decimal (12,345.678), duration-ms (m:ss.SSS), duration-s (m:ss) */
+          format: "integer" | "decimal" | (("duration-ms")) | (("duration-s"));
+          /** shown after each score, e.g. pts */
+          unit?: string;
           entries: Array<{
             /** 1-based position: score in board order, then earlier achievedAt, then playerId */
             rank: number;
@@ -418,6 +426,10 @@ export interface paths {
           endsAt?: string;
           /** event periods only: upcoming, live (taking runs) or ended (final standings) */
           state?: "upcoming" | "live" | "ended";
+          /** how scores read: integer (12,345), decimal (12,345.678), duration-ms (m:ss.SSS), duration-s (m:ss) */
+          format: "integer" | "decimal" | (("duration-ms")) | (("duration-s"));
+          /** shown after each score, e.g. pts */
+          unit?: string;
           total: number;
           /** centred on the caller, the caller included; empty when they have no entry */
           entries: Array<{
@@ -496,6 +508,10 @@ export interface paths {
           endsAt?: string;
           /** event periods only: upcoming, live (taking runs) or ended (final standings) */
           state?: "upcoming" | "live" | "ended";
+          /** how scores read: integer (12,345), decimal (12,345.678), duration-ms (m:ss.SSS), duration-s (m:ss) */
+          format: "integer" | "decimal" | (("duration-ms")) | (("duration-s"));
+          /** shown after each score, e.g. pts */
+          unit?: string;
           total: number;
           /** centred on the caller, the caller included; empty when they have no entry */
           entries: Array<{
@@ -574,6 +590,10 @@ export interface paths {
           endsAt?: string;
           /** event periods only: upcoming, live (taking runs) or ended (final standings) */
           state?: "upcoming" | "live" | "ended";
+          /** how scores read: integer (12,345), decimal (12,345.678), duration-ms (m:ss.SSS), duration-s (m:ss) */
+          format: "integer" | "decimal" | (("duration-ms")) | (("duration-s"));
+          /** shown after each score, e.g. pts */
+          unit?: string;
           /** entries on the board in this period (with players: the chosen players' entries) */
           total: number;
           /** the caller's entry, null when they have none */
@@ -663,6 +683,10 @@ export interface paths {
           endsAt?: string;
           /** event periods only: upcoming, live (taking runs) or ended (final standings) */
           state?: "upcoming" | "live" | "ended";
+          /** how scores read: integer (12,345), decimal (12,345.678), duration-ms (m:ss.SSS), duration-s (m:ss) */
+          format: "integer" | "decimal" | (("duration-ms")) | (("duration-s"));
+          /** shown after each score, e.g. pts */
+          unit?: string;
           /** entries on the board in this period (with players: the chosen players' entries) */
           total: number;
           /** the caller's entry, null when they have none */

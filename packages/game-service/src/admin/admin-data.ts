@@ -47,6 +47,8 @@ export interface BoardTop {
   name: string;
   order: BoardDefinition['order'];
   operator: BoardDefinition['operator'];
+  format: BoardDefinition['format'];
+  unit: BoardDefinition['unit'];
   periods: Period[];
   /** The period shown (a period name), and the key it resolved to. */
   period: Period;
@@ -156,6 +158,8 @@ export class AdminData {
           name: board.name,
           order: board.order,
           operator: board.operator,
+          format: board.format,
+          unit: board.unit,
           periods: [...board.periods],
           period,
           periodKey: page.period,

@@ -1,5 +1,6 @@
 import { html, type Html } from './html.js';
 import { csrfFieldName, type AdminSession } from './admin-session.js';
+import { formatScore, type ScoreFormat } from '../manifest/score-format.js';
 
 const navigation: ReadonlyArray<{ href: string; label: string }> = [
   { href: '/admin/', label: 'Overview' },
@@ -89,4 +90,10 @@ export function playerPath(gameId: string, playerId: string): string {
 /** A player's name linked to their page (the id on hover). */
 export function playerLink(gameId: string, playerId: string, displayName: string | undefined): Html {
   return html`<a href="${playerPath(gameId, playerId)}" title="${playerId}">${displayName ?? playerId}</a>`;
+}
+
+/** A score as its board declares (`format`, `unit`); the exact stored number on hover when the two differ. */
+export function scoreText(score: number, board: { format?: ScoreFormat | undefined; unit?: string | undefined } | undefined): Html {
+  const shown = formatScore(score, board?.format, board?.unit);
+  return shown === String(score) ? html`${shown}` : html`<span title="${String(score)}">${shown}</span>`;
 }

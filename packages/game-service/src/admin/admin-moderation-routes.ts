@@ -62,7 +62,7 @@ export function adminModerationRoutes(context: AdminPageContext): void {
       json: view,
       notice,
       status,
-      body: () => playerBody(view, game.name, request.adminSession!.csrfToken, now),
+      body: () => playerBody(view, game, request.adminSession!.csrfToken, now),
     });
   };
 

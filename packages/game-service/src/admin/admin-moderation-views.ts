@@ -2,7 +2,7 @@ import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { AuditEntry, PlayerView } from '../moderation/moderation-service.js';
 import type { PlayerRecord } from '../players/player-service.js';
 import type { RunRecord } from '../runs/run-record.js';
-import { csrfField, playerLink, playerPath, timeCell } from './admin-layout.js';
+import { csrfField, playerLink, playerPath, scoreText, timeCell } from './admin-layout.js';
 import { html, type Html } from './html.js';
 
 /** The longest reason an operator can give for an action. */
@@ -54,13 +54,14 @@ ${visibility}
 </div>`;
 }
 
-function entriesCard(view: PlayerView, csrf: string, now: number): Html {
+function entriesCard(view: PlayerView, game: GameDefinition, csrf: string, now: number): Html {
   const base = playerPath(view.player.gameId, view.player.id);
+  const boards = new Map(game.boards.map((b) => [b.id, b]));
   return html`<div class="card"><h2>Entries</h2>${view.entries.length === 0
     ? html`<p class="muted">No entry on any board.</p>`
     : html`<table><thead><tr><th>Board</th><th>Period</th><th class="num">Score</th><th class="num">Rank</th><th>Achieved</th><th>Remove</th></tr></thead><tbody>
 ${view.entries.map(
-  (e) => html`<tr><td>${e.boardId}</td><td>${e.period}</td><td class="num">${e.score}</td><td class="num">${e.rank ?? html`<span class="muted">hidden</span>`}</td><td>${timeCell(e.achievedAt, now)}</td>
+  (e) => html`<tr><td>${e.boardId}</td><td>${e.period}</td><td class="num">${scoreText(e.score, boards.get(e.boardId))}</td><td class="num">${e.rank ?? html`<span class="muted">hidden</span>`}</td><td>${timeCell(e.achievedAt, now)}</td>
 <td><form class="inline compact" method="post" action="${base}/entries/remove">${csrfField(csrf)}<input type="hidden" name="boardId" value="${e.boardId}"><input type="hidden" name="period" value="${e.period}">
 <input type="text" name="reason" required maxlength="${maxReasonLength}" placeholder="reason" aria-label="Reason to remove ${e.boardId} ${e.period}"><button type="submit">Remove</button></form></td></tr>`,
 )}</tbody></table>`}</div>`;
@@ -95,9 +96,9 @@ ${view.sessions.map(
 )}</tbody></table>`}</div>`;
 }
 
-export function playerBody(view: PlayerView, gameName: string, csrf: string, now: number): Html {
+export function playerBody(view: PlayerView, game: GameDefinition, csrf: string, now: number): Html {
   const p = view.player;
-  return html`<p><a href="/admin/games/${encodeURIComponent(p.gameId)}">${gameName}</a> · <code>${p.id}</code></p>
+  return html`<p><a href="/admin/games/${encodeURIComponent(p.gameId)}">${game.name}</a> · <code>${p.id}</code></p>
 <div class="tiles">
 <div class="tile"><div class="label">Boards</div><div class="value small">${hidingBadge(view, now)}</div></div>
 <div class="tile"><div class="label">Provider identity</div><div class="value small">${p.provider} <code>${p.providerSubject}</code></div></div>
@@ -105,7 +106,7 @@ export function playerBody(view: PlayerView, gameName: string, csrf: string, now
 <div class="tile"><div class="label">Player since</div><div class="value small">${timeCell(p.createdAt, now)}</div></div>
 </div>
 ${actionsCard(view, csrf)}
-${entriesCard(view, csrf, now)}
+${entriesCard(view, game, csrf, now)}
 ${runsCard(view, csrf, now)}
 ${sessionsCard(view, now)}
 <div class="card"><h2>Audit <span class="muted">(<a href="/admin/audit?game=${encodeURIComponent(p.gameId)}&amp;player=${encodeURIComponent(p.id)}">all</a>)</span></h2>${auditTable(view.audit, new Map([[`${p.gameId}:${p.id}`, p.displayName]]), now)}</div>`;

@@ -2,7 +2,7 @@ import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
 import type { ManifestProblem } from '../manifest/manifest-check.js';
 import { runStatuses, type RunRecord } from '../runs/run-record.js';
-import { csrfField, isoTime, playerLink, timeCell } from './admin-layout.js';
+import { csrfField, isoTime, playerLink, scoreText, timeCell } from './admin-layout.js';
 import { html, type Html } from './html.js';
 import type { AdminHealth, AdminOverview, BoardTop, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';
 
@@ -97,7 +97,7 @@ ${Object.entries(game.adapters).map(
 )}
 </tbody></table></div>
 ${boards.map(
-  (board) => html`<div class="card"><h2>${board.name} <span class="muted">${board.id} · ${board.order} · ${board.operator}</span></h2>
+  (board) => html`<div class="card"><h2>${board.name} <span class="muted">${board.id} · ${board.order} · ${board.operator} · ${board.format ?? 'integer'}${board.unit ? ` (${board.unit})` : ''}</span></h2>
 <form class="inline" method="get" action="${gamePath}">
 <label for="period-${board.id}">Period</label>
 <select id="period-${board.id}" name="period">${board.periods.map((p) => html`<option value="${p}"${p === board.period ? html` selected` : ''}>${p}</option>`)}</select>
@@ -106,7 +106,7 @@ ${boards.map(
 ${board.entries.length === 0
   ? html`<p class="muted">No entries yet.</p>`
   : html`<table><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Score</th><th>Achieved</th></tr></thead><tbody>
-${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${playerLink(game.id, e.playerId, e.displayName)}</td><td class="num">${e.score}</td><td>${timeCell(Date.parse(e.achievedAt), now)}</td></tr>`)}
+${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${playerLink(game.id, e.playerId, e.displayName)}</td><td class="num">${scoreText(e.score, board)}</td><td>${timeCell(Date.parse(e.achievedAt), now)}</td></tr>`)}
 </tbody></table>`}
 </div>`,
 )}`;

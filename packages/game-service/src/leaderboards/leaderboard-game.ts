@@ -1,5 +1,6 @@
 import type { GameDb } from '../database.js';
 import type { RankedBoard } from './ranked-board.js';
+import type { ScoreFormat } from '../manifest/score-format.js';
 
 // What leaderboards need of a game and of the instances around them: types shared by the
 // leaderboard service and its moderation, which the service builds.
@@ -7,6 +8,9 @@ import type { RankedBoard } from './ranked-board.js';
 /** A board with the adapter output its scores come from; the manifest's `BoardDefinition` fits. */
 export interface ScoredBoard extends RankedBoard {
   readonly source: { readonly adapter: string; readonly value: string };
+  /** How its scores read (integer when absent), and the unit shown after them. */
+  readonly format?: ScoreFormat | undefined;
+  readonly unit?: string | undefined;
 }
 
 /** A game as leaderboards see it; the manifest's `GameDefinition` fits. */

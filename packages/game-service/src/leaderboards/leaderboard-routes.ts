@@ -7,6 +7,8 @@ import { andThen } from '../awaitable.js';
 import type { RankedEntry } from './rank-index.js';
 import { chosenPlayers, type ChosenPlayers } from './chosen-players.js';
 import type { EventWindowState } from './leaderboard-service.js';
+import type { LeaderboardGame } from './leaderboard-game.js';
+import { defaultScoreFormat, type ScoreFormat } from '../manifest/score-format.js';
 import {
   aroundMeRadiusDefault,
   AroundMeQuery,
@@ -29,6 +31,12 @@ function toResponseEntry(entry: RankedEntry): LeaderboardEntry {
     score: entry.score,
     achievedAt: isoTimestamp(entry.achievedAt),
   };
+}
+
+/** How a board's scores read (the board exists: the read that precedes this found it). */
+function shownAs(game: LeaderboardGame, boardId: string): { format: ScoreFormat; unit?: string } {
+  const board = game.boards.find((b) => b.id === boardId)!;
+  return board.unit === undefined ? { format: board.format ?? defaultScoreFormat } : { format: board.format ?? defaultScoreFormat, unit: board.unit };
 }
 
 /** The chosen players of a read, from a POST body or the query; undefined for the whole board. */
@@ -86,6 +94,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         return andThen(app.leaderboards.page(request.game, request.params.boardId, read), ({ event, ...page }) => ({
           ...page,
           ...eventFields(event),
+          ...shownAs(request.game, page.boardId),
           entries: page.entries.map(toResponseEntry),
         }));
       },
@@ -112,7 +121,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         const radius = request.query.radius;
         const read = { period: request.query.period, radius: radius ?? 0, players: playersOf(request) };
         return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, read), (standing) => {
-          const me = { boardId, period: standing.period, ...eventFields(standing.event), total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
+          const me = { boardId, period: standing.period, ...eventFields(standing.event), ...shownAs(request.game, boardId), total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
           if (radius === undefined) return me;
           return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toResponseEntry) };
         });
@@ -137,7 +146,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         const { boardId } = request.params;
         const { period, radius = aroundMeRadiusDefault } = request.query;
         return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, { period, radius, players: playersOf(request) }), (standing) => {
-          return { boardId, period: standing.period, ...eventFields(standing.event), total: standing.total, entries: standing.window.map(toResponseEntry) };
+          return { boardId, period: standing.period, ...eventFields(standing.event), ...shownAs(request.game, boardId), total: standing.total, entries: standing.window.map(toResponseEntry) };
         });
       },
     });

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { boardIdMaxLength } from '../manifest/manifest-schema.js';
 import { GameIdParam } from '../games/game-params.js';
 import { chosenPlayersMax } from './chosen-players.js';
+import { ScoreFormat, ScoreUnit } from '../manifest/score-format.js';
 
 /** Bounds of the leaderboard query parameters (the interface specification's limits). */
 export const pageLimitMax = 100;
@@ -70,6 +71,8 @@ export type LeaderboardEntry = Static<typeof LeaderboardEntry>;
 
 const EntryRef = LeaderboardEntry;
 const BoardId = Type.String();
+/** How the board's scores read, returned with every read so a game shows them as the admin pages do. */
+const ShownAs = { format: ScoreFormat, unit: Type.Optional(ScoreUnit) };
 const ResolvedPeriod = Type.String({ description: '`all` or the resolved period key' });
 
 /** An event period's window and state: present only for event periods. */
@@ -86,6 +89,7 @@ export const LeaderboardPageResponse = Type.Object(
     boardId: BoardId,
     period: ResolvedPeriod,
     ...eventWindowFields,
+    ...ShownAs,
     entries: Type.Array(EntryRef),
     nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
   },
@@ -98,6 +102,7 @@ export const LeaderboardMeResponse = Type.Object(
     boardId: BoardId,
     period: ResolvedPeriod,
     ...eventWindowFields,
+    ...ShownAs,
     total: Type.Integer({ minimum: 0, description: "entries on the board in this period (with players: the chosen players' entries)" }),
     entry: Type.Union([EntryRef, Type.Null()], { description: "the caller's entry, null when they have none" }),
     neighbors: Type.Optional(Type.Array(EntryRef, { description: 'with radius: up to radius entries above and below, the caller excluded' })),
@@ -111,6 +116,7 @@ export const LeaderboardAroundMeResponse = Type.Object(
     boardId: BoardId,
     period: ResolvedPeriod,
     ...eventWindowFields,
+    ...ShownAs,
     total: Type.Integer({ minimum: 0 }),
     entries: Type.Array(EntryRef, { description: 'centred on the caller, the caller included; empty when they have no entry' }),
   },

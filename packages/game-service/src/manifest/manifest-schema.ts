@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ScoreFormat, ScoreUnit } from './score-format.js';
 
 /** Characters allowed in game, adapter and board ids: they appear unescaped in URL paths. */
 const idPattern = '^[A-Za-z0-9._~-]+$';
@@ -112,6 +113,8 @@ export const BoardDefinition = Type.Object(
     }),
     periods: Type.Array(Period, { minItems: 1, uniqueItems: true, description: 'periods this board keeps (`event`: each window of its event)' }),
     event: Type.Optional(BoardEventSettings),
+    format: Type.Optional(ScoreFormat),
+    unit: Type.Optional(ScoreUnit),
     source: Type.Object(
       {
         adapter: AdapterId,

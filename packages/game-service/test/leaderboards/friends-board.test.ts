@@ -102,12 +102,13 @@ describeEachDatabase("friends' boards", (database) => {
             expect(meBody).toEqual({
               boardId: board,
               period,
+              format: 'integer',
               total: expected.length,
               entry: mine,
               neighbors: expected.slice(Math.max(0, at - 2), at + 3).filter((e) => e !== mine),
             });
             const around = (await getJson(app, `${base()}/${board}/around-me?period=${period}&players=${players}&radius=1`, headers)).body;
-            expect(around).toEqual({ boardId: board, period, total: expected.length, entries: expected.slice(Math.max(0, at - 1), at + 2) });
+            expect(around).toEqual({ boardId: board, period, format: 'integer', total: expected.length, entries: expected.slice(Math.max(0, at - 1), at + 2) });
             const posted = await app.inject({ method: 'POST', url: `${base()}/${board}/around-me?period=${period}&radius=1`, headers, payload: { players: chosen } });
             expect(posted.json()).toEqual(around);
           }

@@ -261,9 +261,9 @@ describeEachDatabase('leaderboards over HTTP', (database) => {
         it('answers a player without an entry with null and an empty window', async () => {
           await boardOfTen();
           const me = await getJson(app, url('high', '/me', 'radius=3'), reader.headers);
-          expect(me.body).toEqual({ boardId: 'high', period: 'all', total: 10, entry: null, neighbors: [] });
+          expect(me.body).toEqual({ boardId: 'high', period: 'all', format: 'integer', total: 10, entry: null, neighbors: [] });
           const around = await getJson(app, url('high', '/around-me'), reader.headers);
-          expect(around.body).toEqual({ boardId: 'high', period: 'all', total: 10, entries: [] });
+          expect(around.body).toEqual({ boardId: 'high', period: 'all', format: 'integer', total: 10, entries: [] });
         });
       });
 

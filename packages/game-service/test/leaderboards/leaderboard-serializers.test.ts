@@ -22,7 +22,13 @@ const entry = fc.record({
   score: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
   achievedAt: fc.integer({ min: -8.64e15, max: 8.64e15 }).map(isoTimestamp),
 });
-const head = { boardId: fc.string({ minLength: 1 }), period: fc.constantFrom('all', '2026-11-21', '2026-W47', '2026-11'), total: fc.nat() };
+const head = {
+  boardId: fc.string({ minLength: 1 }),
+  period: fc.constantFrom('all', '2026-11-21', '2026-W47', '2026-11'),
+  format: fc.constantFrom('integer' as const, 'decimal' as const, 'duration-ms' as const, 'duration-s' as const),
+  unit: fc.option(fc.string({ minLength: 1, maxLength: 16 }), { nil: undefined }),
+  total: fc.nat(),
+};
 
 const serialize = {
   page: compileLeaderboardSerializer(LeaderboardPageResponse),
@@ -54,13 +60,13 @@ describe('leaderboard response serializers', () => {
 
   it('write every response as the JSON of its value, whatever the display names hold', () => {
     fc.assert(
-      fc.property(fc.record({ boardId: head.boardId, period: head.period, entries: fc.array(entry, { maxLength: 25 }), nextCursor: fc.option(fc.string()) }), (page) => {
+      fc.property(fc.record({ boardId: head.boardId, period: head.period, format: head.format, unit: head.unit, entries: fc.array(entry, { maxLength: 25 }), nextCursor: fc.option(fc.string()) }), (page) => {
         expect(JSON.parse(serialize.page(page))).toEqual(asJson(page));
       }),
     );
     fc.assert(
       fc.property(fc.record({ ...head, entry: fc.option(entry), neighbors: fc.option(fc.array(entry, { maxLength: 20 }), { nil: undefined }) }), (me) => {
-        const value = me.neighbors === undefined ? { boardId: me.boardId, period: me.period, total: me.total, entry: me.entry } : me;
+        const value = me.neighbors === undefined ? { boardId: me.boardId, period: me.period, format: me.format, unit: me.unit, total: me.total, entry: me.entry } : me;
         expect(JSON.parse(serialize.me(value))).toEqual(asJson(value));
       }),
     );
