@@ -20,8 +20,6 @@ const logColumns = [
 const rowsPerInsert = 1_000;
 /** Text index rows per INSERT, as for `logs`: the full chunk's statement is prepared once. */
 const ftsRowsPerInsert = rowsPerInsert;
-/** Ids per `IN` list when pruning the text index. */
-const idsPerDelete = 1_000;
 
 const hourMs = 60 * minuteMs;
 /** Counts are kept per minute and per hour: a long range reads hours, its ragged ends minutes. */
@@ -317,15 +315,15 @@ export class SqlLogStore implements LogStore {
       const deleted = await this.#database.db.transaction().execute(async (trx) => {
         const oldest = await sql<{ id: number }>`select id from logs where id < ${cutoffId} order by id limit ${batchRows}`.execute(trx);
         if (oldest.rows.length === 0) return 0;
-        const ids = oldest.rows.map((row) => Number(row.id));
+        const lastId = Number(oldest.rows[oldest.rows.length - 1]!.id);
         if (this.#dialect === 'sqlite') {
-          for (let offset = 0; offset < ids.length; offset += idsPerDelete) {
-            await sql`delete from logs_fts where rowid in (${sql.join(ids.slice(offset, offset + idsPerDelete))})`.execute(trx);
-          }
+          // The text index keeps no sizes (columnsize=0), so an entry is removed by FTS5's 'delete'
+          // command with the values it was indexed from: the record's body and trace id.
+          await sql`insert into logs_fts (logs_fts, rowid, body, trace) select 'delete', id, body, trace_id from logs where id <= ${lastId}`.execute(trx);
         }
         // The oldest ids are exactly those up to the last one: a range, not a list.
-        await sql`delete from logs where id <= ${ids[ids.length - 1]!}`.execute(trx);
-        return ids.length;
+        await sql`delete from logs where id <= ${lastId}`.execute(trx);
+        return oldest.rows.length;
       });
       pruned += deleted;
       if (deleted < batchRows) break;

@@ -16,6 +16,7 @@ import { accountsFromUsers } from './20261127070900-accounts-from-users.js';
 import { errorGroupDays } from './20261127071000-error-group-days.js';
 import { alerts } from './20261127110000-alerts.js';
 import { errorGroupStatusChanges } from './20261127141500-error-group-status-changes.js';
+import { logsTextIndexColumnsize } from './20261127183000-logs-text-index-columnsize.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -42,4 +43,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261127071000-error-group-days': errorGroupDays,
   '20261127110000-alerts': alerts,
   '20261127141500-error-group-status-changes': errorGroupStatusChanges,
+  '20261127183000-logs-text-index-columnsize': logsTextIndexColumnsize,
 };
