@@ -20,7 +20,7 @@ import { sql } from 'kysely';
 import { ManualClock } from '@playstack/server-kit';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { alertMetrics, type AlertRuleSpec } from '../packages/observability-service/src/alerts/alert-rule.js';
-import { operationMinutes } from '../packages/observability-service/src/alerts/alert-metrics.js';
+import { operationMinutes } from '../packages/observability-service/src/telemetry/alert-reads.js';
 import { insertRule, listEvents, newRuleId } from '../packages/observability-service/src/alerts/alert-store.js';
 import { defaultShape, end, generate, operationName, seedSqlite, serviceNames, tenantNames, type DataSetShape } from './support/occurrence-data-set.js';
 

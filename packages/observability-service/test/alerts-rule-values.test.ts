@@ -4,9 +4,10 @@ import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { withDefaults, type AlertRuleSpec } from '../src/alerts/alert-rule.js';
 import { insertRule, listEvents, newRuleId } from '../src/alerts/alert-store.js';
 import { ruleSeries } from '../src/alerts/alert-series.js';
-import { sharedEvidenceReads, sqlAlertReads, type AlertReads } from '../src/alerts/alert-metrics.js';
+import { sharedEvidenceReads, sqlAlertReads, type AlertReads } from '../src/telemetry/alert-reads.js';
 import { readRuleInputs } from '../src/alerts/alert-values.js';
 import { observabilityDatabase } from '../src/database.js';
+import { sqlTelemetryDatabase } from '../src/telemetry/sql-telemetry-database.js';
 import { alertTestEnv, alertTestKey, failureStack } from './support/alert-data.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
@@ -55,7 +56,7 @@ const base = { name: 'watched', comparison: '>' as const, threshold: 0, windowMi
 describeEachDatabase('alert rule values: service, operation, environment and tenant filters combined', (database) => {
   let app: App;
   const valueOf = async (spec: Partial<AlertRuleSpec> & Pick<AlertRuleSpec, 'metric' | 'service'>) =>
-    (await ruleSeries(sqlAlertReads(observabilityDatabase(app).db), withDefaults({ ...base, ...spec }, 'r', 'api'), at(0), at(0), apdexThresholds)).points[0]!.value;
+    (await ruleSeries(sqlAlertReads(sqlTelemetryDatabase(app).db), withDefaults({ ...base, ...spec }, 'r', 'api'), at(0), at(0), apdexThresholds)).points[0]!.value;
 
   beforeAll(async () => {
     app = await buildTestApp(database(), alertTestEnv, { clock: new ManualClock(at(5)) });
@@ -120,9 +121,9 @@ describeEachDatabase('alert rule values: service, operation, environment and ten
       { metric: 'new-error-group', service: 'checkout', environment: 'staging' },
     ];
     const rules = specs.map((spec, i) => withDefaults({ ...base, ...spec }, `r${i}`, 'api'));
-    const together = await readRuleInputs(sqlAlertReads(observabilityDatabase(app).db), rules, at(0), at(1), apdexThresholds);
+    const together = await readRuleInputs(sqlAlertReads(sqlTelemetryDatabase(app).db), rules, at(0), at(1), apdexThresholds);
     for (const [i, spec] of specs.entries()) {
-      const alone = await ruleSeries(sqlAlertReads(observabilityDatabase(app).db), rules[i]!, at(0), at(1), apdexThresholds);
+      const alone = await ruleSeries(sqlAlertReads(sqlTelemetryDatabase(app).db), rules[i]!, at(0), at(1), apdexThresholds);
       expect({ spec, values: [together.valueAt(rules[i]!, at(0)), together.valueAt(rules[i]!, at(1))] }).toEqual({ spec, values: alone.points.map((point) => point.value) });
     }
     expect(together.valueAt(rules[0]!, at(0))).toBe(19);
@@ -130,7 +131,7 @@ describeEachDatabase('alert rule values: service, operation, environment and ten
 
   it('evidence reads with the same arguments in one evaluation share one query', async () => {
     const calls: string[] = [];
-    const sql = sqlAlertReads(observabilityDatabase(app).db);
+    const sql = sqlAlertReads(sqlTelemetryDatabase(app).db);
     const counted: AlertReads = {
       ...sql,
       exampleTraces: (...args) => (calls.push('traces'), sql.exampleTraces(...args)),
@@ -197,7 +198,7 @@ describeEachDatabase('new-or-regressed error group rules caught up after the fac
       [5, 1],
       [10, 1],
     ]);
-    const series = await ruleSeries(sqlAlertReads(observabilityDatabase(app).db), withDefaults({ ...base, metric: 'new-error-group', service: 'checkout', windowMinutes: 3 }, 'r', 'api'), at(0), at(15), apdexThresholds);
+    const series = await ruleSeries(sqlAlertReads(sqlTelemetryDatabase(app).db), withDefaults({ ...base, metric: 'new-error-group', service: 'checkout', windowMinutes: 3 }, 'r', 'api'), at(0), at(15), apdexThresholds);
     expect(series.points.map((point) => point.value)).toEqual([1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0]);
   }, 180_000); // a service start, five envelopes and sixteen minutes caught up: 52 s at load average 16
 });

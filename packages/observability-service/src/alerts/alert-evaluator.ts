@@ -8,7 +8,7 @@ import { nextState, type AlertState } from './alert-state.js';
 import { gatherEvidence, type AlertEvidence } from './alert-evidence.js';
 import { insertEvent, listRules, ruleStates, saveRuleStates, silencesAfter, type StoredRuleState } from './alert-store.js';
 import { readRuleInputs, type RuleInputs } from './alert-values.js';
-import { sharedEvidenceReads, type AlertReads } from './alert-metrics.js';
+import { sharedEvidenceReads, type AlertReads } from '../telemetry/alert-reads.js';
 import type { ObservabilityDatabase, ObservabilityTransaction } from '../database.js';
 
 /** A stored transition, handed to the notifier inside the transaction that stores it. */

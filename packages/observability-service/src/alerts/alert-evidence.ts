@@ -1,5 +1,5 @@
 import { minuteMs } from '../time-units.js';
-import type { AlertReads } from './alert-metrics.js';
+import type { AlertReads } from '../telemetry/alert-reads.js';
 import type { AlertRule } from './alert-rule.js';
 import { windowStart, type RuleInputs } from './alert-values.js';
 

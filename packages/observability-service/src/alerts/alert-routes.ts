@@ -30,7 +30,6 @@ import {
 import { ruleSeries } from './alert-series.js';
 import { addSilence, deleteRule, endSilences, findRule, insertRule, listEvents, listRules, newRuleId, ruleStates, silencesAfter, updateRule } from './alert-store.js';
 import { readRuleInputs } from './alert-values.js';
-import { sqlAlertReads } from './alert-metrics.js';
 import { observabilityDatabase } from '../database.js';
 
 export interface AlertRoutesOptions {
@@ -59,7 +58,7 @@ const channelView = (channel: ChannelSummary) => ({ ...channel, createdAt: iso(c
 export async function alertRoutes(app: App, options: AlertRoutesOptions): Promise<void> {
   const { db } = observabilityDatabase(app);
   const apdexThresholds = apdexThresholdsFrom(db, options.apdexThresholdDefaultMs);
-  const reads = sqlAlertReads(db);
+  const reads = app.alerts.reads;
   app.addHook('onRequest', async (request, reply) => {
     await (['GET', 'HEAD'].includes(request.method) ? app.requireSession(request, reply) : app.requireAdmin(request, reply));
   });

@@ -3,7 +3,7 @@ import type { ApdexThresholds } from '../service-settings/service-settings.js';
 import { isBreached, type AlertRule } from './alert-rule.js';
 import { nextState, type RuleState } from './alert-state.js';
 import { readRuleInputs } from './alert-values.js';
-import type { AlertReads } from './alert-metrics.js';
+import type { AlertReads } from '../telemetry/alert-reads.js';
 
 export interface RuleSeries {
   /** The watched value at each minute (over the window ending with it); null without data. */

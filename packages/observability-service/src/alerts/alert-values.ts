@@ -1,7 +1,7 @@
 import { MergedHistogram, apdexScore, roundMs } from '../query/latency-percentiles.js';
 import { minuteMs } from '../time-units.js';
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
-import type { AlertErrorGroup, AlertReads, OperationMinute, TenantMinute } from './alert-metrics.js';
+import type { AlertErrorGroup, AlertReads, OperationMinute, TenantMinute } from '../telemetry/alert-reads.js';
 import type { AlertRule } from './alert-rule.js';
 
 const percentileOf: Record<string, number> = { 'latency-p50': 0.5, 'latency-p95': 0.95, 'latency-p99': 0.99 };

@@ -6,13 +6,16 @@ import { AlertNotifier } from './alert-notifier.js';
 import { ChannelSealer } from './channel-secrets.js';
 import { readRulesFile } from './alert-rules-file.js';
 import { replaceFileRules } from './alert-store.js';
-import { sqlAlertReads } from './alert-metrics.js';
+import { sqlAlertReads, type AlertReads } from '../telemetry/alert-reads.js';
+import { ClickHouseTelemetryStore } from '../telemetry/clickhouse/clickhouse-telemetry-store.js';
+import { clickHouseAlertReads } from '../telemetry/clickhouse/clickhouse-alert-reads.js';
 import { observabilityDatabase } from '../database.js';
+import { sqlTelemetryDatabase } from '../telemetry/sql-telemetry-database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The alerts feature: `evaluator.runOnce()` evaluates the minutes due now (tests drive it with the clock). */
-    alerts: { evaluator: AlertEvaluator; notifier: AlertNotifier; sealer: ChannelSealer };
+    alerts: { evaluator: AlertEvaluator; notifier: AlertNotifier; sealer: ChannelSealer; reads: AlertReads };
   }
 }
 
@@ -45,9 +48,11 @@ export const alertsPlugin = fp<AlertsPluginOptions>(
     const sealer = new ChannelSealer(options.secrets);
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
     const notifier = new AlertNotifier({ database, clock: app.clock, sealer, mailer, logger: app.log });
+    // The telemetry is read where the store keeps it; rules, states, events and the lease stay in the service database.
+    const reads = app.telemetry instanceof ClickHouseTelemetryStore ? clickHouseAlertReads(app.telemetry.clickHouse) : sqlAlertReads(sqlTelemetryDatabase(app).db);
     const evaluator = new AlertEvaluator({
       database,
-      reads: sqlAlertReads(database.db),
+      reads,
       clock: app.clock,
       logger: app.log,
       apdexThresholds: apdexThresholdsFrom(database.db, options.apdexThresholdDefaultMs),
@@ -57,7 +62,7 @@ export const alertsPlugin = fp<AlertsPluginOptions>(
       publicUrl: options.publicUrl,
       onTransition: (trx, transition) => notifier.enqueue(trx, transition),
     });
-    app.decorate('alerts', { evaluator, notifier, sealer });
+    app.decorate('alerts', { evaluator, notifier, sealer, reads });
     let timer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       timer = setInterval(() => {
@@ -75,5 +80,5 @@ export const alertsPlugin = fp<AlertsPluginOptions>(
       await evaluator.release().catch((error: unknown) => app.log.warn({ err: error }, 'could not give up the alert evaluation lease; another instance takes it when it expires'));
     });
   },
-  { name: 'alerts' },
+  { name: 'alerts', dependencies: ['telemetry-store'] },
 );

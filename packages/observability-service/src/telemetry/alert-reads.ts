@@ -1,5 +1,8 @@
-import { sql } from 'kysely';
-import type { ObservabilityDb } from '../database.js';
+import { sql, type Kysely } from 'kysely';
+import type { SqlTelemetryDatabase } from './sql-telemetry-database.js';
+
+/** The telemetry tables (raw SQL: the types only name the database). */
+type ObservabilityDb = Kysely<SqlTelemetryDatabase>;
 import { LatencyHistogram } from '../storage/latency-histogram.js';
 import { spanRoleOf } from '../storage/span-role.js';
 import { minuteOf } from '../time-units.js';
