@@ -18,7 +18,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { ManualClock } from '@playstack/server-kit';
-import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
+import { loadObservabilityConfig } from '@playstack/observability-service';
+import { buildApp } from '../packages/observability-service/src/app.js';
+import { sqlTelemetryDatabase } from '../packages/observability-service/src/telemetry/sql-telemetry-database.js';
 import { alertMetrics, type AlertRuleSpec } from '../packages/observability-service/src/alerts/alert-rule.js';
 import { operationMinutes } from '../packages/observability-service/src/telemetry/alert-reads.js';
 import { insertRule, listEvents, newRuleId } from '../packages/observability-service/src/alerts/alert-store.js';
@@ -87,6 +89,7 @@ try {
   if (reuse) console.log(`reusing the data set in ${dataDir}`);
   else if (process.env.DATABASE_URL) await generate(app, shape);
   const db = app.database.db;
+  const telemetryDb = sqlTelemetryDatabase(app).db;
   await sql`delete from alert_rules`.execute(db);
   await sql`delete from alert_states`.execute(db);
   await sql`delete from alert_events`.execute(db);
@@ -107,7 +110,7 @@ try {
     const lastMinute = first + (round - 1) * minuteMs;
     const readCpu = process.cpuUsage();
     const readBegan = performance.now();
-    await operationMinutes(db, ruleServices, lastMinute - (longest - 1) * minuteMs, lastMinute + minuteMs);
+    await operationMinutes(telemetryDb, ruleServices, lastMinute - (longest - 1) * minuteMs, lastMinute + minuteMs);
     const readUsed = process.cpuUsage(readCpu);
     ceilings.push({ wallMs: performance.now() - readBegan, cpuMs: (readUsed.user + readUsed.system) / 1000 });
     const cpuBefore = process.cpuUsage();
@@ -122,7 +125,7 @@ try {
   const max = (values: number[]) => sorted(values).at(-1)!;
   const wall = evaluations.map((evaluation) => evaluation.wallMs);
   const events = await listEvents(db, { limit: 100_000 });
-  const rows = await operationMinutes(db, ruleServices, end - (rounds + 3 + longest) * minuteMs, end);
+  const rows = await operationMinutes(telemetryDb, ruleServices, end - (rounds + 3 + longest) * minuteMs, end);
   console.log(`${shape.occurrences.toLocaleString('en')} occurrences over ${shape.days} days; ${specs.length} rules; ${rows.length.toLocaleString('en')} operation rollup rows in the evaluated minutes and windows; ${events.length} transitions stored with their evidence`);
   const cpu = evaluations.map((evaluation) => evaluation.cpuMs);
   const ceilingWall = ceilings.map((ceiling) => ceiling.wallMs);

@@ -18,6 +18,7 @@ import { ManualClock, type App } from '@playstack/server-kit';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 import { days, defaultShape, end, generate, occurrencesTotal, seedSqlite, serviceCount, services, start, tenantCount, tenants, traceIdOf, tracesOf } from './support/occurrence-data-set.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
+import { telemetryDatabase } from '../packages/observability-service/src/storage/telemetry-database.js';
 import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 60);
@@ -69,7 +70,7 @@ try {
   if (reuse) console.log(`reusing the data set in ${dataDir}`);
   else if (process.env.DATABASE_URL) await generate(app);
   const compacting = performance.now();
-  await compactTiers(app.database);
+  await compactTiers(telemetryDatabase(app.database));
   console.log(`brought the rollup tiers up to date in ${((performance.now() - compacting) / 1000).toFixed(1)} s`);
   const session = await setUpFirstAdmin(app).catch(async () => {
     // A kept data set already has its admin: sign in as them.

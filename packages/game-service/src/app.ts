@@ -1,4 +1,5 @@
 import { createServiceApp, currentCommit, packageInfo, type App, type Clock, type VersionInfo } from '@playstack/server-kit';
+import type { GameApp } from './database.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { authRoutes } from './auth/auth-routes.js';
@@ -29,7 +30,7 @@ export interface BuildOptions {
 }
 
 /** Builds the game service: platform first, then the features. Tests use it without a socket. */
-export async function buildApp(config: Readonly<GameConfig>, options: BuildOptions = {}): Promise<App> {
+export async function buildApp(config: Readonly<GameConfig>, options: BuildOptions = {}): Promise<GameApp> {
   const { name, version } = packageInfo(new URL('../package.json', import.meta.url));
   const versionInfo = { name, version, commit: currentCommit(), apiVersion };
   return createServiceApp({

@@ -1,6 +1,5 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
-import type { FastifyInstance } from 'fastify';
-import type { AccountsTables, Database } from '@playstack/server-kit';
+import type { AccountsTables, ServiceApp } from '@playstack/server-kit';
 import type { RunStatus } from './runs/run-record.js';
 
 // The game service's tables, as its migrations leave them (src/migrations/). Timestamps are epoch
@@ -139,11 +138,5 @@ export type GameDb = Kysely<GameDatabase>;
 /** A transaction over the game service's database. */
 export type GameTransaction = Transaction<GameDatabase>;
 
-/**
- * The platform's database as the game service's. The kit's `app.database` is declared once for
- * every service of a program, so it cannot name one service's tables: each service reads it
- * through an accessor like this one, the one place its tables are attached to it.
- */
-export function gameDatabase(app: Pick<FastifyInstance, 'database'>): Database<GameDatabase> {
-  return app.database;
-}
+/** The app as this service's plugins and routes see it: `app.database` typed by its tables. */
+export type GameApp = ServiceApp<GameDatabase>;

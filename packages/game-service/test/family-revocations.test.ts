@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, systemClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { FamilyRevocations } from '../src/auth/family-revocations.js';
-import { gameDatabase } from '../src/database.js';
 import { bearer, devSignIn, type Session } from './support/identity-fixtures.js';
 import { buildTestApp } from './support/test-app.js';
 
@@ -22,7 +21,7 @@ describeEachDatabase('session revocations: families in use checked again togethe
   beforeAll(async () => {
     app = await buildTestApp(database(), { GAME_PLAYER_RATE_LIMIT_MAX: '1000' }, { clock });
     // The checks run when the test says (the timer would run them at moments of its own).
-    revocations = new FamilyRevocations(gameDatabase(app).db, undefined, clock, { accessTokenTtlMs, activeCacheMs, checkOnTimer: false });
+    revocations = new FamilyRevocations(app.database.db, undefined, clock, { accessTokenTtlMs, activeCacheMs, checkOnTimer: false });
   });
   afterAll(async () => {
     await revocations.close();
@@ -91,7 +90,7 @@ describeEachDatabase('session revocations: families in use checked again togethe
   });
 
   it('on its timer, keeps a family asked about every 20 ms trusted from memory past its first trust', async () => {
-    const timed = new FamilyRevocations(gameDatabase(app).db, undefined, systemClock, { accessTokenTtlMs, activeCacheMs });
+    const timed = new FamilyRevocations(app.database.db, undefined, systemClock, { accessTokenTtlMs, activeCacheMs });
     try {
       const session = await devSignIn(app, 'demo', 'timed');
       const family = familyOf(session);

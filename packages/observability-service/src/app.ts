@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createServiceApp, currentCommit, packageInfo, readOrCreateSecretFile, type App, type Clock } from '@playstack/server-kit';
+import type { ObservabilityApp } from './database.js';
 import type { ObservabilityConfig } from './config.js';
 import { observabilityMigrations } from './migrations/index.js';
 import { dashboardPlugin, defaultDashboardDir } from './web/dashboard-plugin.js';
@@ -38,7 +39,7 @@ export interface BuildOptions {
 }
 
 /** Builds the observability service: platform first, then the features. */
-export async function buildApp(config: Readonly<ObservabilityConfig>, options: BuildOptions = {}): Promise<App> {
+export async function buildApp(config: Readonly<ObservabilityConfig>, options: BuildOptions = {}): Promise<ObservabilityApp> {
   const { name, version } = packageInfo(new URL('../package.json', import.meta.url));
   return createServiceApp({
     config,

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import type { AccountsTables, Database } from '@playstack/server-kit';
+import type { AccountsTables, ServiceApp } from '@playstack/server-kit';
 import type { AlertTables } from './alerts/alert-tables.js';
 import type { KeysTables } from './keys/keys-tables.js';
 import type { SettingsTables } from './retention/settings-tables.js';
@@ -31,11 +30,5 @@ export type ObservabilityDb = Kysely<ObservabilityDatabase>;
 /** A transaction over the observability service's database. */
 export type ObservabilityTransaction = Transaction<ObservabilityDatabase>;
 
-/**
- * The platform's database as the observability service's. The kit's `app.database` is declared
- * once for every service of a program, so it cannot name one service's tables: each service
- * reads it through an accessor like this one, the one place its tables are attached to it.
- */
-export function observabilityDatabase(app: Pick<FastifyInstance, 'database'>): Database<ObservabilityDatabase> {
-  return app.database;
-}
+/** The app as this service's plugins and routes see it: `app.database` typed by its tables. */
+export type ObservabilityApp = ServiceApp<ObservabilityDatabase>;

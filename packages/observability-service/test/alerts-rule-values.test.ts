@@ -6,7 +6,6 @@ import { insertRule, listEvents, newRuleId } from '../src/alerts/alert-store.js'
 import { ruleSeries } from '../src/alerts/alert-series.js';
 import { sharedEvidenceReads, sqlAlertReads, type AlertReads } from '../src/telemetry/alert-reads.js';
 import { readRuleInputs } from '../src/alerts/alert-values.js';
-import { observabilityDatabase } from '../src/database.js';
 import { sqlTelemetryDatabase } from '../src/telemetry/sql-telemetry-database.js';
 import { alertTestEnv, alertTestKey, failureStack } from './support/alert-data.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
@@ -172,7 +171,7 @@ describeEachDatabase('new-or-regressed error group rules caught up after the fac
     expect(await app.alerts.evaluator.runOnce()).toEqual([at(-1)]);
     const error = (n: number) => send(app, n, { service: 'checkout', environment: 'production', count: 1, failing: 1, operation: 'POST /checkout', durationMs: 20 });
     const setStatus = async (n: number, status: 'resolved' | 'open') => {
-      const group = await observabilityDatabase(app).db.selectFrom('error_groups').select('group_id').executeTakeFirstOrThrow();
+      const group = await app.database.db.selectFrom('error_groups').select('group_id').executeTakeFirstOrThrow();
       await app.telemetry.setErrorGroupStatus(group.group_id, status, 'user-1', at(n) + 30_000);
     };
     // New at 0; resolved at 2, regressed at 5 (seen again at 6: not a second regression); resolved at 8, regressed at 10;
@@ -187,12 +186,12 @@ describeEachDatabase('new-or-regressed error group rules caught up after the fac
     await setStatus(13, 'open');
     await error(14);
     const ruleId = newRuleId();
-    await insertRule(observabilityDatabase(app).db, { id: ruleId, source: 'api', spec: { ...base, name: 'new or regressed', metric: 'new-error-group', service: 'checkout' } }, at(0), null);
+    await insertRule(app.database.db, { id: ruleId, source: 'api', spec: { ...base, name: 'new or regressed', metric: 'new-error-group', service: 'checkout' } }, at(0), null);
 
     // Evaluated only now, every minute at once (a restart's catch-up).
     clock.set(at(16));
     expect((await app.alerts.evaluator.runOnce()).map((m) => (m - start) / minute)).toEqual([...Array(16).keys()]);
-    const events = (await listEvents(observabilityDatabase(app).db, { ruleId, limit: 100 })).reverse();
+    const events = (await listEvents(app.database.db, { ruleId, limit: 100 })).reverse();
     expect(events.filter((event) => event.to === 'firing').map((event) => [(event.minute - start) / minute, event.value])).toEqual([
       [0, 1],
       [5, 1],

@@ -4,7 +4,6 @@ import { clickHouseAvailable, describeEachDatabase } from '@playstack/server-kit
 import { sqlAlertReads, type AlertReads } from '../src/telemetry/alert-reads.js';
 import { withDefaults, type AlertRuleSpec } from '../src/alerts/alert-rule.js';
 import { ruleSeries } from '../src/alerts/alert-series.js';
-import { observabilityDatabase } from '../src/database.js';
 import { sqlTelemetryDatabase } from '../src/telemetry/sql-telemetry-database.js';
 import { LatencyHistogram } from '../src/storage/latency-histogram.js';
 import { clickHouseAlertReads } from '../src/telemetry/clickhouse/clickhouse-alert-reads.js';

@@ -26,7 +26,7 @@ export { Readiness, type DegradationCheck, type ReadinessCheck, type ReadinessNo
 export { ManualClock, systemClock, type Clock } from './system/clock.js';
 export { systemRoutes } from './system/system-routes.js';
 export { ErrorResponse, errorResponses, HealthResponse, ReadinessResponse, VersionResponse, type VersionInfo } from './system/system-schemas.js';
-export { createServiceApp, type CommonConfig, type ServiceAppOptions } from './platform/service-app.js';
+export { createServiceApp, type CommonConfig, type ServiceApp, type ServiceAppOptions } from './platform/service-app.js';
 export { activeSpanIds, activeTracing, inSpan, recordFailure, startTracing, tracingRequested, type Tracing, type TracingIdentity } from './telemetry/tracing.js';
 export { tracedFetch } from './telemetry/fetch-spans.js';
 export type { RequestSpanOptions } from './telemetry/request-spans.js';

@@ -1,4 +1,4 @@
-import type { AccountsService, App, InvitationSummary, VersionInfo } from '@playstack/server-kit';
+import type { AccountsService, InvitationSummary, VersionInfo } from '@playstack/server-kit';
 import type { CurrentManifest, ManifestVersionSummary } from '../manifest/game-catalog.js';
 import type { BoardDefinition, GameDefinition, Period } from '../manifest/manifest-schema.js';
 import { countPlayersByGame } from '../players/player-counts.js';
@@ -8,7 +8,7 @@ import { adapterTypes } from '../runs/adapters/registry.js';
 import { countRunsByGame } from '../runs/run-counts.js';
 import { emptyRunCounts, type RunRecord, type RunStatus } from '../runs/run-record.js';
 import { isoTime } from './admin-layout.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 const readinessTimeoutMs = 2_000;
 const dayMs = 86_400_000;
@@ -95,11 +95,11 @@ function startOfUtcDay(ms: number): number {
 
 /** What the admin pages show, gathered from the features' own exported functions. */
 export class AdminData {
-  readonly #app: App;
+  readonly #app: GameApp;
   readonly #accounts: AccountsService;
   readonly #version: VersionInfo;
 
-  constructor(app: App, accounts: AccountsService, version: VersionInfo) {
+  constructor(app: GameApp, accounts: AccountsService, version: VersionInfo) {
     this.#app = app;
     this.#accounts = accounts;
     this.#version = version;
@@ -111,7 +111,7 @@ export class AdminData {
   }
 
   async overview(): Promise<AdminOverview> {
-    const db = gameDatabase(this.#app).db;
+    const db = this.#app.database.db;
     const [players, runs, health, invitations] = await Promise.all([
       countPlayersByGame(db),
       countRunsByGame(db, startOfUtcDay(this.#app.clock.now())),
@@ -135,7 +135,7 @@ export class AdminData {
   }
 
   async games(): Promise<GameSummary[]> {
-    const db = gameDatabase(this.#app).db;
+    const db = this.#app.database.db;
     const [players, runs] = await Promise.all([countPlayersByGame(db), countRunsByGame(db, 0)]);
     return this.#app.games.list().map((game) => ({
       id: game.id,
@@ -172,7 +172,7 @@ export class AdminData {
 
   async runs(gameId: string, filter: RunsView['filter'], beforeId: number | undefined, limit: number): Promise<RunsView> {
     const page = await this.#app.runs.list({ gameId, status: filter.status, playerId: filter.player, beforeId, limit });
-    const names = await displayNamesOf(gameDatabase(this.#app).db, page.runs);
+    const names = await displayNamesOf(this.#app.database.db, page.runs);
     return { gameId, filter, runs: page.runs, playerNames: Object.fromEntries(names), nextBefore: page.nextBeforeId };
   }
 
@@ -198,7 +198,7 @@ export class AdminData {
     return {
       ready,
       checks: this.#app.readiness.names().map((check) => ({ check, ok: !failed.has(check), reason: failed.get(check) ?? null })),
-      database: gameDatabase(this.#app).dialect,
+      database: this.#app.database.dialect,
       redis: this.#app.redis ? 'configured' : 'not configured (in-process state)',
       node: process.version,
       uptimeSeconds: Math.round(process.uptime()),

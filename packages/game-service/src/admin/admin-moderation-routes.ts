@@ -8,7 +8,6 @@ import type { Notice } from './admin-layout.js';
 import type { AdminPageContext } from './admin-page-context.js';
 import { wantsJson } from './admin-session.js';
 import { auditBody, maxReasonLength, playerBody, playerSearchBody } from './admin-moderation-views.js';
-import { gameDatabase } from '../database.js';
 
 const playersFound = 50;
 const auditPageSize = 50;
@@ -148,7 +147,7 @@ export function adminModerationRoutes(context: AdminPageContext): void {
     async (request, reply) => {
       const { game = '', player = '', before } = request.query;
       const page = await app.moderation.audit({ gameId: game || undefined, playerId: player || undefined, beforeId: before, limit: auditPageSize });
-      const names = await displayNamesOf(gameDatabase(app).db, page.entries);
+      const names = await displayNamesOf(app.database.db, page.entries);
       const next = new URLSearchParams();
       if (game) next.set('game', game);
       if (player) next.set('player', player);

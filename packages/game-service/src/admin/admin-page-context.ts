@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountsService, App } from '@playstack/server-kit';
+import type { AccountsService } from '@playstack/server-kit';
+import type { GameApp } from '../database.js';
 import type { AdminData } from './admin-data.js';
 import type { Notice } from './admin-layout.js';
 import type { AdminSessions } from './admin-session.js';
@@ -23,7 +24,7 @@ export interface AdminPageAnswer {
 
 /** What every admin page's routes are built with. */
 export interface AdminPageContext {
-  app: App;
+  app: GameApp;
   accounts: AccountsService;
   sessions: AdminSessions;
   data: AdminData;

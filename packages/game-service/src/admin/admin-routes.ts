@@ -9,7 +9,6 @@ import {
   defaultTrustedDeviceLifetimeMs,
   LoginThrottle,
   TrustedDevices,
-  type App,
   type SessionPolicy,
   type VersionInfo,
 } from '@playstack/server-kit';
@@ -23,7 +22,7 @@ import type { AdminPageAnswer, AdminPageContext } from './admin-page-context.js'
 import { AdminSessions, wantsJson } from './admin-session.js';
 import { adminSignInRoutes, maxNextLength } from './admin-sign-in-routes.js';
 import { adminSystemRoutes } from './admin-system-routes.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 export interface AdminRoutesOptions {
   sessionPolicy: SessionPolicy;
@@ -50,11 +49,11 @@ const securityHeaders = {
  * page also answering `Accept: application/json` with its data. Accounts are the kit's; each
  * page's routes live in their own file.
  */
-export async function adminRoutes(app: App, options: AdminRoutesOptions): Promise<void> {
+export async function adminRoutes(app: GameApp, options: AdminRoutesOptions): Promise<void> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: app.initialConfig.bodyLimit });
   const accounts = new AccountsService({
-    db: accountsDb(gameDatabase(app).db),
+    db: accountsDb(app.database.db),
     clock: app.clock,
     sessionPolicy: options.sessionPolicy,
     loginThrottle: new LoginThrottle(attemptCounterFor(app, 'admin-login:')),

@@ -8,7 +8,7 @@ import { ProviderRegistry, type ProvidersOptions } from './providers/provider-re
 import { SessionService, type SessionLifetimes } from './session-service.js';
 import { deletePlayerSessions } from './session-store.js';
 import { resolveTokenKeys } from './token-keys.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 import { GroupCommitWriter } from '../group-commit.js';
 
 /** The signed-in player of a game request, set by `app.requirePlayer`. */
@@ -64,8 +64,8 @@ function signIn(request: FastifyRequest, claims: AccessClaims | undefined, done:
 
 /** Sessions, the player guard, and the `sessions` part of player erasure. */
 export const authPlugin = fp<AuthPluginOptions>(
-  async (app, options) => {
-    const database = gameDatabase(app);
+  async (app: GameApp, options) => {
+    const database = app.database;
     const db = database.db;
     const keys = await resolveTokenKeys(db, {
       configured: options.tokenSecret,

@@ -5,7 +5,7 @@ import { countEntriesOfPart } from './leaderboard-store.js';
 import { MemoryRankEngine } from './memory-rank-engine.js';
 import { RankIndex } from './rank-index.js';
 import { RedisRankEngine } from './redis-rank-engine.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +24,7 @@ const changesTopic = 'leaderboards';
  * `recordScores` write path runs call, and the `entries` part of player erasure.
  */
 export const leaderboardsPlugin = fp(
-  async (app) => {
+  async (app: GameApp) => {
     const health = app.redisHealth;
     const engine = health ? new RedisRankEngine(health) : new MemoryRankEngine();
     const rebuilds = new Counter({
@@ -33,7 +33,7 @@ export const leaderboardsPlugin = fp(
       labelNames: ['reason'],
       registers: [app.metrics],
     });
-    const database = gameDatabase(app);
+    const database = app.database;
     const ranks = new RankIndex({ db: database.db, engine, clock: app.clock, log: app.log, onRebuilt: (reason) => rebuilds.inc({ reason }) });
     // Redis back after an outage (or restarted): rebuild the sets it lost, replay the writes it missed.
     health?.onRecovered(() => ranks.resynchronise());

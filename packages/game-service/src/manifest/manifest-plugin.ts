@@ -4,7 +4,7 @@ import { checkManifest, type AdapterTypeInfo } from './manifest-check.js';
 import { GameCatalog, InvalidManifestError } from './game-catalog.js';
 import type { Manifest } from './manifest-schema.js';
 import demoManifest from './demo-manifest.json' with { type: 'json' };
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,12 +37,12 @@ function readManifestFile(path: string): { path: string; document: unknown } {
 
 /** Decorates `app.games`, loads the manifest at boot and follows versions stored elsewhere. */
 export const manifestPlugin = fp<ManifestPluginOptions>(
-  async (app, options) => {
+  async (app: GameApp, options) => {
     const bundled = demoManifest as Manifest;
     const bundledCheck = checkManifest(bundled, options.adapterTypes);
     if (!bundledCheck.ok) throw new InvalidManifestError('the bundled demo manifest', bundledCheck.problems);
 
-    const catalog = new GameCatalog(gameDatabase(app).db, app.clock, options.adapterTypes, bundled);
+    const catalog = new GameCatalog(app.database.db, app.clock, options.adapterTypes, bundled);
     await catalog.load(options.manifestFile ? readManifestFile(options.manifestFile) : undefined);
     app.decorate('games', catalog);
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { Moderation } from './moderation-service.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,9 +16,9 @@ export interface ModerationPluginOptions {
 
 /** Player moderation and its audit log; a timer ends hidings whose time has come. */
 export const moderationPlugin = fp<ModerationPluginOptions>(
-  async (app, options) => {
+  async (app: GameApp, options) => {
     const moderation = new Moderation({
-      database: gameDatabase(app),
+      database: app.database,
       clock: app.clock,
       games: app.games,
       leaderboards: app.leaderboards,

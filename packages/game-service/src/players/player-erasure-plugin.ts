@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { countPlayersOfPart } from './player-counts.js';
 import { PlayerErasure } from './player-erasure.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,9 +12,9 @@ declare module 'fastify' {
 
 /** The erasure seam, and the players count the manifest editor checks before a game is dropped. */
 export const playerErasurePlugin = fp(
-  async (app) => {
+  async (app: GameApp) => {
     app.decorate('playerErasure', new PlayerErasure());
-    app.games.registerDataCounter('players', (part) => countPlayersOfPart(gameDatabase(app).db, part));
+    app.games.registerDataCounter('players', (part) => countPlayersOfPart(app.database.db, part));
   },
   { name: 'game-player-erasure', dependencies: ['game-manifest'] },
 );

@@ -2,10 +2,10 @@ import { errorResponses } from '@playstack/server-kit';
 import { GameParams } from '../games/game-params.js';
 import type { GameFeature } from '../games/game-scope.js';
 import { DeletePlayerResponse } from './player-schemas.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 /** `DELETE /player`: the caller's data, all of it, in one transaction. */
-export const playerRoutes: GameFeature = async (app) => {
+export const playerRoutes: GameFeature = async (app: GameApp) => {
   app.delete(
     '/player',
     {
@@ -19,7 +19,7 @@ export const playerRoutes: GameFeature = async (app) => {
       },
     },
     async (request) => ({
-      deleted: await app.playerErasure.erase(gameDatabase(app), { gameId: request.game.id, playerId: request.player.id }, request.log),
+      deleted: await app.playerErasure.erase(app.database, { gameId: request.game.id, playerId: request.player.id }, request.log),
     }),
   );
 };

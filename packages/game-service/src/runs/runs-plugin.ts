@@ -7,7 +7,7 @@ import { RunSubmissions } from './run-submission.js';
 import { countRunsOfPart } from './run-counts.js';
 import { eraseRunsOfPlayer, listRuns, type RunListFilter, type RunPage } from './run-store.js';
 import { GroupCommitWriter, type CommitWriter } from '../group-commit.js';
-import { gameDatabase } from '../database.js';
+import type { GameApp } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,8 +35,8 @@ export interface RunsPluginOptions {
  * the submission logic, the runs listing operators read, and the `runs` part of player erasure.
  */
 export const runsPlugin = fp<RunsPluginOptions>(
-  async (app, options) => {
-    const { db, dialect } = gameDatabase(app);
+  async (app: GameApp, options) => {
+    const { db, dialect } = app.database;
     const writer: CommitWriter = new GroupCommitWriter(db, { dialect, maxBatch: options.maxRunsPerCommit, lanes: dialect === 'sqlite' ? 1 : options.commitLanes });
     const recorded = new Counter({
       name: 'game_runs_total',

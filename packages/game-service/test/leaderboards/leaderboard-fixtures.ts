@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { App } from '@playstack/server-kit';
-import { gameDatabase } from '../../src/database.js';
+import type { GameApp } from '../../src/database.js';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import type { BoardStanding } from '../../src/leaderboards/leaderboard-service.js';
 import { bearer, devSignIn } from '../support/identity-fixtures.js';
@@ -24,13 +24,13 @@ export function arenaGame(id: string): GameDefinition {
 
 /** Records a run's result the way run submission does: in a transaction, published after commit. */
 export async function recordResult(
-  app: App,
+  app: GameApp,
   game: GameDefinition,
   player: { id: string; displayName?: string },
   result: Record<string, number>,
   achievedAt: number = app.clock.now(),
 ): Promise<BoardStanding[]> {
-  const pending = await gameDatabase(app).db.transaction().execute((trx) =>
+  const pending = await app.database.db.transaction().execute((trx) =>
     app.leaderboards.recordScores(trx, {
       game,
       playerId: player.id,

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, errorResponses } from '@playstack/server-kit';
 import { createIngestionKey, ingestionKeySummaries, revokeIngestionKeyById } from '../keys/ingestion-keys.js';
 import {
@@ -15,7 +14,7 @@ import {
   UserChangeBody,
   UserList,
 } from './admin-schemas.js';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 
 const tags = ['admin'];
 const security = [{ session: [] }];
@@ -23,9 +22,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** `/api/v1/admin`: users, invitations, ingestion keys and retention; admins only. */
-export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const adminRoutes = async (app: ObservabilityApp): Promise<void> => {
   app.addHook('onRequest', app.requireAdmin);
-  const db = observabilityDatabase(app).db;
+  const db = app.database.db;
 
   app.get(
     '/users',

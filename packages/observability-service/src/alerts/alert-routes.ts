@@ -1,4 +1,4 @@
-import { ApiError, errorResponses, type App } from '@playstack/server-kit';
+import { ApiError, errorResponses } from '@playstack/server-kit';
 import { minuteMs, minuteOf } from '../time-units.js';
 import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
 import './alert-error-codes.js';
@@ -30,7 +30,7 @@ import {
 import { ruleSeries } from './alert-series.js';
 import { addSilence, deleteRule, endSilences, findRule, insertRule, listEvents, listRules, newRuleId, ruleStates, silencesAfter, updateRule } from './alert-store.js';
 import { readRuleInputs } from './alert-values.js';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 
 export interface AlertRoutesOptions {
   apdexThresholdDefaultMs: number;
@@ -55,8 +55,8 @@ const channelView = (channel: ChannelSummary) => ({ ...channel, createdAt: iso(c
  * of transitions, and notification channels. Any signed-in user reads; changes (and previews,
  * tests) are for admins, with the session's CSRF token.
  */
-export async function alertRoutes(app: App, options: AlertRoutesOptions): Promise<void> {
-  const { db } = observabilityDatabase(app);
+export async function alertRoutes(app: ObservabilityApp, options: AlertRoutesOptions): Promise<void> {
+  const { db } = app.database;
   const apdexThresholds = apdexThresholdsFrom(db, options.apdexThresholdDefaultMs);
   const reads = app.alerts.reads;
   app.addHook('onRequest', async (request, reply) => {

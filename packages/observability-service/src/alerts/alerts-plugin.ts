@@ -9,8 +9,8 @@ import { replaceFileRules } from './alert-store.js';
 import { sqlAlertReads, type AlertReads } from '../telemetry/alert-reads.js';
 import { ClickHouseTelemetryStore } from '../telemetry/clickhouse/clickhouse-telemetry-store.js';
 import { clickHouseAlertReads } from '../telemetry/clickhouse/clickhouse-alert-reads.js';
-import { observabilityDatabase } from '../database.js';
 import { sqlTelemetryDatabase } from '../telemetry/sql-telemetry-database.js';
+import type { ObservabilityApp } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,8 +42,8 @@ export const evaluationLeaseMs = 90_000;
 
 /** Decorates `app.alerts` and evaluates the rules in the background while the app runs. */
 export const alertsPlugin = fp<AlertsPluginOptions>(
-  async (app, options) => {
-    const database = observabilityDatabase(app);
+  async (app: ObservabilityApp, options) => {
+    const database = app.database;
     if (options.rulesFile !== undefined) await replaceFileRules(database.db, readRulesFile(options.rulesFile), app.clock.now());
     const sealer = new ChannelSealer(options.secrets);
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });

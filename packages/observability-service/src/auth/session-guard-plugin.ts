@@ -17,11 +17,10 @@ import {
   createMailer,
   isStateChanging,
   sessionCookieOptions,
-  type App,
   type PublicAccount,
   type StartedSession,
 } from '@playstack/server-kit';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 
 /** The session cookie's name (docs/observability-accounts.md). */
 export const sessionCookieName = 'obs_session';
@@ -82,7 +81,7 @@ const expiredSweepIntervalMs = 10 * 60_000;
  * routes `requireSession` / `requireAdmin` hooks.
  */
 export const sessionGuardPlugin = fp<SessionGuardOptions, RawServerDefault, TypeBoxTypeProvider>(
-  async (app, options) => {
+  async (app: ObservabilityApp, options) => {
     await app.register(cookie);
     const counter = attemptCounterFor(app, 'obs-auth');
     const mailer = createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom, logger: app.log });
@@ -93,7 +92,7 @@ export const sessionGuardPlugin = fp<SessionGuardOptions, RawServerDefault, Type
       registers: [app.metrics],
     });
     const authService = new AccountsService({
-      db: accountsDb(observabilityDatabase(app).db),
+      db: accountsDb(app.database.db),
       clock: app.clock,
       sessionPolicy: {
         idleTimeoutMs: options.idleTimeoutMs,

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import { registerBootstrapKey } from './bootstrap-key.js';
 import { IngestionKeyVerifier } from './ingestion-key-verifier.js';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,8 +30,8 @@ const maxCachedKeys = 10_000;
 
 /** Decorates `app.ingestionKeys`, the verifier the ingest endpoint authenticates envelopes with. */
 export const ingestionKeysPlugin = fp<IngestionKeysOptions>(
-  async (app, options) => {
-    const database = observabilityDatabase(app);
+  async (app: ObservabilityApp, options) => {
+    const database = app.database;
     const legacyUses = new Counter({
       name: 'observability_ingest_legacy_key_uses_total',
       help: 'Envelopes authenticated with the legacy SERVICE_API_KEY',

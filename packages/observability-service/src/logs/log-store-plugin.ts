@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 import { logTables } from './log-tables.js';
 import type { LogStore } from './log-store.js';
 import { SqlLogStore } from './sql-log-store.js';
@@ -13,8 +13,8 @@ declare module 'fastify' {
 
 /** Decorates `app.logStore`: the SQL store over the service's database. */
 export const logStorePlugin = fp(
-  async (app) => {
-    const { db, dialect } = observabilityDatabase(app);
+  async (app: ObservabilityApp) => {
+    const { db, dialect } = app.database;
     app.decorate<LogStore>('logStore', new SqlLogStore({ db: logTables(db), dialect }));
   },
   { name: 'log-store' },

@@ -1,4 +1,4 @@
-import { ApiError, errorResponses, type App } from '@playstack/server-kit';
+import { ApiError, errorResponses } from '@playstack/server-kit';
 import { attributeFiltersOf } from './attribute-filter.js';
 import {
   DatabaseQuery,
@@ -28,7 +28,7 @@ import {
 } from './query-schemas.js';
 import { telemetryReadOf } from './read-query.js';
 import { apdexThresholdsFrom } from '../service-settings/service-settings.js';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 
 /** The filters the occurrence list and its duration distribution share. */
 function searchFiltersOf(query: OccurrenceDurationsQuery) {
@@ -48,8 +48,8 @@ export interface QueryRoutesOptions {
 }
 
 /** The dashboards' read endpoints: services, summary, trend, operations, occurrences, traces, database, dependencies. */
-export async function queryRoutes(app: App, options: QueryRoutesOptions): Promise<void> {
-  const thresholds = apdexThresholdsFrom(observabilityDatabase(app).db, options.apdexThresholdDefaultMs);
+export async function queryRoutes(app: ObservabilityApp, options: QueryRoutesOptions): Promise<void> {
+  const thresholds = apdexThresholdsFrom(app.database.db, options.apdexThresholdDefaultMs);
   app.addHook('onRequest', app.requireSession);
   app.addSchema(Occurrence);
   const readQuery = (query: RangeFilterQuery) => telemetryReadOf(app.clock.now(), query);

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 import { RetentionPolicy } from './retention-policy.js';
 import { RetentionPruner } from './retention-pruner.js';
 
@@ -19,8 +19,8 @@ export interface RetentionPluginOptions {
 
 /** Decorates `app.retention` and prunes old telemetry in the background while the app runs. */
 export const retentionPlugin = fp<RetentionPluginOptions>(
-  async (app, options) => {
-    const policy = new RetentionPolicy(observabilityDatabase(app).db, options.defaultDays);
+  async (app: ObservabilityApp, options) => {
+    const policy = new RetentionPolicy(app.database.db, options.defaultDays);
     await policy.refresh();
     const pruner = new RetentionPruner({
       store: app.telemetry,

@@ -1,7 +1,7 @@
-import { errorResponses, type App } from '@playstack/server-kit';
+import { errorResponses } from '@playstack/server-kit';
 import { ServiceSettings, ServiceSettingsParams, ServiceSettingsUpdate } from './service-settings-schemas.js';
 import { serviceSettingsOf, setApdexThreshold } from './service-settings.js';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 
 export interface ServiceSettingsRoutesOptions {
   apdexThresholdDefaultMs: number;
@@ -11,10 +11,10 @@ const tags = ['query'];
 const security = [{ session: [] }];
 
 /** A service's dashboard settings: read by any signed-in user, changed by any signed-in user (member or admin) with the CSRF token. */
-export async function serviceSettingsRoutes(app: App, options: ServiceSettingsRoutesOptions): Promise<void> {
+export async function serviceSettingsRoutes(app: ObservabilityApp, options: ServiceSettingsRoutesOptions): Promise<void> {
   app.addHook('onRequest', app.requireSession);
   const defaultMs = options.apdexThresholdDefaultMs;
-  const { db } = observabilityDatabase(app);
+  const { db } = app.database;
 
   app.get(
     '/api/v1/services/:service/settings',

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { observabilityDatabase, type ObservabilityDatabase } from '../database.js';
+import type { ObservabilityApp, ObservabilityDatabase } from '../database.js';
 import { runRequestedRebuilds, type RebuildPart } from './rollup-rebuild.js';
 
 export interface RollupRebuildOptions {
@@ -12,9 +12,9 @@ export interface RollupRebuildOptions {
  * ingestion and the read routes, it holds the start until they are done.
  */
 export const rollupRebuildPlugin = fp<RollupRebuildOptions>(
-  async (app, options) => {
+  async (app: ObservabilityApp, options) => {
     const started = performance.now();
-    const result = await runRequestedRebuilds(observabilityDatabase(app), options.parts);
+    const result = await runRequestedRebuilds(app.database, options.parts);
     if (result.parts.length > 0) {
       app.log.info({ parts: result.parts, occurrences: result.occurrences, durationMs: Math.round(performance.now() - started) }, 'rebuilt derived data from the stored occurrences');
     }

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { databaseView, type Database } from '@playstack/server-kit';
-import { observabilityDatabase } from '../database.js';
+import type { ObservabilityApp } from '../database.js';
 import type { ErrorGroupTables } from '../errors/error-group-tables.js';
 import type { LogTables } from '../logs/index.js';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
@@ -15,6 +14,6 @@ export interface SqlTelemetryDatabase extends TelemetryDatabase, ErrorGroupTable
 const sqlTelemetryView = databaseView<SqlTelemetryDatabase>();
 
 /** The service database as the SQL telemetry store sees it: the telemetry tables only. */
-export function sqlTelemetryDatabase(app: Pick<FastifyInstance, 'database'>): Database<SqlTelemetryDatabase> {
-  return sqlTelemetryView(observabilityDatabase(app));
+export function sqlTelemetryDatabase(app: Pick<ObservabilityApp, 'database'>): Database<SqlTelemetryDatabase> {
+  return sqlTelemetryView(app.database);
 }

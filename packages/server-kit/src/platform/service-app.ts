@@ -24,8 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * The service's database. Declared once for every service of a program, it names no tables:
-     * each service reads it through its own accessor (`gameDatabase(app)`,
-     * `observabilityDatabase(app)`), which gives it that service's `Database` of tables.
+     * each service's plugins and routes take its `ServiceApp` (`GameApp`, `ObservabilityApp`),
+     * whose `database` is typed by that service's tables.
      */
     database: Database;
     /** Present when `REDIS_URL` is configured. */
@@ -38,6 +38,13 @@ declare module 'fastify' {
     readiness: Readiness;
   }
 }
+
+/**
+ * A service's app: `App` with `database` typed by the service's tables (`DB`). Fastify hands
+ * every plugin the same instance; a service's plugins and routes declare this type for it, so
+ * they query their tables without an accessor or a cast.
+ */
+export type ServiceApp<DB> = Omit<App, 'database'> & { readonly database: Database<DB> };
 
 /** What a service says about itself in its OpenAPI document. */
 export interface ServiceOpenApi {
