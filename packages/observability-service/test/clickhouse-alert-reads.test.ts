@@ -29,9 +29,9 @@ function comparable<T extends { histogram: string; errorHistogram: string }>(row
 
 if (clickHouseAvailable()) describe('alert reads on ClickHouse', () => {
   const clock = new ManualClock(now);
-  const clickHouse = clickHouseStoreForSuite(clock);
-
   describeEachDatabase('the same as on the SQL tables from the same data', (database) => {
+    // A ClickHouse database of each SQL database's own: both get the same data written once.
+    const clickHouse = clickHouseStoreForSuite(clock);
     let app: App;
     let sql: AlertReads;
     let columnar: AlertReads;
