@@ -73,7 +73,7 @@ describeEachDatabase('run submission across instances and after a crash', (datab
     });
     const submission = { game, player: player.player, adapterId: 'score', runId: 'crashed-run-1', payload };
     const answer = await submissions.submit(submission);
-    expect(answer).toEqual({ runId: 'crashed-run-1', adapterId: 'score', status: 'accepted', result: { score: 90, durationMs: 40_000 }, leaderboards: [] });
+    expect(answer).toEqual({ runId: 'crashed-run-1', adapterId: 'score', status: 'accepted', result: { score: 90, durationMs: 40_000 }, leaderboards: [], notScored: [] });
     expect(await submissions.submit({ ...submission, payload: { durationMs: 40_000, score: 90 } })).toEqual(answer);
     const stored = await statements.findOutcome(first.database.db, { gameId: 'demo', playerId: player.player.id, runId: 'crashed-run-1' });
     expect(JSON.parse(stored!.responseBody!)).toEqual(answer);
