@@ -39,12 +39,12 @@ function shownAs(game: LeaderboardGame, boardId: string): { format: ScoreFormat;
   return board.unit === undefined ? { format: board.format ?? defaultScoreFormat } : { format: board.format ?? defaultScoreFormat, unit: board.unit };
 }
 
-/** The chosen players of a read, from a POST body or the query; undefined for the whole board. */
 /** An event period's `startsAt`, `endsAt` and `state`; nothing for a calendar period. */
 function eventFields(event: EventWindowState | undefined): { startsAt?: string; endsAt?: string; state?: EventWindowState['state'] } {
   return event ? { startsAt: isoTimestamp(event.startsAt), endsAt: isoTimestamp(event.endsAt), state: event.state } : {};
 }
 
+/** The chosen players of a read, from a POST body or the query; undefined for the whole board. */
 function playersOf(request: { query: object; body?: unknown; player: { id: string } }): ChosenPlayers | undefined {
   const named = (request.body as PlayersBody | undefined)?.players ?? (request.query as { players?: string }).players;
   return named === undefined ? undefined : chosenPlayers(named, request.player.id);
