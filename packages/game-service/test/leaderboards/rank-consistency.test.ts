@@ -1,12 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import { expect, it } from 'vitest';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { insertEntriesIfAbsent } from '../../src/leaderboards/leaderboard-store.js';
-import { manifestWith, storeManifest } from '../support/identity-fixtures.js';
-import { buildTestApp } from '../support/test-app.js';
-import { arenaGame, recordResult, unthrottled } from './leaderboard-fixtures.js';
+import { applyInRacingBatches, describeEachRedisVariant, expectEngineAgreesWithSql, tieProneScore } from '../support/rank-consistency-harness.js';
+import { arenaGame, recordResult } from './leaderboard-fixtures.js';
 
 const playerCount = 40;
 const operationsPerRun = 1_000;
@@ -20,8 +18,7 @@ const operation = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('record' as const),
       player: fc.nat(playerCount - 1),
-      // A narrow range makes ties common.
-      score: fc.integer({ min: 0, max: 20 }),
+      score: tieProneScore,
       durationMs: fc.integer({ min: 1, max: 5 }),
       // Results arrive a little out of order, like queued offline runs.
       lateByMs: fc.constantFrom(0, 0, 0, 1_000, 3_600_000),
@@ -44,48 +41,28 @@ function consistencyGame(id: string): GameDefinition {
 const propertyTimeoutMs = 120_000;
 
 describeEachDatabase('rank engine and SQL', (database) => {
-  for (const variant of redisVariants()) {
-    describe(variant.name, () => {
-      const games = Array.from({ length: runs + 1 }, (_, i) => consistencyGame(`consistency-${variant.name}-${i}`));
-      const clock = new ManualClock('2026-11-21T20:00:00.000Z');
-      let app: App;
-      let nextGame = 0;
-
-      beforeAll(async () => {
-        app = await buildTestApp(database(), { ...variant.env(), ...unthrottled }, { clock });
-        await storeManifest(app, manifestWith(...games));
-      });
-      afterAll(async () => {
-        await app.close();
-      });
-
+  describeEachRedisVariant(
+    database,
+    (variantName) => Array.from({ length: runs + 1 }, (_, i) => consistencyGame(`consistency-${variantName}-${i}`)),
+    (suite) => {
+      const { clock, games, freshGame } = suite;
       it('agree after thousands of concurrent writes and erasures across period rollovers', async () => {
         await fc.assert(
           fc.asyncProperty(fc.array(operation, { minLength: operationsPerRun, maxLength: operationsPerRun }), async (operations) => {
-            const game = games[nextGame++]!;
-            clock.set('2026-11-21T20:00:00.000Z');
-            for (let start = 0; start < operations.length; start += concurrency) {
-              // Settle the whole batch before failing, so no write outlives the suite's database.
-              const settled = await Promise.allSettled(
-                operations.slice(start, start + concurrency).map(async (op) => {
-                  if (op.kind === 'tick') {
-                    clock.advance(op.ms);
-                    return;
-                  }
-                  const playerId = `player-${op.player}`;
-                  if (op.kind === 'erase') {
-                    await app.playerErasure.erase(app.database, { gameId: game.id, playerId }, app.log);
-                    return;
-                  }
-                  await recordResult(app, game, { id: playerId, displayName: `Player ${op.player}${op.renamed ? ' (renamed)' : ''}` }, { score: op.score, durationMs: op.durationMs }, clock.now() - op.lateByMs);
-                }),
-              );
-              const failure = settled.find((outcome) => outcome.status === 'rejected');
-              if (failure) throw failure.reason;
-            }
-            const report = (await app.leaderboards.ranks.checkConsistency()).filter((set) => set.setId.startsWith(`${game.id}:`));
-            expect(report.length).toBeGreaterThan(0);
-            expect(report.filter((set) => set.firstDifferenceAt !== undefined || set.engineTotal !== set.sqlTotal)).toEqual([]);
+            const game = freshGame();
+            await applyInRacingBatches(operations, concurrency, async (op) => {
+              if (op.kind === 'tick') {
+                clock.advance(op.ms);
+                return;
+              }
+              const playerId = `player-${op.player}`;
+              if (op.kind === 'erase') {
+                await suite.app.playerErasure.erase(suite.app.database, { gameId: game.id, playerId }, suite.app.log);
+                return;
+              }
+              await recordResult(suite.app, game, { id: playerId, displayName: `Player ${op.player}${op.renamed ? ' (renamed)' : ''}` }, { score: op.score, durationMs: op.durationMs }, clock.now() - op.lateByMs);
+            });
+            const report = await expectEngineAgreesWithSql(suite.app, game.id);
             expect(report.some((set) => set.sqlTotal > 0)).toBe(true);
           }),
           { numRuns: runs, endOnFailure: true },
@@ -94,14 +71,14 @@ describeEachDatabase('rank engine and SQL', (database) => {
 
       it('reports a set whose SQL rows changed behind the engine', async () => {
         const game = games[runs]!;
-        await recordResult(app, game, { id: 'known' }, { score: 10, durationMs: 1 });
+        await recordResult(suite.app, game, { id: 'known' }, { score: 10, durationMs: 1 });
         // Once the engine holds the set (a shared engine loads a set it has not seen in the background).
-        await app.leaderboards.ranks.checkConsistency();
+        await suite.app.leaderboards.ranks.checkConsistency();
         const unseen = { playerId: 'unseen', displayName: 'Unseen', score: 99, achievedAt: clock.now() };
-        await insertEntriesIfAbsent(app.database.db, game.id, [{ boardId: 'high', period: 'all', entry: unseen }], clock.now());
-        const report = await app.leaderboards.ranks.checkConsistency();
+        await insertEntriesIfAbsent(suite.app.database.db, game.id, [{ boardId: 'high', period: 'all', entry: unseen }], clock.now());
+        const report = await suite.app.leaderboards.ranks.checkConsistency();
         expect(report.find((s) => s.setId === `${game.id}:high:all`)).toEqual({ setId: `${game.id}:high:all`, engineTotal: 1, sqlTotal: 2, firstDifferenceAt: 1 });
       });
-    });
-  }
+    },
+  );
 });

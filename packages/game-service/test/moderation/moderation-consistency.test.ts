@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
+import { expect, it } from 'vitest';
+import { ApiError } from '@playstack/server-kit';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
-import { devSignIn, manifestWith, storeManifest } from '../support/identity-fixtures.js';
-import { buildTestApp } from '../support/test-app.js';
-import { arenaGame, unthrottled } from '../leaderboards/leaderboard-fixtures.js';
+import { devSignIn } from '../support/identity-fixtures.js';
+import { applyInRacingBatches, describeEachRedisVariant, expectEngineAgreesWithSql, tieProneScore } from '../support/rank-consistency-harness.js';
+import { arenaGame } from '../leaderboards/leaderboard-fixtures.js';
 
 const playerCount = 12;
 const operationsPerRun = 240;
@@ -20,8 +20,8 @@ const operation = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('run' as const),
       player: fc.nat(playerCount - 1),
-      // A narrow range makes ties common; a third of the runs are flagged (their hints disagree).
-      score: fc.integer({ min: 0, max: 20 }),
+      score: tieProneScore,
+      // A third of the runs are flagged (their hints disagree).
       flagged: fc.boolean(),
     }),
   },
@@ -75,64 +75,46 @@ async function tolerated(action: Promise<unknown>): Promise<void> {
 }
 
 describeEachDatabase('moderation: rank engine and SQL', (database) => {
-  for (const variant of redisVariants()) {
-    describe(variant.name, () => {
-      const games = Array.from({ length: runs }, (_, i) => moderatedGame(`modprop-${variant.name}-${i}`));
-      const clock = new ManualClock('2026-11-21T20:00:00.000Z');
-      let app: App;
-      let nextGame = 0;
-
-      beforeAll(async () => {
-        app = await buildTestApp(database(), { ...variant.env(), ...unthrottled }, { clock });
-        await storeManifest(app, manifestWith(...games));
-      });
-      afterAll(async () => {
-        await app.close();
-      });
-
+  describeEachRedisVariant(
+    database,
+    (variantName) => Array.from({ length: runs }, (_, i) => moderatedGame(`modprop-${variantName}-${i}`)),
+    (suite) => {
+      const { clock, freshGame } = suite;
       it('agree after randomized runs, hides (shadow or not), unhides, rejected-run withdrawals and removals across period rollovers and event ends', async () => {
         await fc.assert(
           fc.asyncProperty(fc.array(operation, { minLength: operationsPerRun, maxLength: operationsPerRun }), async (operations) => {
-            const game = games[nextGame++]!;
-            clock.set('2026-11-21T20:00:00.000Z');
+            const game = freshGame();
+            const app = suite.app;
             const players: Array<{ id: string; displayName: string }> = [];
             for (let i = 0; i < playerCount; i++) players.push((await devSignIn(app, game.id, `P${i}`)).player);
             let runNumber = 0;
-            for (let start = 0; start < operations.length; start += concurrency) {
-              const settled = await Promise.allSettled(
-                operations.slice(start, start + concurrency).map(async (op) => {
-                  if (op.kind === 'tick') {
-                    clock.advance(op.ms);
-                    return;
-                  }
-                  const player = players[op.player]!;
-                  switch (op.kind) {
-                    case 'run': {
-                      const payload = { score: op.score, durationMs: 1_000, ...(op.flagged ? { hints: { score: op.score + 1 } } : {}) };
-                      await app.runs.submissions.submit({ game, player, adapterId: 'score', runId: `run-${String(runNumber++).padStart(6, '0')}`, payload });
-                      return;
-                    }
-                    case 'hide':
-                      return tolerated(app.moderation.hide(game.id, player.id, { shadow: op.shadow, until: null }, operator));
-                    case 'unhide':
-                      return tolerated(app.moderation.unhide(game.id, player.id, operator));
-                    case 'remove':
-                      return tolerated(app.moderation.removeEntry(game.id, player.id, { boardId: op.board, period: 'all' }, operator));
-                    case 'reject': {
-                      const [flagged] = (await app.runs.list({ gameId: game.id, playerId: player.id, status: 'flagged', limit: 1 })).runs;
-                      if (flagged) await tolerated(app.moderation.reviewRun(game.id, flagged.id, 'rejected', operator));
-                      return;
-                    }
-                  }
-                }),
-              );
-              const failure = settled.find((outcome) => outcome.status === 'rejected');
-              if (failure) throw failure.reason;
-            }
+            await applyInRacingBatches(operations, concurrency, async (op) => {
+              if (op.kind === 'tick') {
+                clock.advance(op.ms);
+                return;
+              }
+              const player = players[op.player]!;
+              switch (op.kind) {
+                case 'run': {
+                  const payload = { score: op.score, durationMs: 1_000, ...(op.flagged ? { hints: { score: op.score + 1 } } : {}) };
+                  await app.runs.submissions.submit({ game, player, adapterId: 'score', runId: `run-${String(runNumber++).padStart(6, '0')}`, payload });
+                  return;
+                }
+                case 'hide':
+                  return tolerated(app.moderation.hide(game.id, player.id, { shadow: op.shadow, until: null }, operator));
+                case 'unhide':
+                  return tolerated(app.moderation.unhide(game.id, player.id, operator));
+                case 'remove':
+                  return tolerated(app.moderation.removeEntry(game.id, player.id, { boardId: op.board, period: 'all' }, operator));
+                case 'reject': {
+                  const [flagged] = (await app.runs.list({ gameId: game.id, playerId: player.id, status: 'flagged', limit: 1 })).runs;
+                  if (flagged) await tolerated(app.moderation.reviewRun(game.id, flagged.id, 'rejected', operator));
+                  return;
+                }
+              }
+            });
 
-            const report = (await app.leaderboards.ranks.checkConsistency()).filter((set) => set.setId.startsWith(`${game.id}:`));
-            expect(report.length).toBeGreaterThan(0);
-            expect(report.filter((set) => set.firstDifferenceAt !== undefined || set.engineTotal !== set.sqlTotal)).toEqual([]);
+            await expectEngineAgreesWithSql(app, game.id);
             // SQL itself: a hidden player's rows are all hidden, a visible player's none.
             const db = app.database.db;
             const hiddenPlayers = new Set((await db.selectFrom('leaderboard_hidden_players').select('player_id').where('game_id', '=', game.id).execute()).map((r) => r.player_id));
@@ -163,6 +145,6 @@ describeEachDatabase('moderation: rank engine and SQL', (database) => {
           { numRuns: runs, endOnFailure: true },
         );
       }, propertyTimeoutMs);
-    });
-  }
+    },
+  );
 });
