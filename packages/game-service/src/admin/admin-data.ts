@@ -5,6 +5,7 @@ import { countPlayersByGame } from '../players/player-counts.js';
 import { displayNamesOf } from '../players/player-service.js';
 import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import { adapterTypes } from '../runs/adapters/registry.js';
+import { runsPerHour } from '../runs/run-activity.js';
 import { countRunsByGame } from '../runs/run-counts.js';
 import { emptyRunCounts, type RunRecord, type RunStatus } from '../runs/run-record.js';
 import { isoTime } from './admin-layout.js';
@@ -15,6 +16,8 @@ const dayMs = 86_400_000;
 /** Entries shown per board on a game's page. */
 export const topEntriesPerBoard = 10;
 export const invitationsShown = 20;
+/** Hours of runs the game page charts. */
+export const activityHours = 48;
 
 export interface HealthAtGlance {
   ready: boolean;
@@ -56,6 +59,19 @@ export interface BoardTop {
   /** An event period's window (ISO times) and state. */
   event: { startsAt: string; endsAt: string; state: 'upcoming' | 'live' | 'ended' } | null;
   entries: Array<{ rank: number; playerId: string; displayName: string; score: number; achievedAt: string }>;
+}
+
+/** One hour of a game's runs on its page's charts: the hour's start (ISO, UTC) and its runs by status. */
+export interface ActivityHour {
+  startsAt: string;
+  accepted: number;
+  flagged: number;
+  rejected: number;
+}
+
+/** A game's runs per hour over the last {@link activityHours} hours, oldest first, every hour listed. */
+export interface GameActivity {
+  hours: ActivityHour[];
 }
 
 export interface RunsView {
@@ -168,6 +184,11 @@ export class AdminData {
         };
       }),
     );
+  }
+
+  async activity(gameId: string): Promise<GameActivity> {
+    const hours = await runsPerHour(this.#app.database.db, gameId, this.#app.clock.now(), activityHours);
+    return { hours: hours.map(({ startsAt, counts }) => ({ startsAt: isoTime(startsAt), ...counts })) };
   }
 
   async runs(gameId: string, filter: RunsView['filter'], beforeId: number | undefined, limit: number): Promise<RunsView> {

@@ -21,11 +21,11 @@ export function adminGameRoutes(context: AdminPageContext): void {
   app.get('/games/:gameId', { schema: { hide: true, params: GameParams, querystring: Type.Object({ period: Type.Optional(Type.String({ maxLength: 10 })) }) } }, async (request, reply) => {
     const game = app.games.require(request.params.gameId);
     const requested = periods.find((p) => p === request.query.period);
-    const boards = await data.boardTops(game, requested);
+    const [boards, activity] = await Promise.all([data.boardTops(game, requested), data.activity(game.id)]);
     return respond(request, reply, {
       title: game.name,
-      json: { game: { id: game.id, name: game.name, provider: game.auth.provider, adapters: game.adapters }, boards },
-      body: () => gameBody(game, boards, app.clock.now()),
+      json: { game: { id: game.id, name: game.name, provider: game.auth.provider, adapters: game.adapters }, activity, boards },
+      body: () => gameBody(game, activity, boards, app.clock.now()),
     });
   });
 

@@ -59,10 +59,10 @@ function entriesCard(view: PlayerView, game: GameDefinition, csrf: string, now: 
   const boards = new Map(game.boards.map((b) => [b.id, b]));
   return html`<div class="card"><h2>Entries</h2>${view.entries.length === 0
     ? html`<p class="muted">No entry on any board.</p>`
-    : html`<table><thead><tr><th>Board</th><th>Period</th><th class="num">Score</th><th class="num">Rank</th><th>Achieved</th><th>Remove</th></tr></thead><tbody>
+    : html`<table class="stack"><thead><tr><th>Board</th><th>Period</th><th class="num">Score</th><th class="num">Rank</th><th>Achieved</th><th>Remove</th></tr></thead><tbody>
 ${view.entries.map(
-  (e) => html`<tr><td>${e.boardId}</td><td>${e.period}</td><td class="num">${scoreText(e.score, boards.get(e.boardId))}</td><td class="num">${e.rank ?? html`<span class="muted">hidden</span>`}</td><td>${timeCell(e.achievedAt, now)}</td>
-<td><form class="inline compact" method="post" action="${base}/entries/remove">${csrfField(csrf)}<input type="hidden" name="boardId" value="${e.boardId}"><input type="hidden" name="period" value="${e.period}">
+  (e) => html`<tr><td data-label="Board">${e.boardId}</td><td data-label="Period">${e.period}</td><td class="num" data-label="Score">${scoreText(e.score, boards.get(e.boardId))}</td><td class="num" data-label="Rank">${e.rank ?? html`<span class="muted">hidden</span>`}</td><td data-label="Achieved">${timeCell(e.achievedAt, now)}</td>
+<td data-label="Remove"><form class="inline compact" method="post" action="${base}/entries/remove">${csrfField(csrf)}<input type="hidden" name="boardId" value="${e.boardId}"><input type="hidden" name="period" value="${e.period}">
 <input type="text" name="reason" required maxlength="${maxReasonLength}" placeholder="reason" aria-label="Reason to remove ${e.boardId} ${e.period}"><button type="submit">Remove</button></form></td></tr>`,
 )}</tbody></table>`}</div>`;
 }
@@ -78,12 +78,12 @@ function reviewCell(run: RunRecord, csrf: string): Html {
 function runsCard(view: PlayerView, csrf: string, now: number): Html {
   return html`<div class="card"><h2>Runs <span class="muted">(newest ${view.runs.length})</span></h2>${view.runs.length === 0
     ? html`<p class="muted">No runs.</p>`
-    : html`<table><thead><tr><th class="num">#</th><th>Run id</th><th>Received</th><th>Status</th><th>Result</th><th>Review</th></tr></thead><tbody>
+    : html`<table class="stack"><thead><tr><th class="num">#</th><th>Run id</th><th>Received</th><th>Status</th><th>Result</th><th>Review</th></tr></thead><tbody>
 ${view.runs.map(
-  (run) => html`<tr><td class="num">${run.id}</td><td><code>${run.runId}</code></td><td>${timeCell(run.createdAt, now)}</td><td><span class="badge ${run.status}">${run.status}</span></td>
-<td>${run.result ? html`<code>${JSON.stringify(run.result)}</code>` : html`<span class="muted">${run.rejectionReason ?? '—'}</span>`}${run.hintMismatches.length > 0 ? html`<br><strong>Hint mismatch:</strong> <code>${JSON.stringify(run.hintMismatches)}</code>` : ''}
+  (run) => html`<tr><td class="num" data-label="#">${run.id}</td><td data-label="Run id"><code>${run.runId}</code></td><td data-label="Received">${timeCell(run.createdAt, now)}</td><td data-label="Status"><span class="badge ${run.status}">${run.status}</span></td>
+<td data-label="Result">${run.result ? html`<code>${JSON.stringify(run.result)}</code>` : html`<span class="muted">${run.rejectionReason ?? '—'}</span>`}${run.hintMismatches.length > 0 ? html`<br><strong>Hint mismatch:</strong> <code>${JSON.stringify(run.hintMismatches)}</code>` : ''}
 <details><summary>evidence</summary><pre>${JSON.stringify(run.payload, null, 2)}</pre></details></td>
-<td>${reviewCell(run, csrf)}</td></tr>`,
+<td data-label="Review">${reviewCell(run, csrf)}</td></tr>`,
 )}</tbody></table>`}</div>`;
 }
 

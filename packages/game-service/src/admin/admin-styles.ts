@@ -10,14 +10,15 @@ header.top a:hover, header.top a[aria-current="page"] { opacity:1; text-decorati
 header.top .brand { font-weight:700; opacity:1; margin-right:auto; }
 header.top form { margin:0; }
 header.top button { background:transparent; color:#fff; border:1px solid #fff6; }
-main { max-width:1100px; margin:0 auto; padding:1.25rem; }
+main { max-width:1320px; margin:0 auto; padding:1.25rem; }
 h1 { font-size:1.5rem; margin:.25rem 0 1rem; }
 h2 { font-size:1.15rem; margin:1.5rem 0 .5rem; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:1rem; margin-bottom:1rem; overflow-x:auto; }
 .tiles { display:grid; grid-template-columns:repeat(auto-fit,minmax(160px,1fr)); gap:.75rem; margin-bottom:1rem; }
 .tile { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.75rem 1rem; }
 .tile .label { color:var(--muted); font-size:.85rem; }
-.tile .value { font-size:1.6rem; font-weight:650; }
+.tile { min-width:0; }
+.tile .value { font-size:1.6rem; font-weight:650; overflow-wrap:anywhere; }
 table { border-collapse:collapse; width:100%; }
 th, td { text-align:left; padding:.4rem .6rem; border-bottom:1px solid var(--line); vertical-align:top; }
 th { color:var(--muted); font-weight:600; font-size:.85rem; }
@@ -48,5 +49,35 @@ input[type=datetime-local] { padding:.4rem .5rem; border:1px solid var(--line); 
 button.danger { background:var(--bad); border-color:var(--bad); }
 table.audit code { white-space:pre-wrap; overflow-wrap:anywhere; font-size:.78rem; }
 time { white-space:nowrap; }
-@media (max-width:640px) { main { padding:.75rem; } th, td { padding:.3rem; } }
+table.runs td { overflow-wrap:anywhere; }
+table.runs td:nth-child(-n+4) { white-space:nowrap; }
+table.runs td.evidence { width:18rem; }
+table.runs details pre { white-space:pre-wrap; overflow-wrap:anywhere; max-width:18rem; }
+.charts { display:grid; grid-template-columns:repeat(auto-fit,minmax(min(100%,420px),1fr)); gap:0 1rem; }
+figure.chart-card { margin:0 0 1rem; min-width:0; }
+figure.chart-card h2 { margin:0 0 .25rem; }
+ul.legend { display:flex; flex-wrap:wrap; gap:.25rem 1rem; list-style:none; margin:0 0 .5rem; padding:0; font-size:.85rem; }
+.swatch { display:inline-block; width:.8rem; height:.8rem; border-radius:2px; margin-right:.35rem; vertical-align:-.1rem; }
+.swatch.total { background:var(--accent); } .swatch.accepted { background:var(--good); } .swatch.rejected { background:var(--bad); } .swatch.flagged { background:var(--warn); }
+svg.chart { display:block; width:100%; height:auto; font-family:inherit; }
+svg.chart text { font-size:15px; fill:var(--muted); font-variant-numeric:tabular-nums; }
+svg.chart .y-label { text-anchor:end; dominant-baseline:middle; }
+svg.chart .x-label { text-anchor:middle; }
+svg.chart .grid { stroke:var(--line); } svg.chart .grid.axis, svg.chart .tick { stroke:var(--muted); }
+svg.chart .bar { fill:var(--accent); }
+svg.chart .line { fill:none; stroke-width:2.5; stroke-linejoin:round; }
+svg.chart .line.accepted { stroke:var(--good); } svg.chart .line.rejected { stroke:var(--bad); } svg.chart .line.flagged { stroke:var(--warn); stroke-dasharray:6 3; }
+svg.chart .hover { fill:transparent; } svg.chart .hover:hover { fill:#2855d81a; }
+.chart-caption { font-size:.8rem; margin:.35rem 0 0; }
+@media (max-width:640px) {
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display:block; width:auto; }
+  table.stack thead { display:none; }
+  table.stack tr { border-bottom:1px solid var(--line); padding:.4rem 0; }
+  table.stack td, table.stack td:nth-child(-n+4) { border:0; padding:.1rem 0; text-align:left; white-space:normal; overflow-wrap:anywhere; }
+  table.stack td::before { content:attr(data-label); display:inline-block; width:6.5rem; color:var(--muted); font-size:.85rem; font-weight:600; }
+  table.stack details { display:inline-block; vertical-align:top; max-width:100%; }
+  table.stack details pre { max-width:none; }
+  table.stack form.inline.compact { display:inline-flex; }
+}
+@media (max-width:640px) { main { padding:.75rem; } th, td { padding:.3rem; } svg.chart text { font-size:24px; } svg.chart .x-label.minor { display:none; } }
 `;

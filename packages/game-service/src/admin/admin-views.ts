@@ -4,7 +4,8 @@ import type { ManifestProblem } from '../manifest/manifest-check.js';
 import { runStatuses, type RunRecord } from '../runs/run-record.js';
 import { csrfField, isoTime, playerLink, scoreText, timeCell } from './admin-layout.js';
 import { html, type Html } from './html.js';
-import type { AdminHealth, AdminOverview, BoardTop, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';
+import type { AdminHealth, AdminOverview, BoardTop, GameActivity, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';
+import { activityCharts } from './admin-charts.js';
 
 /** The fields a sign-in or registration form is re-shown with after a problem (never the password). */
 export interface FormValues {
@@ -78,18 +79,19 @@ ${data.invitations.map((i) => html`<tr><td>${i.email}</td><td>${isoTime(i.create
 }
 
 export function gamesBody(games: readonly GameSummary[]): Html {
-  return html`<div class="card"><table>
+  return html`<div class="card"><table class="stack">
 <thead><tr><th>Game</th><th>Provider</th><th class="num">Players</th><th class="num">Accepted runs</th><th class="num">Flagged</th><th class="num">Rejected</th><th>Boards</th></tr></thead>
 <tbody>${games.map(
-    (g) => html`<tr><td><a href="/admin/games/${encodeURIComponent(g.id)}">${g.name}</a> <span class="muted">${g.id}</span></td>
-<td>${g.provider}</td><td class="num">${g.players}</td><td class="num">${g.runs.accepted}</td><td class="num">${g.runs.flagged}</td><td class="num">${g.runs.rejected}</td>
-<td>${g.boards.join(', ')}</td></tr>`,
+    (g) => html`<tr><td data-label="Game"><a href="/admin/games/${encodeURIComponent(g.id)}">${g.name}</a> <span class="muted">${g.id}</span></td>
+<td data-label="Provider">${g.provider}</td><td class="num" data-label="Players">${g.players}</td><td class="num" data-label="Accepted runs">${g.runs.accepted}</td><td class="num" data-label="Flagged">${g.runs.flagged}</td><td class="num" data-label="Rejected">${g.runs.rejected}</td>
+<td data-label="Boards">${g.boards.join(', ')}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
-export function gameBody(game: GameDefinition, boards: readonly BoardTop[], now: number): Html {
+export function gameBody(game: GameDefinition, activity: GameActivity, boards: readonly BoardTop[], now: number): Html {
   const gamePath = `/admin/games/${encodeURIComponent(game.id)}`;
   return html`<p><a href="${gamePath}/runs">Recent runs of ${game.name} →</a></p>
+${activityCharts(activity)}
 <div class="card"><h2>Provider</h2><p>${game.auth.provider}</p></div>
 <div class="card"><h2>Adapters</h2><table><thead><tr><th>Adapter id</th><th>Type</th><th>Options</th></tr></thead><tbody>
 ${Object.entries(game.adapters).map(
@@ -113,12 +115,14 @@ ${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${playerLi
 }
 
 function runRow(run: RunRecord, names: ReadonlyMap<string, string>, now: number): Html {
+  const name = names.get(`${run.gameId}:${run.playerId}`);
   return html`<tr>
-<td class="num">${run.id}</td><td><code>${run.runId}</code></td><td>${timeCell(run.createdAt, now)}</td><td><span class="badge ${run.status}">${run.status}</span>${run.review ? html` <span class="muted">${run.review}</span>` : ''}</td>
-<td>${names.has(`${run.gameId}:${run.playerId}`) ? playerLink(run.gameId, run.playerId, names.get(`${run.gameId}:${run.playerId}`)) : html`<code>${run.playerId}</code>`}</td><td>${run.adapterId} <span class="muted">${run.adapterType} v${run.adapterVersion}</span></td>
-<td>${run.result ? html`<code>${JSON.stringify(run.result)}</code>` : html`<span class="muted">${run.rejectionReason ?? '—'}</span>`}
+<td class="num" data-label="#">${run.id}</td><td data-label="Run id"><code>${run.runId}</code></td><td data-label="Received">${timeCell(run.createdAt, now)}</td>
+<td data-label="Status"><span class="badge ${run.status}">${run.status}</span>${run.review ? html` <span class="muted">${run.review}</span>` : ''}</td>
+<td data-label="Player">${name !== undefined ? playerLink(run.gameId, run.playerId, name) : html`<code>${run.playerId}</code>`}</td><td data-label="Adapter">${run.adapterId} <span class="muted">${run.adapterType} v${run.adapterVersion}</span></td>
+<td data-label="Result">${run.result ? html`<code>${JSON.stringify(run.result)}</code>` : html`<span class="muted">${run.rejectionReason ?? '—'}</span>`}
 ${run.hintMismatches.length > 0 ? html`<br><strong>Hint mismatch:</strong> <code>${JSON.stringify(run.hintMismatches)}</code>` : ''}</td>
-<td><details><summary>evidence</summary><pre>${JSON.stringify(run.payload, null, 2)}</pre></details></td>
+<td class="evidence" data-label="Evidence"><details><summary>evidence</summary><pre>${JSON.stringify(run.payload, null, 2)}</pre></details></td>
 </tr>`;
 }
 
@@ -138,7 +142,7 @@ export function runsBody(view: RunsView, now: number): Html {
 <button type="submit">Filter</button></form></div>
 <div class="card">${view.runs.length === 0
     ? html`<p class="muted">No runs match.</p>`
-    : html`<table><thead><tr><th class="num">#</th><th>Run id</th><th>Received</th><th>Status</th><th>Player</th><th>Adapter</th><th>Result</th><th>Evidence</th></tr></thead>
+    : html`<table class="runs stack"><thead><tr><th class="num">#</th><th>Run id</th><th>Received</th><th>Status</th><th>Player</th><th>Adapter</th><th>Result</th><th>Evidence</th></tr></thead>
 <tbody>${view.runs.map((run) => runRow(run, names, now))}</tbody></table>`}
 ${view.nextBefore !== null ? html`<p><a href="${base}?${nextQuery.toString()}">Older runs →</a></p>` : ''}
 </div>`;

@@ -8,6 +8,7 @@ import { refreshSuccessorsMigration } from './2026-11-25-02-refresh-successors.j
 import { manifestChangesMigration } from './2026-11-25-03-manifest-changes.js';
 import { accountsFromAdminUsers } from './20261127072000-accounts-from-admin-users.js';
 import { moderationMigration } from './20261127143000-moderation.js';
+import { runsByTimeMigration } from './20261127211500-runs-by-time.js';
 
 /**
  * The game service's migrations, applied in name order. A new one is named
@@ -26,4 +27,5 @@ export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '20261127070800-accounts': accountsTablesMigration,
   '20261127072000-accounts-from-admin-users': accountsFromAdminUsers,
   '20261127143000-moderation': moderationMigration,
+  '20261127211500-runs-by-time': runsByTimeMigration,
 };
