@@ -157,6 +157,88 @@ describeEachDatabase('event boards', (database) => {
         expect(upcoming.body).toMatchObject({ state: 'upcoming', entries: [] });
       });
 
+      it("ranks a friends' board of an event window among its players: live, refusing runs outside the window, and frozen after its end", async () => {
+        // ann's friends: bob and cem (dua, top of the board, is not one of them).
+        const friendsOf = (player: Player, ...friends: Player[]) => ({ headers: player.headers, players: friends.map((f) => f.id).join(',') });
+        const read = async (path: string, period: string, as: { headers: Record<string, string>; players: string }, query = '') => {
+          const answer = await getJson(app, `/v1/games/${game.id}/leaderboards/race${path}?period=${encodeURIComponent(period)}&players=${as.players}${query}`, as.headers);
+          expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+          return answer.body;
+        };
+        const named = (entries: Array<{ displayName: string; score: number; rank: number }>) => entries.map((e) => [e.rank, e.displayName, e.score]);
+        const window = { period: '2026-11-27T18:00Z', startsAt: '2026-11-27T18:00:00.000Z', endsAt: '2026-11-27T20:00:00.000Z' };
+
+        // Before the window: cem's run does not score on the race (not on a friends' board of it either).
+        expect((await run(players[2]!, 500)).notScored).toEqual(expect.arrayContaining([expect.objectContaining({ boardId: 'race', reason: 'event-not-started' })]));
+        await moveTo('2026-11-27T18:30:00.000Z');
+        for (const [i, score] of [10, 30, 20, 40].entries()) await run(players[i]!, score);
+        const [ann, bob, cem, dua] = players as [Player, Player, Player, Player];
+        const mine = friendsOf(ann, bob, cem);
+        const expected = [
+          [1, 'bob', 30],
+          [2, 'cem', 20],
+          [3, 'ann', 10],
+        ];
+
+        // Live: page by page with cursors, /me with neighbours and /around-me, ranked among ann, bob and cem.
+        const first = await read('', 'event', mine, '&limit=2');
+        expect(first).toMatchObject({ ...window, state: 'live' });
+        expect(named(first.entries)).toEqual(expected.slice(0, 2));
+        const liveCursor = first.nextCursor as string;
+        const second = await read('', 'event', mine, `&limit=2&cursor=${liveCursor}`);
+        expect(named(second.entries)).toEqual(expected.slice(2));
+        expect(second.nextCursor).toBeNull();
+        const me = await read('/me', 'event', mine, '&radius=1');
+        expect(me).toMatchObject({ ...window, state: 'live', total: 3, entry: { displayName: 'ann', rank: 3, score: 10 } });
+        expect(named(me.neighbors)).toEqual([[2, 'cem', 20]]);
+        expect(named((await read('/around-me', 'event', mine, '&radius=1')).entries)).toEqual(expected.slice(1));
+        // The whole window ranks dua first; bob's own friends' board (dua and ann) has dua first too.
+        expect(named((await page('race', 'event')).body.entries)).toEqual([
+          [1, 'dua', 40],
+          [2, 'bob', 30],
+          [3, 'cem', 20],
+          [4, 'ann', 10],
+        ]);
+        const bobs = await read('/me', 'event', friendsOf(bob, dua, ann));
+        expect(bobs).toMatchObject({ total: 3, entry: { displayName: 'bob', rank: 2 } });
+
+        // After the window (between two): runs do not score, and the friends' board is as it was, frozen.
+        await moveTo('2026-11-27T21:00:00.000Z');
+        const late = await run(players[2]!, 1_000);
+        expect(late.notScored).toEqual(expect.arrayContaining([expect.objectContaining({ boardId: 'race', reason: 'event-ended' })]));
+        const ended = { ...window, state: 'ended' };
+        const frozenMine = friendsOf(players[0]!, players[1]!, players[2]!);
+        const between = await read('', 'event', frozenMine);
+        expect(between).toMatchObject(ended);
+        expect(named(between.entries)).toEqual(expected);
+
+        // The next window is live: the ended one is read by its key, with the same players (and the cursor taken while it was live).
+        await moveTo('2026-11-28T00:30:00.000Z');
+        await run(players[1]!, 5);
+        const later = friendsOf(players[0]!, players[1]!, players[2]!);
+        const current = await read('', 'event', later);
+        expect(current).toMatchObject({ period: '2026-11-28T00:00Z', state: 'live' });
+        expect(named(current.entries)).toEqual([[1, 'bob', 5]]);
+        const frozen = await read('', window.period, later, '&limit=2');
+        expect(frozen).toMatchObject(ended);
+        expect(named(frozen.entries)).toEqual(expected.slice(0, 2));
+        expect(named((await read('', window.period, later, `&limit=2&cursor=${liveCursor}`)).entries)).toEqual(expected.slice(2));
+        const frozenMe = await read('/me', window.period, later, '&radius=1');
+        expect(frozenMe).toMatchObject({ ...ended, total: 3, entry: { displayName: 'ann', rank: 3, score: 10 } });
+        expect(named(frozenMe.neighbors)).toEqual([[2, 'cem', 20]]);
+        const frozenAround = await read('/around-me', window.period, later, '&radius=1');
+        expect(frozenAround).toMatchObject({ ...ended, total: 3 });
+        expect(named(frozenAround.entries)).toEqual(expected.slice(1));
+        // The POST variant (players in the body) answers the same.
+        const posted = await app.inject({
+          method: 'POST',
+          url: `/v1/games/${game.id}/leaderboards/race/around-me?period=${encodeURIComponent(window.period)}&radius=1`,
+          headers: players[0]!.headers,
+          payload: { players: later.players.split(',') },
+        });
+        expect(posted.json()).toEqual(frozenAround);
+      });
+
       it('answers 400 invalid-period for a time that starts no window and for event on a calendar board', async () => {
         await moveTo('2026-11-28T12:00:00.000Z');
         for (const [board, period] of [
