@@ -1,65 +1,28 @@
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { App } from '@playstack/server-kit';
-import { createTestDatabase, launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { galaxyGame, manifestWith } from './support/identity-fixtures.js';
-import { buildTestApp } from './support/test-app.js';
+import { snap as snapInto, submitScoreRun, useAdminPagesBrowser } from './support/admin-pages-browser.js';
 
 const screenshotsDir = fileURLToPath(new URL('../../../test-output/game-admin/', import.meta.url));
 const password = 'correct horse battery';
 
-let database: TestDatabase;
-let app: App;
-let baseUrl: string;
-let browser: Browser;
+const served = useAdminPagesBrowser(screenshotsDir);
 
-beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
-  database = await createTestDatabase('sqlite');
-  app = await buildTestApp(database);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
-});
+const snap = (page: Page, name: string) => snapInto(screenshotsDir, page, name);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.dispose();
-});
-
-async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${screenshotsDir}${name}.png`, fullPage: true });
-}
-
-async function submitRun(gameId: string, name: string, runId: string, score: number): Promise<void> {
-  const exchange = await fetch(`${baseUrl}/v1/games/${gameId}/auth/exchange`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ authorizationCode: `dev:${name}` }),
-  });
-  const { accessToken } = (await exchange.json()) as { accessToken: string };
-  const run = await fetch(`${baseUrl}/v1/games/${gameId}/runs/score`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ runId, payload: { score, durationMs: 30_000 } }),
-  });
-  expect(run.status).toBe(200);
-}
+const submitRun = (gameId: string, name: string, runId: string, score: number) => submitScoreRun(served.baseUrl, gameId, name, runId, { score, durationMs: 30_000 });
 
 it('an operator registers, signs in, fixes a manifest, sees the new game and its runs, and signs out', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const externalRequests: string[] = [];
   page.on('request', (request) => {
-    if (!request.url().startsWith(baseUrl)) externalRequests.push(request.url());
+    if (!request.url().startsWith(served.baseUrl)) externalRequests.push(request.url());
   });
 
   // A signed-out visit is sent to sign in.
-  await page.goto(`${baseUrl}/admin/games`);
+  await page.goto(`${served.baseUrl}/admin/games`);
   expect(new URL(page.url()).pathname).toBe('/admin/login');
   await snap(page, '01-login');
 
@@ -120,12 +83,12 @@ it('an operator registers, signs in, fixes a manifest, sees the new game and its
 
   // Narrow screens get the same pages, legible.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${baseUrl}/admin/`);
+  await page.goto(`${served.baseUrl}/admin/`);
   await snap(page, '11-overview-mobile');
 
   // Signing out ends the session: the pages send the visitor back to sign in.
   await page.click('header form button');
-  await page.goto(`${baseUrl}/admin/manifest`);
+  await page.goto(`${served.baseUrl}/admin/manifest`);
   expect(new URL(page.url()).pathname).toBe('/admin/login');
   expect(externalRequests).toEqual([]);
   await context.close();

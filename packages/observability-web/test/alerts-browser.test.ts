@@ -1,36 +1,25 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeEachDatabase, launchChromium } from '@playstack/server-kit/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { HttpReceiver } from '../../observability-service/test/support/http-receiver.js';
-import { buildDashboard, clearScreenshots, screenshot, signedInAsFirstAdmin, startService, type watchPage, type RunningService } from './support/dashboard-harness.js';
+import { ingestEnvelopes, useDashboardTools, useSignedInDashboard } from './support/dashboard-harness.js';
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
 const key = 'alerts-browser-test-key-0123456789';
 const minuteMs = 60_000;
 
-let build: { dir: string; dispose: () => void };
-let browser: Browser;
-
-beforeAll(async () => {
-  [build, browser] = await Promise.all([buildDashboard(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  build?.dispose();
-});
+const tools = useDashboardTools();
 
 const hex = (length: number) => Array.from({ length }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 
 describeEachDatabase('alerts in a browser', (database) => {
-  let suite: string;
-  let service: RunningService;
-  let context: BrowserContext;
-  let page: Page;
-  let watched: ReturnType<typeof watchPage>;
   const receiver = new HttpReceiver();
   let receiverBase = '';
-  const url = (path: string) => `${service.baseUrl}${path}`;
-  const shot = (name: string) => screenshot(page, suite, name);
+  beforeAll(async () => {
+    receiverBase = await receiver.listen();
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
 
   /** Requests of checkout in the minute starting `minuteStart`; `failing` of them fail. */
   const ingest = async (minuteStart: number, requests: number, failing: number) => {
@@ -44,52 +33,42 @@ describeEachDatabase('alerts in a browser', (database) => {
       status: i < failing ? 'error' : 'ok',
       ...(i < failing ? { error: { type: 'PaymentDeclined', message: 'card declined', stack: 'PaymentDeclined: card declined\n    at charge (/srv/app/charge.ts:41:7)' } } : {}),
     }));
-    const response = await fetch(url('/api/v1/ingest'), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ protocol: 1, sentAt: new Date().toISOString(), resource: { service: 'checkout', environment: 'production' }, occurrences }),
-    });
-    expect(response.status).toBe(202);
+    const body = { protocol: 1, sentAt: new Date().toISOString(), resource: { service: 'checkout', environment: 'production' }, occurrences };
+    await ingestEnvelopes(dashboard.service.baseUrl, key, [{ service: 'checkout', body }]);
   };
 
-  beforeAll(async () => {
-    suite = `alerts-${database().dialect}`;
-    clearScreenshots(suite);
-    receiverBase = await receiver.listen();
+  const dashboard = useSignedInDashboard(tools, database, {
+    name: 'alerts',
+    admin,
     // 178 envelopes in a loop: past the default 100 per second per key on a quiet machine.
-    service = await startService(database(), build.dir, { SERVICE_API_KEY: key, ALERT_EVALUATION_INTERVAL_SECONDS: '3600', ALERT_EVALUATION_DELAY_SECONDS: '0', INGEST_RATE_LIMIT_PER_SECOND: '100000' });
-    // Two hours ago: 20 minutes of failures (the preview shows them); the rest of the last hours healthy.
-    const thisMinute = Math.floor(Date.now() / minuteMs) * minuteMs;
-    for (let n = 180; n >= 3; n -= 1) await ingest(thisMinute - n * minuteMs, 10, n <= 130 && n > 110 ? 6 : 0);
-    ({ context, page, watched } = await signedInAsFirstAdmin(browser, service.baseUrl, admin));
-  }, 120_000);
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail') await shot(`failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
+    env: { SERVICE_API_KEY: key, ALERT_EVALUATION_INTERVAL_SECONDS: '3600', ALERT_EVALUATION_DELAY_SECONDS: '0', INGEST_RATE_LIMIT_PER_SECOND: '100000' },
+    prepare: async () => {
+      // Two hours ago: 20 minutes of failures (the preview shows them); the rest of the last hours healthy.
+      const thisMinute = Math.floor(Date.now() / minuteMs) * minuteMs;
+      for (let n = 180; n >= 3; n -= 1) await ingest(thisMinute - n * minuteMs, 10, n <= 130 && n > 110 ? 6 : 0);
+    },
+    setupTimeoutMs: 120_000,
   });
-  afterAll(async () => {
-    await context?.close();
-    await service?.app.close();
-    await receiver.close();
-  });
+  const { url, shot } = dashboard;
 
   it('adds a webhook channel in Settings and sends a test', async () => {
-    await page.goto(url('/settings/alert-channels'));
-    await page.getByLabel('Channel name').fill('ops hook');
-    await page.getByLabel('URL').fill(`${receiverBase}/hook`);
-    await page.getByRole('button', { name: 'Add channel' }).click();
-    await page.getByRole('status', { name: 'Signing secret' }).waitFor();
-    const row = page.getByRole('table', { name: 'Alert channels' }).getByRole('row', { name: /ops hook/ });
+    await dashboard.page.goto(url('/settings/alert-channels'));
+    await dashboard.page.getByLabel('Channel name').fill('ops hook');
+    await dashboard.page.getByLabel('URL').fill(`${receiverBase}/hook`);
+    await dashboard.page.getByRole('button', { name: 'Add channel' }).click();
+    await dashboard.page.getByRole('status', { name: 'Signing secret' }).waitFor();
+    const row = dashboard.page.getByRole('table', { name: 'Alert channels' }).getByRole('row', { name: /ops hook/ });
     await row.getByRole('button', { name: 'Send test' }).click();
-    await expect.poll(() => page.getByTestId('test-result-ops hook').textContent()).toContain('delivered (HTTP 200)');
+    await expect.poll(() => dashboard.page.getByTestId('test-result-ops hook').textContent()).toContain('delivered (HTTP 200)');
     expect(JSON.parse(receiver.at('/hook')[0]!.body)).toMatchObject({ version: 1, type: 'test' });
     await shot('alert-channels');
   });
 
   it('creates a rule after previewing how it would have fired over the last 24 hours', async () => {
-    await page.getByRole('link', { name: 'Alerts', exact: true }).click();
-    await page.waitForURL(/\/alerts$/);
-    await page.getByRole('button', { name: 'New rule' }).click();
-    const form = page.getByRole('form', { name: 'New alert rule' });
+    await dashboard.page.getByRole('link', { name: 'Alerts', exact: true }).click();
+    await dashboard.page.waitForURL(/\/alerts$/);
+    await dashboard.page.getByRole('button', { name: 'New rule' }).click();
+    const form = dashboard.page.getByRole('form', { name: 'New alert rule' });
     await form.getByLabel('Name').fill('checkout failing');
     await form.getByLabel('Service').fill('checkout');
     await form.getByLabel('Threshold').fill('30');
@@ -97,13 +76,13 @@ describeEachDatabase('alerts in a browser', (database) => {
     await form.getByLabel('For (minutes)').fill('0');
     await form.getByLabel(/ops hook/).check();
     await form.getByRole('button', { name: 'Preview last 24 h' }).click();
-    await expect.poll(() => page.getByTestId('preview-summary').textContent()).toMatch(/^Would have fired 1 time: /);
+    await expect.poll(() => dashboard.page.getByTestId('preview-summary').textContent()).toMatch(/^Would have fired 1 time: /);
     await shot('rule-preview');
     await form.getByRole('button', { name: 'Create rule' }).click();
-    const table = page.getByRole('table', { name: 'Alert rules' });
+    const table = dashboard.page.getByRole('table', { name: 'Alert rules' });
     await table.getByRole('row', { name: /checkout failing/ }).waitFor();
     await expect.poll(() => table.getByRole('row', { name: /checkout failing/ }).getByText('ok', { exact: true }).count()).toBe(1);
-    const alertChanges = watched.stateChanging.filter((request) => request.url.startsWith('/api/v1/alerts/'));
+    const alertChanges = dashboard.watched.stateChanging.filter((request) => request.url.startsWith('/api/v1/alerts/'));
     expect(alertChanges.map((request) => request.url)).toEqual(['/api/v1/alerts/channels', '/api/v1/alerts/channels/' + alertChanges[1]!.url.split('/')[5] + '/test', '/api/v1/alerts/preview', '/api/v1/alerts/rules']);
     expect(alertChanges.every((request) => request.csrf !== undefined)).toBe(true);
   });
@@ -111,12 +90,12 @@ describeEachDatabase('alerts in a browser', (database) => {
   it('shows the rule firing on injected data, and opens a linked trace from the alert event', async () => {
     const thisMinute = Math.floor(Date.now() / minuteMs) * minuteMs;
     for (let n = 5; n >= 1; n -= 1) await ingest(thisMinute - n * minuteMs, 10, 8);
-    await service.app.alerts.evaluator.runOnce();
-    await service.app.alerts.notifier.runOnce();
-    await page.reload();
-    const row = page.getByRole('table', { name: 'Alert rules' }).getByRole('row', { name: /checkout failing/ });
+    await dashboard.service.app.alerts.evaluator.runOnce();
+    await dashboard.service.app.alerts.notifier.runOnce();
+    await dashboard.page.reload();
+    const row = dashboard.page.getByRole('table', { name: 'Alert rules' }).getByRole('row', { name: /checkout failing/ });
     await expect.poll(() => row.getByText('firing', { exact: true }).count()).toBe(1);
-    const latest = page.getByRole('table', { name: 'Alert history' });
+    const latest = dashboard.page.getByRole('table', { name: 'Alert history' });
     await latest.getByRole('row', { name: /checkout failing/ }).first().waitFor();
     await shot('rule-firing');
     expect(JSON.parse(receiver.at('/hook').at(-1)!.body)).toMatchObject({ type: 'alert', status: 'firing', rule: { name: 'checkout failing' } });
@@ -124,29 +103,29 @@ describeEachDatabase('alerts in a browser', (database) => {
     const sparkline = row.getByRole('img', { name: /checkout failing: error-rate over 24 hours/ });
     expect(await sparkline.boundingBox()).toMatchObject({ width: 240, height: 40 });
     // At the test's 1,360 pixels the top bar keeps every section on one line.
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    const nav = dashboard.page.getByRole('navigation', { name: 'Main' });
     const [services, settings] = await Promise.all([nav.getByRole('link', { name: 'Services' }).boundingBox(), nav.getByRole('link', { name: 'Settings' }).boundingBox()]);
     expect(settings!.y).toBe(services!.y);
 
     const traceLink = latest.locator('a[href^="/traces/"]').first();
     const href = await traceLink.getAttribute('href');
     await traceLink.click();
-    await page.waitForURL(new RegExp(`${href}$`));
-    await page.getByText('POST /checkout').first().waitFor();
+    await dashboard.page.waitForURL(new RegExp(`${href}$`));
+    await dashboard.page.getByText('POST /checkout').first().waitFor();
     await shot('linked-trace');
-    expect(watched.problems).toEqual([]);
+    expect(dashboard.watched.problems).toEqual([]);
   });
 
   it('lists every transition on the history page, filtered by rule and state, with links to the rule and its evidence', async () => {
-    await page.getByRole('link', { name: 'Alerts', exact: true }).click();
-    await page.getByRole('link', { name: 'All history →' }).click();
-    await page.waitForURL(/\/alerts\/history/);
-    const table = page.getByRole('table', { name: 'Alert history' });
+    await dashboard.page.getByRole('link', { name: 'Alerts', exact: true }).click();
+    await dashboard.page.getByRole('link', { name: 'All history →' }).click();
+    await dashboard.page.waitForURL(/\/alerts\/history/);
+    const table = dashboard.page.getByRole('table', { name: 'Alert history' });
     const rows = table.getByRole('row', { name: /checkout failing/ });
     await rows.first().waitFor();
     // The minutes of the injected failures: the rule fired (its error rate over the threshold) and notified the channel.
-    await page.locator('select[name="state"]').selectOption('firing');
-    await page.waitForURL(/state=firing/);
+    await dashboard.page.locator('select[name="state"]').selectOption('firing');
+    await dashboard.page.waitForURL(/state=firing/);
     await expect.poll(() => rows.count()).toBe(1);
     const firing = rows.first();
     expect(await firing.getByRole('cell').nth(2).textContent()).toBe('ok → firing');
@@ -156,18 +135,18 @@ describeEachDatabase('alerts in a browser', (database) => {
     expect(await firing.locator('a[href^="/traces/"]').count()).toBe(3);
     expect(await firing.getByRole('link', { name: 'PaymentDeclined: card declined' }).count()).toBe(1);
     expect(await firing.getByRole('link', { name: 'window' }).getAttribute('href')).toMatch(/^\/services\/checkout\?from=/);
-    await page.locator('select[name="rule"]').selectOption({ label: 'checkout failing' });
-    await page.waitForURL(/rule=/);
+    await dashboard.page.locator('select[name="rule"]').selectOption({ label: 'checkout failing' });
+    await dashboard.page.waitForURL(/rule=/);
     await expect.poll(() => rows.count()).toBe(1);
-    await page.locator('select[name="state"]').selectOption('resolved');
-    await expect.poll(() => page.getByText('No alert changed state in this range with these filters.').count()).toBe(1);
-    await page.locator('select[name="state"]').selectOption('');
+    await dashboard.page.locator('select[name="state"]').selectOption('resolved');
+    await expect.poll(() => dashboard.page.getByText('No alert changed state in this range with these filters.').count()).toBe(1);
+    await dashboard.page.locator('select[name="state"]').selectOption('');
     await rows.first().waitFor();
     await shot('alert-history');
 
     await rows.first().getByRole('link', { name: 'checkout failing' }).click();
-    await page.waitForURL(/\/alerts\?rule=/);
-    await page.locator('tr.row-selected', { hasText: 'checkout failing' }).waitFor();
-    expect(watched.problems).toEqual([]);
+    await dashboard.page.waitForURL(/\/alerts\?rule=/);
+    await dashboard.page.locator('tr.row-selected', { hasText: 'checkout failing' }).waitFor();
+    expect(dashboard.watched.problems).toEqual([]);
   });
 });

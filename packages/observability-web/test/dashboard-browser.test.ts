@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeEachDatabase, launchChromium as launchBrowser } from '@playstack/server-kit/testing';
-import { buildDashboard, clearScreenshots, screenshot, startService, watchPage, type RunningService } from './support/dashboard-harness.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { clearScreenshots, screenshot, screenshotFailures, startService, useDashboardTools, watchPage, type RunningService } from './support/dashboard-harness.js';
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { exportSpans, recordSampleTrace } from '../../observability-service/test/support/otlp-sample-trace.js';
@@ -12,16 +12,7 @@ import { exportLogs, recordSampleLogs } from '../../observability-service/test/s
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
 const member = { name: 'Max Member', email: 'max@example.com', password: 'another long passphrase' };
 
-let build: { dir: string; dispose: () => void };
-let browser: Browser;
-
-beforeAll(async () => {
-  [build, browser] = await Promise.all([buildDashboard(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  build?.dispose();
-});
+const tools = useDashboardTools();
 
 describeEachDatabase('dashboard in a browser', (database) => {
   let suite: string;
@@ -38,17 +29,14 @@ describeEachDatabase('dashboard in a browser', (database) => {
     suite = database().dialect;
     clearScreenshots(suite);
     // Last-used times are written every second here, so the key list can show them.
-    service = await startService(database(), build.dir, { INGEST_KEY_LAST_USED_FLUSH_SECONDS: '1' });
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+    service = await startService(database(), tools.build.dir, { INGEST_KEY_LAST_USED_FLUSH_SECONDS: '1' });
+    context = await tools.browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     watched = watchPage(page, service.baseUrl);
   });
-  afterEach(async ({ task }) => {
-    // What the page showed when a step failed, next to the screenshots of the passing steps.
-    if (task.result?.state === 'fail') await shot(`failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-  });
+  screenshotFailures(shot);
   afterAll(async () => {
     await context?.close();
     await service?.app.close();
@@ -370,7 +358,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.getByLabel('Current password').waitFor();
     await shot('settings-password');
 
-    const memberContext = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const memberContext = await tools.browser.newContext({ viewport: { width: 1360, height: 900 } });
     try {
       const memberPage = await memberContext.newPage();
       memberPage.setDefaultTimeout(10_000);
@@ -439,7 +427,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
   });
 
   it('shows the password reset pages', async () => {
-    const resetContext = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const resetContext = await tools.browser.newContext({ viewport: { width: 1360, height: 900 } });
     try {
       const resetPage = await resetContext.newPage();
       await resetPage.goto(url('/reset-password'));

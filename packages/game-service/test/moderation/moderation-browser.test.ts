@@ -1,61 +1,24 @@
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { App } from '@playstack/server-kit';
-import { createTestDatabase, launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { manifestWith, storeManifest } from '../support/identity-fixtures.js';
-import { buildTestApp } from '../support/test-app.js';
+import { snap as snapInto, submitScoreRun, useAdminPagesBrowser } from '../support/admin-pages-browser.js';
 import { arenaGame } from '../leaderboards/leaderboard-fixtures.js';
 
 const screenshotsDir = fileURLToPath(new URL('../../../../test-output/game-admin/moderation/', import.meta.url));
 const password = 'correct horse battery';
 const game = arenaGame('arena');
 
-let database: TestDatabase;
-let app: App;
-let baseUrl: string;
-let browser: Browser;
+const served = useAdminPagesBrowser(screenshotsDir, (app) => storeManifest(app, manifestWith(game)));
 
-beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
-  database = await createTestDatabase('sqlite');
-  app = await buildTestApp(database);
-  await storeManifest(app, manifestWith(game));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
-});
+const snap = (page: Page, name: string) => snapInto(screenshotsDir, page, name);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.dispose();
-});
-
-async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${screenshotsDir}${name}.png`, fullPage: true });
-}
-
-async function submitRun(name: string, runId: string, score: number, hints?: Record<string, number>): Promise<void> {
-  const exchange = await fetch(`${baseUrl}/v1/games/${game.id}/auth/exchange`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ authorizationCode: `dev:${name}` }),
-  });
-  const { accessToken } = (await exchange.json()) as { accessToken: string };
-  const run = await fetch(`${baseUrl}/v1/games/${game.id}/runs/score`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ runId, payload: { score, durationMs: 30_000, ...(hints ? { hints } : {}) } }),
-  });
-  expect(run.status).toBe(200);
-}
+const submitRun = (name: string, runId: string, score: number, hints?: Record<string, number>) =>
+  submitScoreRun(served.baseUrl, game.id, name, runId, { score, durationMs: 30_000, ...(hints ? { hints } : {}) });
 
 /** The names on the high-score board of the game page, top first. */
 async function highScoreNames(page: Page): Promise<string[]> {
-  await page.goto(`${baseUrl}/admin/games/${game.id}`);
+  await page.goto(`${served.baseUrl}/admin/games/${game.id}`);
   const card = page.locator('.card', { has: page.locator('h2', { hasText: 'High score' }) });
   return card.locator('tbody tr td:nth-child(2)').allInnerTexts();
 }
@@ -65,9 +28,9 @@ it('an operator finds a player, hides them, sees the board change, and undoes it
   await submitRun('grace', 'grace-run-0001', 1337, { score: 9_999 });
   await submitRun('linus', 'linus-run-0001', 600);
 
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await served.browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/admin/register`);
+  await page.goto(`${served.baseUrl}/admin/register`);
   await page.fill('#name', 'Operator');
   await page.fill('#email', 'operator@example.com');
   await page.fill('#password', password);
@@ -98,7 +61,7 @@ it('an operator finds a player, hides them, sees the board change, and undoes it
   await snap(page, '05-game-without-her-1400');
 
   // Undo: she is back exactly where she was.
-  await page.goto(`${baseUrl}/admin/players?q=grace`);
+  await page.goto(`${served.baseUrl}/admin/players?q=grace`);
   await page.click('main table >> text=grace');
   await page.fill('#unhide-reason', 'appeal: replay checked');
   await page.click('main button:text("Unhide")');
@@ -112,13 +75,13 @@ it('an operator finds a player, hides them, sees the board change, and undoes it
 
   // The same pages on a phone.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${baseUrl}/admin/players?q=grace`);
+  await page.goto(`${served.baseUrl}/admin/players?q=grace`);
   await snap(page, '07-search-390');
   await page.click('main table >> text=grace');
   await snap(page, '08-player-390');
-  await page.goto(`${baseUrl}/admin/audit`);
+  await page.goto(`${served.baseUrl}/admin/audit`);
   await snap(page, '09-audit-390');
-  await page.goto(`${baseUrl}/admin/games/${game.id}`);
+  await page.goto(`${served.baseUrl}/admin/games/${game.id}`);
   await snap(page, '10-game-390');
   await context.close();
 }, 120_000);

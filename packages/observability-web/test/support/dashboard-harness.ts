@@ -3,21 +3,28 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import type { App } from '@playstack/server-kit';
-import type { TestDatabase } from '@playstack/server-kit/testing';
+import { launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
 
 const packageDir = fileURLToPath(new URL('../../', import.meta.url));
 /** Screenshots land here (gitignored), one folder per suite. */
 export const screenshotsDir = fileURLToPath(new URL('../../../../test-output/dashboard/', import.meta.url));
 
+/** A dashboard build in a temporary directory, removed by `dispose`. */
+export interface DashboardBuild {
+  dir: string;
+  dispose: () => void;
+}
+
 /**
  * Builds the dashboard from its sources into a fresh directory, so the browser tests never run
  * against a stale `dist/`. Takes a couple of seconds.
  */
-export async function buildDashboard(): Promise<{ dir: string; dispose: () => void }> {
+export async function buildDashboard(): Promise<DashboardBuild> {
   const dir = mkdtempSync(join(tmpdir(), 'dashboard-build-'));
   await build({
     configFile: join(packageDir, 'vite.config.ts'),
@@ -98,4 +105,97 @@ export async function signedInAsFirstAdmin(
   await page.getByRole('button', { name: 'Create administrator' }).click();
   await page.waitForURL(/\/settings\/keys$/);
   return { context, page, watched };
+}
+
+/** The dashboard build and the browser one test file shares across its suites. */
+export interface DashboardTools {
+  build: DashboardBuild;
+  browser: Browser;
+}
+
+/**
+ * Builds the dashboard and launches Chromium before the file's tests (both at once), and closes them
+ * after. The returned object is filled in by the time the tests run.
+ */
+export function useDashboardTools(launchBrowser: () => Promise<Browser> = launchChromium): DashboardTools {
+  const tools = {} as DashboardTools;
+  beforeAll(async () => {
+    [tools.build, tools.browser] = await Promise.all([buildDashboard(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await tools.browser?.close();
+    tools.build?.dispose();
+  });
+  return tools;
+}
+
+/** What the page showed when a test failed, saved by `shot` as `failed-<test name>` next to the passing steps' screenshots. */
+export function screenshotFailures(shot: (name: string) => Promise<void>): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await shot(`failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
+  });
+}
+
+/** One suite's service and a browser signed in to it as the first administrator. */
+export interface SignedInDashboard {
+  /** The screenshot folder: `<name>-<dialect>`. */
+  suite: string;
+  service: RunningService;
+  context: BrowserContext;
+  page: Page;
+  watched: ReturnType<typeof watchPage>;
+  /** The absolute URL of a path on the service. */
+  url(path: string): string;
+  /** Saves a screenshot of the page under the suite's folder. */
+  shot(name: string): Promise<void>;
+}
+
+/** How `useSignedInDashboard` starts its service. */
+export interface SignedInDashboardOptions {
+  /** Names the suite's screenshot folder, before the dialect. */
+  name: string;
+  admin: { name: string; email: string; password: string };
+  env?: Record<string, string>;
+  /** Runs once the service listens, before the browser signs in (to send it telemetry). */
+  prepare?: (dashboard: SignedInDashboard) => Promise<void>;
+  /** How long starting, preparing and signing in may take together. */
+  setupTimeoutMs?: number;
+}
+
+/**
+ * For a describe block: empties its screenshot folder, starts the service on the database serving the
+ * dashboard build, prepares it, and signs a fresh browser context in as the first administrator;
+ * a failing test leaves a screenshot; the context and service close after the block. The returned
+ * object is filled in by the time the tests run.
+ */
+export function useSignedInDashboard(tools: DashboardTools, database: () => TestDatabase, options: SignedInDashboardOptions): SignedInDashboard {
+  const dashboard = {
+    url: (path: string) => `${dashboard.service.baseUrl}${path}`,
+    shot: (name: string) => screenshot(dashboard.page, dashboard.suite, name),
+  } as SignedInDashboard;
+  beforeAll(async () => {
+    dashboard.suite = `${options.name}-${database().dialect}`;
+    clearScreenshots(dashboard.suite);
+    dashboard.service = await startService(database(), tools.build.dir, options.env);
+    await options.prepare?.(dashboard);
+    Object.assign(dashboard, await signedInAsFirstAdmin(tools.browser, dashboard.service.baseUrl, options.admin));
+  }, options.setupTimeoutMs);
+  screenshotFailures(dashboard.shot);
+  afterAll(async () => {
+    await dashboard.context?.close();
+    await dashboard.service?.app.close();
+  });
+  return dashboard;
+}
+
+/** Sends the envelopes to the ingest endpoint of the service with the key, expecting each accepted (202). */
+export async function ingestEnvelopes(baseUrl: string, key: string, envelopes: ReadonlyArray<{ service: string; body: unknown }>): Promise<void> {
+  for (const envelope of envelopes) {
+    const response = await fetch(`${baseUrl}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(envelope.body),
+    });
+    expect(response.status, envelope.service).toBe(202);
+  }
 }
