@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import { openDatabase } from '@playstack/server-kit';
-import { describeEachDatabase, freePort } from '@playstack/server-kit/testing';
+import { describeEachDatabase, freePort, sendUntilKilled, startServiceProcess, type ServiceProcess } from '@playstack/server-kit/testing';
 import { loadObservabilityConfig } from '../src/config.js';
 import { envelope, minimalOccurrence } from './support/envelopes.js';
 import { encodeTraceRequest, jsonLogRecord, jsonLogsRequest, jsonSpan, jsonTraceRequest, logsRequestType } from './support/otlp-requests.js';
@@ -16,11 +15,8 @@ const concurrentSenders = 6;
 /** The process is killed once this many envelopes have been acknowledged. */
 const killAfterAcknowledged = 25;
 
-interface RunningService {
-  child: ChildProcess;
-  baseUrl: string;
+interface RunningService extends ServiceProcess {
   grpcAddress: string;
-  exited: Promise<void>;
 }
 
 /** Sends one request of `occurrencesPerEnvelope` spans (or log records) of a new trace; resolves once it is acknowledged in full. */
@@ -83,22 +79,15 @@ const senders: Record<string, Sender> = {
 /** Starts the real service (src/main.ts) and resolves once it listens. */
 async function startService(env: Record<string, string>): Promise<RunningService> {
   const grpcPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', main], {
-    env: { ...process.env, ...env, OBSERVABILITY_PORT: '0', OTLP_GRPC_PORT: String(grpcPort), LOG_LEVEL: 'info', SERVICE_API_KEY: legacyKey, INGEST_RATE_LIMIT_PER_SECOND: '100000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const service = await startServiceProcess(main, {
+    ...env,
+    OBSERVABILITY_PORT: '0',
+    OTLP_GRPC_PORT: String(grpcPort),
+    LOG_LEVEL: 'info',
+    SERVICE_API_KEY: legacyKey,
+    INGEST_RATE_LIMIT_PER_SECOND: '100000',
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`service exited early with ${code}: ${output.slice(-500)}`)));
-  });
-  child.stdout!.resume();
-  return { child, baseUrl, grpcAddress: `127.0.0.1:${grpcPort}`, exited };
+  return { ...service, grpcAddress: `127.0.0.1:${grpcPort}` };
 }
 
 // Each case starts the service twice as a child process under tsx: 10-30 s on a loaded machine.
@@ -108,31 +97,15 @@ describeEachDatabase('durability of acknowledged envelopes', (database) => {
   it(`${transport}: keeps every acknowledged ${table === 'logs' ? 'log record' : 'occurrence'} when the process is killed with SIGKILL right after its acknowledgements`, { timeout: 120_000 }, async () => {
     const env = { ...database().env };
     const service = await startService(env);
-    const acknowledged: string[] = [];
-    let killed = false;
-    try {
-      const sender = async () => {
-        while (!killed) {
-          const traceId = randomBytes(16).toString('hex');
-          try {
-            await send(service, traceId);
-            if (killed) return;
-            acknowledged.push(traceId);
-            if (acknowledged.length >= killAfterAcknowledged) {
-              killed = true;
-              service.child.kill('SIGKILL');
-            }
-          } catch (error) {
-            if (killed) return;
-            throw error;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: concurrentSenders }, sender));
-      await service.exited;
-    } finally {
-      service.child.kill('SIGKILL');
-    }
+    const acknowledged = await sendUntilKilled(service, {
+      senders: concurrentSenders,
+      killAfter: killAfterAcknowledged,
+      send: async () => {
+        const traceId = randomBytes(16).toString('hex');
+        await send(service, traceId);
+        return traceId;
+      },
+    });
     expect(acknowledged.length).toBeGreaterThanOrEqual(killAfterAcknowledged);
 
     // A restart recovers the store and serves again; then every acknowledged occurrence is there.

@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { describeEachDatabase, sendUntilKilled, startServiceProcess } from '@playstack/server-kit/testing';
 import { listRuns } from '../../src/runs/run-store.js';
 import { buildTestApp } from '../support/test-app.js';
 
@@ -13,32 +12,6 @@ const players = 8;
 const concurrentSenders = 24;
 /** The process is killed once this many runs have been acknowledged. */
 const killAfterAcknowledged = 60;
-
-interface RunningService {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: Promise<void>;
-}
-
-/** Starts the real service (src/main.ts) and resolves once it listens. */
-async function startService(env: Record<string, string>): Promise<RunningService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', main], {
-    env: { ...process.env, ...env, ...unlimited, GAME_PORT: '0', GAME_DEV_AUTH: '1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`service exited early with ${code}: ${output.slice(-500)}`)));
-  });
-  child.stdout!.resume();
-  return { child, baseUrl, exited };
-}
 
 async function signIn(baseUrl: string, name: string): Promise<{ accessToken: string; player: { id: string } }> {
   const response = await fetch(`${baseUrl}/v1/games/demo/auth/exchange`, {
@@ -54,41 +27,25 @@ async function signIn(baseUrl: string, name: string): Promise<{ accessToken: str
 describeEachDatabase('group commit when the process is killed', (database) => {
   it('every acknowledged run is stored after SIGKILL in the middle of group commits, and answered again with its result', { timeout: 120_000 }, async () => {
     const env = { ...database().env };
-    const service = await startService(env);
+    const service = await startServiceProcess(main, { ...env, ...unlimited, GAME_PORT: '0', GAME_DEV_AUTH: '1', LOG_LEVEL: 'info' });
     const sessions = await Promise.all(Array.from({ length: players }, (_, i) => signIn(service.baseUrl, `crash-${i}`)));
-    const acknowledged: Array<{ playerId: string; runId: string; payload: object; body: string }> = [];
-    let killed = false;
-    try {
-      const sender = async (senderIndex: number) => {
+    const acknowledged = await sendUntilKilled(service, {
+      senders: concurrentSenders,
+      killAfter: killAfterAcknowledged,
+      send: async (senderIndex, acknowledgedSoFar) => {
         const session = sessions[senderIndex % players]!;
-        while (!killed) {
-          const runId = randomUUID();
-          const payload = { score: acknowledged.length + 1, durationMs: 10_000 };
-          try {
-            const response = await fetch(`${service.baseUrl}/v1/games/demo/runs/score`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
-              body: JSON.stringify({ runId, payload }),
-            });
-            const body = await response.text();
-            if (killed) return;
-            if (response.status !== 200) throw new Error(`unexpected ${response.status}: ${body}`);
-            acknowledged.push({ playerId: session.player.id, runId, payload, body });
-            if (acknowledged.length >= killAfterAcknowledged) {
-              killed = true;
-              service.child.kill('SIGKILL');
-            }
-          } catch (error) {
-            if (killed) return;
-            throw error;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: concurrentSenders }, (_, i) => sender(i)));
-      await service.exited;
-    } finally {
-      service.child.kill('SIGKILL');
-    }
+        const runId = randomUUID();
+        const payload = { score: acknowledgedSoFar + 1, durationMs: 10_000 };
+        const response = await fetch(`${service.baseUrl}/v1/games/demo/runs/score`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
+          body: JSON.stringify({ runId, payload }),
+        });
+        const body = await response.text();
+        if (response.status !== 200) throw new Error(`unexpected ${response.status}: ${body}`);
+        return { playerId: session.player.id, runId, payload, body };
+      },
+    });
     expect(acknowledged.length).toBeGreaterThanOrEqual(killAfterAcknowledged);
 
     const reopened = await buildTestApp(database(), unlimited);

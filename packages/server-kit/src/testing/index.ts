@@ -15,3 +15,4 @@ export { databaseMigratedUpTo, insertRow, type ServiceStorage } from './legacy-d
 export { routeTable } from './route-table.js';
 export { fakeSmtpServer, type ReceivedMail } from './smtp-server.js';
 export { clickHouseAvailable, clickHouseServerInstalled, startTestClickHouse, TestClickHouseServer, type TestClickHouse } from './clickhouse-server.js';
+export { sendUntilKilled, startServiceProcess, type KillMidFlightOptions, type ServiceProcess } from './service-process.js';
