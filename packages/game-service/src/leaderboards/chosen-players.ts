@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiError } from '@playstack/server-kit';
 import type { Entry, EntryPosition } from './leaderboard-store.js';
 import type { RankedEntry } from './rank-index.js';
@@ -33,8 +33,62 @@ export function chosenPlayers(named: string | readonly string[], callerId: strin
   if (list.length > chosenPlayersMax) throw new ApiError('invalid-players', `players: at most ${chosenPlayersMax} player ids, got ${list.length}.`);
   const bad = list.find((id) => !playerIdPattern.test(id));
   if (bad !== undefined) throw new ApiError('invalid-players', `players: ${JSON.stringify(bad.slice(0, 64))} is not a player id (a UUID).`);
-  const ids = [...new Set([...list.map((id) => id.toLowerCase()), callerId])].sort();
-  return { ids, digest: createHash('sha256').update(ids.join(',')).digest('base64url').slice(0, 16) };
+  // A query's list is lowered in one call (and split again only when that changed it).
+  const lowered = typeof named === 'string' ? named.toLowerCase() : undefined;
+  const ids = lowered === undefined ? list.map((id) => id.toLowerCase()) : lowered === named ? [...list] : lowered.split(',');
+  ids.push(callerId);
+  return new ChosenSet(sortedOnce(ids));
+}
+
+/** The digest is computed when first asked for: only reads that take or give a cursor need it. */
+class ChosenSet implements ChosenPlayers {
+  #digest: string | undefined;
+  constructor(readonly ids: readonly string[]) {}
+  get digest(): string {
+    return (this.#digest ??= hash('sha256', this.ids.join(','), 'base64url').slice(0, 16));
+  }
+}
+
+/** How many ids `sortedOnce` numbers within one sort key (more than a request holds: the named ids and the caller). */
+const indexSpan = 128;
+
+/**
+ * The ids each once, in string order (what `[...new Set(ids)].sort()` answers, in about half
+ * the time): sorted first as numbers, by the value of the first eight hex digits, which orders
+ * lowercase UUIDs as their strings do, then put right by an insertion sort (a few comparisons
+ * where those digits tie, for the same id named twice; more for a caller id that is not a UUID).
+ */
+function sortedOnce(ids: readonly string[]): string[] {
+  if (ids.length > indexSpan) return [...new Set(ids)].sort();
+  const keys = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) keys[i] = leadingValue(ids[i]!) * indexSpan + i;
+  keys.sort();
+  const sorted: string[] = [];
+  for (const key of keys) {
+    const id = ids[key % indexSpan]!;
+    let at = sorted.length;
+    while (at > 0 && sorted[at - 1]! > id) at--;
+    if (at > 0 && sorted[at - 1] === id) continue;
+    if (at === sorted.length) sorted.push(id);
+    else sorted.splice(at, 0, id);
+  }
+  return sorted;
+}
+
+/** The value of a lowercase hex digit's char code, -1 for other char codes below 128. */
+const hexValue = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit++) hexValue[digit.toString(16).charCodeAt(0)] = digit;
+
+/** The value of the id's first eight characters as lowercase hex digits (0 when they are not). */
+function leadingValue(id: string): number {
+  let value = 0;
+  for (let i = 0; i < 8; i++) {
+    const code = id.charCodeAt(i);
+    const digit = code < 128 ? hexValue[code]! : -1;
+    if (digit < 0) return 0;
+    value = value * 16 + digit;
+  }
+  return value;
 }
 
 /** The chosen players' entries in rank order, ranked 1..n among themselves. */

@@ -72,8 +72,8 @@ export class MemoryRankEngine implements RankEngine {
     const items: RankItem[] = [];
     if (!tree) return items;
     for (const playerId of playerIds) {
-      const found = tree.around(playerId, 0);
-      if (found) items.push(found.items[0]!);
+      const item = tree.itemOf(playerId);
+      if (item) items.push(item);
     }
     return items;
   }

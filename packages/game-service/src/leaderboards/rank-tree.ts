@@ -225,6 +225,19 @@ export class RankTree {
   }
 
   /**
+   * The player's item, or undefined when absent: `around(playerId, 0)` without the rank (no walk
+   * up the tree) and with the id as given (not unpacked again), for reads of many players at once.
+   */
+  itemOf(playerId: string): RankItem | undefined {
+    const entries = this.#entries;
+    const entry = entries.find(playerId);
+    if (entry === -1) return undefined;
+    const leaf = this.#leaves[entries.leafOf[entry]!]!;
+    const at = leaf.base + this.#indexOf(leaf, entry);
+    return { sortScore: leaf.scores[at]!, achievedAt: leaf.times[at]!, playerId, displayName: entries.names[entry]! };
+  }
+
+  /**
    * Up to `count` items ranked after `key`, with the rank of the first. A cursor names an entry;
    * while that entry has not moved it is found by its player and read on from along the leaves,
    * with no search by key. Otherwise the position is found by key.

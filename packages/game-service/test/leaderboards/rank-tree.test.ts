@@ -56,6 +56,7 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>, playerI
     expect(tree.rankOf(item.playerId)).toBe(i + 1);
     expect(tree.itemsFrom(i + 1, 3).map(plain)).toEqual(sorted.slice(i, i + 3));
     expect(plain(tree.around(item.playerId, 0)!.items[0]!)).toEqual(item);
+    expect(plain(tree.itemOf(item.playerId)!)).toEqual(item);
     // A cursor naming this entry, which has not moved: read on from it.
     const after = tree.itemsAfter(item, 5);
     expect({ ...after, items: after.items.map(plain) }).toEqual({ firstRank: i + 2, items: sorted.slice(i + 1, i + 6) });
@@ -83,6 +84,7 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>, playerI
     if (model.has(playerId)) continue;
     expect(tree.rankOf(playerId)).toBeUndefined();
     expect(tree.around(playerId, 2)).toBeUndefined();
+    expect(tree.itemOf(playerId)).toBeUndefined();
   }
 }
 
