@@ -2,6 +2,7 @@ import { Fragment, type ComponentChildren } from 'preact';
 import type { AttributeValue, LogRecord } from '../api/api-types.js';
 import { formatTimestamp } from '../format.js';
 import { hrefWithView } from '../state/links.js';
+import { AttributeTable, sortedAttributes } from './attribute-table.js';
 import { Link } from './link.js';
 import { SeverityBadge } from './severity-badge.js';
 
@@ -11,24 +12,13 @@ export function bodyText(body: unknown, indent?: number): string {
   return typeof body === 'string' ? body : JSON.stringify(body, null, indent);
 }
 
+/** A titled section of attributes, left out when there are none. */
 function AttributeRows({ title, attributes }: { title: string; attributes: Record<string, AttributeValue> | null }) {
-  const entries = Object.entries(attributes ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return null;
+  if (sortedAttributes(attributes).length === 0) return null;
   return (
     <section class="section" aria-label={title}>
       <h3 class="subheading">{title}</h3>
-      <table class="table table-compact">
-        <tbody>
-          {entries.map(([name, value]) => (
-            <tr key={name}>
-              <th scope="row" class="mono">
-                {name}
-              </th>
-              <td class="mono">{String(value)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AttributeTable attributes={attributes} empty="" />
     </section>
   );
 }

@@ -2,28 +2,9 @@ import { Fragment } from 'preact';
 import type { AttributeValue, Occurrence } from '../api/api-types.js';
 import { formatDurationMs, formatTimestamp } from '../format.js';
 import { hrefWithView } from '../state/links.js';
+import { AttributeTable } from './attribute-table.js';
 import { Link } from './link.js';
 import { StatusBadge } from './status-badge.js';
-
-/** Attributes as a two-column table, sorted by name. */
-function AttributeTable({ attributes, empty }: { attributes: Record<string, AttributeValue> | null; empty: string }) {
-  const entries = Object.entries(attributes ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return <p class="muted">{empty}</p>;
-  return (
-    <table class="table table-compact">
-      <tbody>
-        {entries.map(([name, value]) => (
-          <tr key={name}>
-            <th scope="row" class="mono">
-              {name}
-            </th>
-            <td class="mono">{String(value)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 /** Attributes inline, `name=value` pairs, for the rows of the events and links tables. */
 function inlineAttributes(attributes: Record<string, AttributeValue> | null): string {
