@@ -24,6 +24,7 @@ export { RedisHealth, type RedisHealthOptions, type RedisRecovery } from './redi
 export { metricsPlugin, type MetricsOptions } from './metrics/metrics.js';
 export { Readiness, type DegradationCheck, type ReadinessCheck, type ReadinessNote, type ReadinessReport } from './system/readiness.js';
 export { ManualClock, systemClock, type Clock } from './system/clock.js';
+export { mulberry32 } from './system/mulberry32.js';
 export { systemRoutes } from './system/system-routes.js';
 export { ErrorResponse, errorResponses, HealthResponse, ReadinessResponse, VersionResponse, type VersionInfo } from './system/system-schemas.js';
 export { createServiceApp, type CommonConfig, type ServiceApp, type ServiceAppOptions } from './platform/service-app.js';

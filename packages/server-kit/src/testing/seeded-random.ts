@@ -1,14 +1,9 @@
+import { mulberry32 } from '../system/mulberry32.js';
+
 /**
  * mulberry32, a small seeded PRNG for generated test and benchmark data: the same seed gives the
  * same data, so a failing figure can be replayed. Not for anything secret.
  */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }

@@ -5,6 +5,10 @@
  * two tiles spawn at the start and one after every move that changes the board; a spawn picks an
  * empty cell (row-major order) with floor(r * count) and is a 2 when the next r < 0.9, else a 4.
  */
+import { mulberry32 } from '@playstack/server-kit';
+
+/** The PRNG the rules are defined with (see above), for clients and tests to check their own against. */
+export { mulberry32 };
 
 export const boardSize = 4;
 const cellCount = boardSize * boardSize;
@@ -21,18 +25,6 @@ export interface GameOutcome {
   /** Moves that changed the board; a move that changes nothing is ignored, as in the game. */
   readonly moves: number;
   readonly board: readonly number[];
-}
-
-/** Mulberry32: a small 32-bit PRNG, exactly reproducible in any language. Yields [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Places a 2 (or rarely a 4) on an empty cell chosen by the PRNG; empty cells in row-major order. */
