@@ -1,19 +1,19 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { OTLPTraceExporter as HttpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as HttpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { ManualClock, type App } from '@playstack/server-kit';
+import { ManualClock } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import type { OtlpEncoding } from '../src/otlp/otlp-encoding.js';
-import { setUpFirstAdmin, asBrowser, type BrowserSession } from './support/browser-session.js';
+import { asBrowser } from './support/browser-session.js';
+import { useListeningService } from './support/listening-service.js';
 import { expectSampleTraceStored, exportSpans, recordSampleTrace } from './support/otlp-sample-trace.js';
 import { decodeBody, encodeTraceRequest, jsonSpan, jsonTraceRequest, statusType, traceResponseType } from './support/otlp-requests.js';
-import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
-import { buildTestApp } from './support/test-app.js';
+import { useRecordingProxies } from './support/recording-proxy.js';
 
 const key = 'otlp-test-key-0123456789';
 const bodyLimitBytes = 64 * 1024;
@@ -39,29 +39,15 @@ diag.setLogger(
 );
 
 describeEachDatabase('OTLP/HTTP answers as the specification says', (database) => {
-  let app: App;
-  let baseUrl: string;
-  let session: BrowserSession;
-  let proxy: RecordingProxy | undefined;
-  beforeAll(async () => {
-    app = await buildTestApp(database(), { SERVICE_API_KEY: key, OBSERVABILITY_BODY_LIMIT_BYTES: String(bodyLimitBytes) });
-    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    session = await setUpFirstAdmin(app);
-  });
-  afterEach(async () => {
-    await proxy?.close();
-    proxy = undefined;
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const service = useListeningService(database, { SERVICE_API_KEY: key, OBSERVABILITY_BODY_LIMIT_BYTES: String(bodyLimitBytes) });
+  const startProxy = useRecordingProxies();
 
   const post = (body: Buffer, headers: Record<string, string>) =>
-    app.inject({ method: 'POST', url: '/v1/traces', headers: { authorization: `Bearer ${key}`, ...headers }, payload: body });
+    service.app.inject({ method: 'POST', url: '/v1/traces', headers: { authorization: `Bearer ${key}`, ...headers }, payload: body });
 
   for (const encoding of ['json', 'protobuf'] as const) {
     it(`${encoding}: one span with a bad trace id among good ones is a partial success the exporter logs; the good ones are stored`, async () => {
-      proxy = await startRecordingProxy(baseUrl);
+      const proxy = await startProxy(service.baseUrl);
       const sample = await recordSampleTrace(`partial-${encoding}`);
       const [producer, query, server] = sample.spans as [ReadableSpan, ReadableSpan, ReadableSpan];
       diagnostics.length = 0;
@@ -74,7 +60,7 @@ describeEachDatabase('OTLP/HTTP answers as the specification says', (database) =
         partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringMatching(/^span 1: traceId must be 16 bytes \(32 hex characters in JSON\); it has 2$/) },
       });
       expect(diagnostics.join('\n')).toMatch(/partial success/i);
-      const stored = await asBrowser(app, session, { url: `/api/v1/traces/${server.spanContext().traceId}` });
+      const stored = await asBrowser(service.app, service.session, { url: `/api/v1/traces/${server.spanContext().traceId}` });
       expect(stored.json().spans.map((span: { operation: string }) => span.operation)).toEqual(['POST /orders']);
     });
 
@@ -110,20 +96,20 @@ describeEachDatabase('OTLP/HTTP answers as the specification says', (database) =
     });
 
     it(`${encoding}: a wrong or missing key is 401 and the exporter gives up without retrying`, async () => {
-      proxy = await startRecordingProxy(baseUrl);
+      const proxy = await startProxy(service.baseUrl);
       const sample = await recordSampleTrace(`wrong-key-${encoding}`);
       const result = await exportSpans(exporters[encoding](proxy.url, { key: 'not-a-key-of-ours' }), sample.spans);
       expect(result.code).toBe(ExportResultCode.FAILED);
       expect(proxy.exchanges.map((exchange) => exchange.status)).toEqual([401]);
       const status = decodeBody(statusType, proxy.exchanges[0]!.body, encoding);
       expect(status).toMatchObject({ code: 16, message: 'The ingestion key is unknown or revoked.' });
-      const missing = await app.inject({ method: 'POST', url: '/v1/traces', headers: { 'content-type': contentType[encoding] }, payload: encodeTraceRequest(jsonTraceRequest([jsonSpan()]), encoding) });
+      const missing = await service.app.inject({ method: 'POST', url: '/v1/traces', headers: { 'content-type': contentType[encoding] }, payload: encodeTraceRequest(jsonTraceRequest([jsonSpan()]), encoding) });
       expect(missing.statusCode).toBe(401);
       expect(decodeBody(statusType, missing.rawPayload, encoding)).toMatchObject({ code: 16, message: 'Ingestion needs Authorization: Bearer <ingestion key>.' });
     });
 
     it(`${encoding}: a body over the limit, on the wire or once decompressed, is 413 and the exporter does not retry it`, async () => {
-      proxy = await startRecordingProxy(baseUrl);
+      const proxy = await startProxy(service.baseUrl);
       const sample = await recordSampleTrace(`oversized-${encoding}`);
       // Spans whose attributes take the body past the limit (compressible, so gzip is small on the wire).
       const big = Array.from({ length: 80 }, () => Object.create(sample.server, { attributes: { value: { filler: 'x'.repeat(1000) } } }) as ReadableSpan);
@@ -147,31 +133,17 @@ describeEachDatabase('OTLP/HTTP answers as the specification says', (database) =
 
 describeEachDatabase('OTLP/HTTP throttling and storage failures are retryable, and exporters retry them', (database) => {
   const clock = new ManualClock(Date.now());
-  let app: App;
-  let baseUrl: string;
-  let session: BrowserSession;
-  let proxy: RecordingProxy | undefined;
-  beforeAll(async () => {
-    app = await buildTestApp(database(), { SERVICE_API_KEY: key, INGEST_RATE_LIMIT_PER_SECOND: '1' }, { clock });
-    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    session = await setUpFirstAdmin(app);
-  });
-  afterEach(async () => {
-    await proxy?.close();
-    proxy = undefined;
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const service = useListeningService(database, { SERVICE_API_KEY: key, INGEST_RATE_LIMIT_PER_SECOND: '1' }, { clock });
+  const startProxy = useRecordingProxies();
 
   for (const encoding of ['json', 'protobuf'] as const) {
     it(`${encoding}: over the key's rate is 429 with Retry-After and RetryInfo; the exporter waits, retries and its trace is stored`, async () => {
       clock.advance(1_000);
       // The proxy lets the second passing by once the exporter has been told to wait.
-      proxy = await startRecordingProxy(baseUrl, (exchange) => {
+      const proxy = await startProxy(service.baseUrl, (exchange) => {
         if (exchange.status === 429) clock.advance(1_000);
       });
-      const first = await app.inject({ method: 'POST', url: '/v1/traces', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: '{}' });
+      const first = await service.app.inject({ method: 'POST', url: '/v1/traces', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: '{}' });
       expect(first.statusCode).toBe(200);
       const sample = await recordSampleTrace(`throttled-${encoding}`);
       const result = await exportSpans(exporters[encoding](proxy.url), sample.spans);
@@ -182,19 +154,19 @@ describeEachDatabase('OTLP/HTTP throttling and storage failures are retryable, a
       const status = decodeBody(statusType, throttled.body, encoding);
       expect(status).toMatchObject({ code: 8, message: expect.stringMatching(/faster than its configured rate/) });
       expect(status.details).toContainEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: encoding === 'json' ? '1s' : { seconds: '1' } });
-      await expectSampleTraceStored(app, session, sample);
+      await expectSampleTraceStored(service.app, service.session, sample);
     });
   }
 
   it('storage failing is 503 with Retry-After; the exporter retries and succeeds once storage is back', async () => {
     clock.advance(1_000);
-    await app.database.db.schema.alterTable('occurrences').renameTo('occurrences_away').execute();
+    await service.app.database.db.schema.alterTable('occurrences').renameTo('occurrences_away').execute();
     let restored = false;
-    proxy = await startRecordingProxy(baseUrl, async (exchange) => {
+    const proxy = await startProxy(service.baseUrl, async (exchange) => {
       clock.advance(1_000);
       if (exchange.status === 503 && !restored) {
         restored = true;
-        await app.database.db.schema.alterTable('occurrences_away').renameTo('occurrences').execute();
+        await service.app.database.db.schema.alterTable('occurrences_away').renameTo('occurrences').execute();
       }
     });
     const sample = await recordSampleTrace('storage-outage');
@@ -203,6 +175,6 @@ describeEachDatabase('OTLP/HTTP throttling and storage failures are retryable, a
     expect(proxy.exchanges.map((exchange) => exchange.status)).toEqual([503, 200]);
     expect(proxy.exchanges[0]!.headers['retry-after']).toBe('1');
     expect(decodeBody(statusType, proxy.exchanges[0]!.body, 'protobuf')).toMatchObject({ code: 14, message: expect.stringMatching(/could not be stored; nothing was kept/) });
-    await expectSampleTraceStored(app, session, sample);
+    await expectSampleTraceStored(service.app, service.session, sample);
   });
 });

@@ -1,38 +1,25 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { Metadata } from '@grpc/grpc-js';
-import type { App } from '@playstack/server-kit';
 import { freePort, type TestDatabase } from '@playstack/server-kit/testing';
-import { setUpFirstAdmin, type BrowserSession } from './browser-session.js';
-import { buildTestApp } from './test-app.js';
+import { useListeningService, type ListeningService } from './listening-service.js';
 
 /** The service the exporter tests send to: OTLP over HTTP and gRPC, with a first admin signed in to read back. */
-export interface OtlpTarget {
-  app: App;
-  baseUrl: string;
+export interface OtlpTarget extends ListeningService {
   grpcUrl: string;
-  session: BrowserSession;
 }
 
 /**
- * Starts the service for the suite (before all its tests, closed after them), listening on HTTP and
- * on a free gRPC port, accepting `legacyKey` as SERVICE_API_KEY. The returned object is filled in by
- * the time the tests run.
+ * Starts the service for the suite (useListeningService), also serving OTLP/gRPC on a free port,
+ * accepting `legacyKey` as SERVICE_API_KEY.
  */
 export function useOtlpTarget(database: () => TestDatabase, legacyKey: string, env: Record<string, string> = {}): OtlpTarget {
-  const target = {} as OtlpTarget;
-  beforeAll(async () => {
+  return useListeningService<OtlpTarget>(database, async (target) => {
     const grpcPort = await freePort();
     target.grpcUrl = `http://127.0.0.1:${grpcPort}`;
-    target.app = await buildTestApp(database(), { SERVICE_API_KEY: legacyKey, OTLP_GRPC_PORT: String(grpcPort), ...env });
-    target.baseUrl = await target.app.listen({ port: 0, host: '127.0.0.1' });
-    target.session = await setUpFirstAdmin(target.app);
+    return { SERVICE_API_KEY: legacyKey, OTLP_GRPC_PORT: String(grpcPort), ...env };
   });
-  afterAll(async () => {
-    await target.app.close();
-  });
-  return target;
 }
 
 /** What the trace and log exporters of the SDK both have: a `shutdown` that flushes and closes them. */

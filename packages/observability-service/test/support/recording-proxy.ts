@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** One exchange the proxy passed through: what the client sent and what it got back. */
 export interface RecordedExchange {
@@ -54,5 +55,18 @@ export async function startRecordingProxy(target: string, onExchange?: (exchange
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     exchanges,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Starts recording proxies for a suite's tests, each closed after the test that started it. */
+export function useRecordingProxies(): (target: string, onExchange?: (exchange: RecordedExchange) => Promise<void> | void) => Promise<RecordingProxy> {
+  const open: RecordingProxy[] = [];
+  afterEach(async () => {
+    for (const proxy of open.splice(0)) await proxy.close();
+  });
+  return async (target, onExchange) => {
+    const proxy = await startRecordingProxy(target, onExchange);
+    open.push(proxy);
+    return proxy;
   };
 }
