@@ -74,6 +74,16 @@ async function snap(page: Page, name: string, width: number): Promise<void> {
   await page.screenshot({ path: `${screenshotsDir}${name}-${width}.png`, fullPage: true });
 }
 
+/** Screenshots the page as it is at each width (nothing wider than the window), back at the first after. */
+async function snapAtEachWidth(page: Page, name: string): Promise<void> {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await pageOverflow(page)).toBe(0);
+    await snap(page, name, width);
+  }
+  await page.setViewportSize({ width: widths[0], height: 900 });
+}
+
 /** How far the page is wider than the window (0: no sideways scrolling of the whole page). */
 async function pageOverflow(page: Page): Promise<number> {
   return page.locator('html').evaluate((root) => Math.max(0, root.scrollWidth - root.clientWidth));
@@ -145,4 +155,54 @@ it('every admin page reads at 1400 px and 390 px: screenshots of each, nothing w
     await snap(login, '01-sign-in', width);
   }
   await signedOut.close();
+}, 120_000);
+
+it('an operator previews a manifest change as a diff, saves it, and rolls back to an earlier version in one click', async () => {
+  const context = await browser.newContext({ viewport: { width: widths[0], height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/admin/login`);
+  await page.fill('#email', 'operator@example.com');
+  await page.fill('#password', password);
+  await page.click('button[type=submit]');
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/admin/');
+
+  const clickAndLoad = (selector: string) => Promise.all([page.waitForNavigation(), page.click(selector)]);
+  /** Edits the demo game in the editor and saves (or previews) it. */
+  async function submitDemo(change: (game: { name: string; boards: Array<{ name: string }> }) => void, button: string): Promise<void> {
+    await page.goto(`${baseUrl}/admin/manifest`);
+    const manifest = JSON.parse(await page.inputValue('#manifest')) as { games: Array<{ id: string; name: string; boards: Array<{ name: string }> }> };
+    change(manifest.games.find((g) => g.id === 'demo')!);
+    await page.fill('#manifest', JSON.stringify(manifest, null, 2));
+    await clickAndLoad(`button:has-text("${button}")`);
+  }
+  const demoName = async () => {
+    await page.goto(`${baseUrl}/admin/games`);
+    return page.locator('table a[href="/admin/games/demo"]').innerText();
+  };
+
+  await submitDemo((game) => (game.name = 'Demo Live'), 'Validate and save');
+  expect(await page.locator('.notice.success').innerText()).toContain('Saved as version 1');
+  await submitDemo((game) => {
+    game.name = 'Demo Weekend';
+    game.boards[0]!.name = 'High score (weekend)';
+  }, 'Preview changes');
+  expect(await page.locator('.notice.success').innerText()).toContain('Not saved yet');
+  expect(await page.locator('pre.diff .del').allInnerTexts()).toEqual(['-          "name": "High score",', '-      "name": "Demo Live"']);
+  expect(await page.locator('pre.diff .add').allInnerTexts()).toEqual(['+          "name": "High score (weekend)",', '+      "name": "Demo Weekend"']);
+  await snapAtEachWidth(page, '10-manifest-editor-diff');
+  await clickAndLoad('button:has-text("Validate and save")');
+  expect(await page.locator('.notice.success').innerText()).toContain('Saved as version 2');
+  expect(await demoName()).toBe('Demo Weekend');
+
+  // The version page shows what rolling back changes; the history rolls back in one click.
+  await page.goto(`${baseUrl}/admin/manifest/versions/1`);
+  expect(await page.locator('pre.diff .add').allInnerTexts()).toEqual(['+          "name": "High score",', '+      "name": "Demo Live"']);
+  await snapAtEachWidth(page, '11-manifest-version');
+  await page.goto(`${baseUrl}/admin/manifest`);
+  await clickAndLoad('table.history button:has-text("Roll back to 1")');
+  expect(await page.locator('.notice.success').innerText()).toContain('Saved as version 3');
+  expect(await page.locator('table.history tbody tr').first().innerText()).toContain('rolled back to version 1');
+  await snapAtEachWidth(page, '11-manifest-history');
+  expect(await demoName()).toBe('Demo Live');
+  await context.close();
 }, 120_000);

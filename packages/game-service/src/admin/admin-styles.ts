@@ -49,6 +49,17 @@ input[type=datetime-local] { padding:.4rem .5rem; border:1px solid var(--line); 
 button.danger { background:var(--bad); border-color:var(--bad); }
 table.audit code { white-space:pre-wrap; overflow-wrap:anywhere; font-size:.78rem; }
 time { white-space:nowrap; }
+pre.diff { max-height:32rem; padding:.5rem 0; }
+pre.diff span { display:block; padding:0 .6rem; white-space:pre; }
+pre.diff .add { background:#e6f4ea; color:#0f5323; } pre.diff .del { background:#fdecea; color:#8a1c12; }
+pre.diff .hunk { color:var(--muted); background:#eef1f6; margin-top:.25rem; }
+.diff-count.add { color:var(--good); font-weight:600; } .diff-count.del { color:var(--bad); font-weight:600; }
+button.secondary { background:transparent; color:var(--accent); }
+p.buttons { display:flex; flex-wrap:wrap; gap:.5rem; }
+table.history td.actions { white-space:nowrap; }
+table.history td.actions form { display:inline; margin-left:.5rem; }
+table.history td.actions button { padding:.25rem .6rem; }
+ul.changes { margin:0; padding-left:1.1rem; }
 table.runs td { overflow-wrap:anywhere; }
 table.runs td:nth-child(-n+4) { white-space:nowrap; }
 table.runs td.evidence { width:18rem; }

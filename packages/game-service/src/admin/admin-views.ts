@@ -1,10 +1,9 @@
 import type { AdapterType } from '../runs/adapters/adapter-type.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
-import type { ManifestProblem } from '../manifest/manifest-check.js';
 import { runStatuses, type RunRecord } from '../runs/run-record.js';
 import { csrfField, isoTime, playerLink, scoreText, timeCell } from './admin-layout.js';
 import { html, type Html } from './html.js';
-import type { AdminHealth, AdminOverview, BoardTop, GameActivity, GameSummary, InvitationCreated, ManifestView, RunsView } from './admin-data.js';
+import type { AdminHealth, AdminOverview, BoardTop, GameActivity, GameSummary, InvitationCreated, RunsView } from './admin-data.js';
 import { activityCharts } from './admin-charts.js';
 
 /** The fields a sign-in or registration form is re-shown with after a problem (never the password). */
@@ -146,42 +145,6 @@ export function runsBody(view: RunsView, now: number): Html {
 <tbody>${view.runs.map((run) => runRow(run, names, now))}</tbody></table>`}
 ${view.nextBefore !== null ? html`<p><a href="${base}?${nextQuery.toString()}">Older runs →</a></p>` : ''}
 </div>`;
-}
-
-/** What the manifest form shows again after a refusal: the text, and why it was not stored. */
-export type ManifestSubmission =
-  | { text: string; problems: readonly ManifestProblem[] }
-  | { text: string; orphans: readonly string[] };
-
-export function manifestBody(view: ManifestView, csrfToken: string, submitted: ManifestSubmission | undefined): Html {
-  const text = submitted?.text ?? JSON.stringify(view.current.manifest, null, 2);
-  const orphans = submitted && 'orphans' in submitted ? submitted.orphans : [];
-  const problems = submitted && 'problems' in submitted ? submitted.problems : [];
-  return html`${problems.length > 0
-    ? html`<div class="notice error" role="alert">The manifest was not saved; fix these problems:
-<ul class="problems">${problems.map((p) => html`<li><code>${p.path || '/'}</code>: ${p.reason}</li>`)}</ul></div>`
-    : ''}${orphans.length > 0
-    ? html`<div class="notice error" role="alert">The manifest was not saved: it removes parts that data still refers to, which would be orphaned:
-<ul class="problems">${orphans.map((orphan) => html`<li>${orphan}</li>`)}</ul>
-Tick “Store it anyway” below to store it all the same.</div>`
-    : ''}
-<div class="card">
-<p>Serving ${view.current.version === null ? 'the bundled demo manifest' : `version ${view.current.version}`}.</p>
-<form method="post" action="/admin/manifest">
-${csrfField(csrfToken)}
-<label for="manifest">Manifest (JSON)</label>
-<textarea id="manifest" name="manifest" spellcheck="false">${text}</textarea>
-${orphans.length > 0 ? html`<p><label><input type="checkbox" name="confirm" value="yes"> Store it anyway: I know the data above is orphaned</label></p>` : ''}
-<p><button type="submit">Validate and save as a new version</button></p>
-</form></div>
-<div class="card"><h2>Version history</h2>${view.versions.length === 0
-    ? html`<p class="muted">No version stored yet.</p>`
-    : html`<table><thead><tr><th class="num">Version</th><th>Stored</th><th>By</th><th>Changes</th></tr></thead><tbody>
-${view.versions.map(
-  (v) =>
-    html`<tr><td class="num">${v.version}</td><td>${isoTime(v.createdAt)}</td><td>${v.author ?? '—'}</td><td>${v.changes === null ? html`<span class="muted">not recorded</span>` : html`<ul class="changes">${v.changes.map((line) => html`<li>${line}</li>`)}</ul>`}</td></tr>`,
-)}
-</tbody></table>`}</div>`;
 }
 
 export function adaptersBody(adapters: ReadonlyArray<{ type: AdapterType; usedBy: ReadonlyArray<{ gameId: string; adapterId: string }> }>): Html {

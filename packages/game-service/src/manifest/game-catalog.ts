@@ -1,6 +1,7 @@
 import { ApiError, type Clock } from '@playstack/server-kit';
 import { describeChanges, removedParts, sameManifest, type ManifestDataCounter, type OrphanedPart } from './manifest-changes.js';
 import { checkManifest, type AdapterTypeInfo, type ManifestProblem } from './manifest-check.js';
+import { manifestDiff, type ManifestDiff } from './manifest-diff.js';
 import { Value } from '@sinclair/typebox/value';
 import { Manifest as ManifestSchema, type GameDefinition, type Manifest } from './manifest-schema.js';
 import {
@@ -42,6 +43,24 @@ export interface StoreManifestOptions {
   author?: string;
   /** Store it even though it orphans data. */
   confirm?: boolean;
+  /** The stored version this document is taken from (a rollback), said first in the history. */
+  rollbackOf?: number;
+}
+
+/**
+ * What storing a document would do, nothing stored: `invalid` (every problem), or the line diff
+ * against the newest stored version (`against`; null: the bundled demo) and what it would orphan.
+ */
+export type ManifestPreview =
+  | { readonly outcome: 'invalid'; readonly problems: readonly ManifestProblem[] }
+  | { readonly outcome: 'preview'; readonly against: number | null; readonly diff: ManifestDiff; readonly orphans: readonly OrphanedPart[] };
+
+/** A stored version with its document, and how it differs from the newest stored version (what rolling back to it changes). */
+export interface ManifestVersionView {
+  readonly version: ManifestVersionSummary;
+  readonly document: unknown;
+  readonly against: number | null;
+  readonly diff: ManifestDiff;
 }
 
 /** Thrown at boot when a stored or configured manifest no longer passes the check. */
@@ -126,8 +145,45 @@ export class GameCatalog {
     }
     const orphans = await this.orphansOf(previous ?? this.#current.manifest, result.manifest);
     if (orphans.length > 0 && !options.confirm) return { outcome: 'needs-confirmation', orphans };
-    const changes = describeChanges(previous, result.manifest, orphans);
+    const changes = [...(options.rollbackOf === undefined ? [] : [`rolled back to version ${options.rollbackOf}`]), ...describeChanges(previous, result.manifest, orphans)];
     return { outcome: 'stored', version: await this.#store(result.manifest, JSON.stringify(result.manifest), options.author ?? null, changes) };
+  }
+
+  /** What storing `document` would change and orphan, without storing it. */
+  async previewManifest(document: unknown): Promise<ManifestPreview> {
+    const result = this.check(document);
+    if (!result.ok) return { outcome: 'invalid', problems: result.problems };
+    const base = await this.#base();
+    const orphans = await this.orphansOf(base.shape ?? this.#current.manifest, result.manifest);
+    return { outcome: 'preview', against: base.version, diff: manifestDiff(base.document, result.manifest), orphans };
+  }
+
+  /** A stored version's document and its diff from the newest stored version, or undefined when there is no such version. */
+  async versionView(version: number): Promise<ManifestVersionView | undefined> {
+    const stored = await manifestVersion(this.#db, version);
+    if (!stored) return undefined;
+    const { document: text, ...summary } = stored;
+    const document: unknown = JSON.parse(text);
+    const base = await this.#base();
+    return { version: summary, document, against: base.version, diff: manifestDiff(base.document, document) };
+  }
+
+  /**
+   * Stores a stored version's document again as the next version (a rollback), under the same
+   * rules as any new manifest (checked, `unchanged` when it is the newest, orphans confirmed);
+   * undefined when there is no such version.
+   */
+  async rollBack(version: number, options: Omit<StoreManifestOptions, 'rollbackOf'> = {}): Promise<StoreManifestResult | undefined> {
+    const stored = await manifestVersion(this.#db, version);
+    if (!stored) return undefined;
+    return this.storeManifest(JSON.parse(stored.document), { ...options, rollbackOf: version });
+  }
+
+  /** What a new manifest is compared with: the newest stored version, else the bundled demo served. */
+  async #base(): Promise<{ version: number | null; document: unknown; shape: Manifest | undefined }> {
+    const latest = await latestManifest(this.#db);
+    if (!latest) return { version: null, document: this.#current.manifest, shape: this.#current.manifest };
+    return { version: latest.version, document: JSON.parse(latest.document), shape: storedShape(latest.document) };
   }
 
   /** The parts `previous` has and `next` drops that some registered feature still holds data for. */

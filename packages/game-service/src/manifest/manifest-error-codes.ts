@@ -4,6 +4,7 @@ import { defineErrorCodes } from '@playstack/server-kit';
 export const manifestErrorCodes = defineErrorCodes({
   'invalid-manifest': 400,
   'game-not-found': 404,
+  'manifest-version-not-found': 404,
 });
 
 declare module '@playstack/server-kit' {
