@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { createTestDatabase, launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
-import { buildTestApp } from './support/test-app.js';
+import { snap as snapInto, useAdminPagesBrowser } from './support/admin-pages-browser.js';
+import { bearer, devSignIn } from './support/identity-fixtures.js';
 
 const screenshotsDir = fileURLToPath(new URL('../../../test-output/game-admin/pages/', import.meta.url));
 const password = 'correct horse battery';
@@ -13,66 +11,34 @@ const widths = [1400, 390] as const;
 const hourMs = 3_600_000;
 const now = Date.parse('2026-11-27T21:20:00.000Z');
 const players = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov'];
-
-let database: TestDatabase;
-let app: App;
-let baseUrl: string;
-let browser: Browser;
 const clock = new ManualClock(now - 48 * hourMs);
 
-async function submitRun(name: string, runId: string, payload: object): Promise<number> {
-  const exchange = await fetch(`${baseUrl}/v1/games/demo/auth/exchange`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ authorizationCode: `dev:${name}` }),
-  });
-  const { accessToken } = (await exchange.json()) as { accessToken: string };
-  const run = await fetch(`${baseUrl}/v1/games/demo/runs/score`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ runId, payload }),
-  });
-  return run.status;
-}
-
-/** Two days of runs of the demo game, busier in the evenings, with a few rejected and flagged ones. */
-async function seedRuns(): Promise<void> {
+/** Two days of runs of the demo game, busier in the daytime, with a few rejected and flagged ones. */
+async function seedRuns(app: App): Promise<void> {
   let n = 0;
   for (let hour = 47; hour >= 0; hour--) {
     const hourOfDay = new Date(now - hour * hourMs).getUTCHours();
     const runs = hourOfDay < 6 ? hour % 3 : 2 + Math.round(4 * Math.sin((hourOfDay / 24) * Math.PI));
     for (let i = 0; i < runs; i++) {
       clock.set(now - hour * hourMs - i * 60_000);
-      const name = players[(n + i) % players.length]!;
+      const player = await devSignIn(app, 'demo', players[(n + i) % players.length]!);
       const score = 1_000 + ((n * 7_919) % 90_000);
       const kind = n % 11 === 0 ? 'rejected' : n % 7 === 0 ? 'flagged' : 'accepted';
       const payload =
         kind === 'rejected' ? { score: -score, durationMs: 45_000 } : { score, durationMs: 20_000 + ((n * 1_237) % 100_000), ...(kind === 'flagged' ? { hints: { score: score + 5 } } : {}) };
-      expect(await submitRun(name, `seed-run-${++n}`, payload)).toBe(kind === 'rejected' ? 422 : 200);
+      const run = await app.inject({ method: 'POST', url: '/v1/games/demo/runs/score', headers: bearer(player.accessToken), payload: { runId: `seed-run-${++n}`, payload } });
+      expect(run.statusCode).toBe(kind === 'rejected' ? 422 : 200);
     }
   }
   clock.set(now);
 }
 
-beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
-  database = await createTestDatabase('sqlite');
-  app = await buildTestApp(database, { GAME_AUTH_RATE_LIMIT_MAX: '10000', GAME_PLAYER_RATE_LIMIT_MAX: '10000' }, { clock });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
-  await seedRuns();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.dispose();
+const served = useAdminPagesBrowser(screenshotsDir, seedRuns, {
+  env: { GAME_AUTH_RATE_LIMIT_MAX: '10000', GAME_PLAYER_RATE_LIMIT_MAX: '10000' },
+  build: { clock },
 });
 
-async function snap(page: Page, name: string, width: number): Promise<void> {
-  await page.screenshot({ path: `${screenshotsDir}${name}-${width}.png`, fullPage: true });
-}
+const snap = (page: Page, name: string, width: number) => snapInto(screenshotsDir, page, `${name}-${width}`);
 
 /** Screenshots the page as it is at each width (nothing wider than the window), back at the first after. */
 async function snapAtEachWidth(page: Page, name: string): Promise<void> {
@@ -95,9 +61,9 @@ async function tableOverflow(page: Page): Promise<number> {
 }
 
 it('every admin page reads at 1400 px and 390 px: screenshots of each, nothing wider than the window', async () => {
-  const context = await browser.newContext({ viewport: { width: widths[0], height: 900 } });
+  const context = await served.browser.newContext({ viewport: { width: widths[0], height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/admin/register`);
+  await page.goto(`${served.baseUrl}/admin/register`);
   await page.fill('#name', 'Operator');
   await page.fill('#email', 'operator@example.com');
   await page.fill('#password', password);
@@ -133,7 +99,7 @@ it('every admin page reads at 1400 px and 390 px: screenshots of each, nothing w
   for (const width of widths) {
     await page.setViewportSize({ width, height: 900 });
     for (const { name, path, prepare } of pages) {
-      await page.goto(`${baseUrl}${path}`);
+      await page.goto(`${served.baseUrl}${path}`);
       await prepare?.(page);
       const wider = await pageOverflow(page);
       if (wider > 0) overflowing.push(`${name} at ${width} px: ${wider} px too wide`);
@@ -146,11 +112,11 @@ it('every admin page reads at 1400 px and 390 px: screenshots of each, nothing w
   expect(overflowing).toEqual([]);
   await context.close();
 
-  const signedOut = await browser.newContext();
+  const signedOut = await served.browser.newContext();
   const login = await signedOut.newPage();
   for (const width of widths) {
     await login.setViewportSize({ width, height: 900 });
-    await login.goto(`${baseUrl}/admin/login`);
+    await login.goto(`${served.baseUrl}/admin/login`);
     expect(await pageOverflow(login)).toBe(0);
     await snap(login, '01-sign-in', width);
   }
@@ -158,9 +124,9 @@ it('every admin page reads at 1400 px and 390 px: screenshots of each, nothing w
 }, 120_000);
 
 it('an operator previews a manifest change as a diff, saves it, and rolls back to an earlier version in one click', async () => {
-  const context = await browser.newContext({ viewport: { width: widths[0], height: 900 } });
+  const context = await served.browser.newContext({ viewport: { width: widths[0], height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/admin/login`);
+  await page.goto(`${served.baseUrl}/admin/login`);
   await page.fill('#email', 'operator@example.com');
   await page.fill('#password', password);
   await page.click('button[type=submit]');
@@ -169,14 +135,14 @@ it('an operator previews a manifest change as a diff, saves it, and rolls back t
   const clickAndLoad = (selector: string) => Promise.all([page.waitForNavigation(), page.click(selector)]);
   /** Edits the demo game in the editor and saves (or previews) it. */
   async function submitDemo(change: (game: { name: string; boards: Array<{ name: string }> }) => void, button: string): Promise<void> {
-    await page.goto(`${baseUrl}/admin/manifest`);
+    await page.goto(`${served.baseUrl}/admin/manifest`);
     const manifest = JSON.parse(await page.inputValue('#manifest')) as { games: Array<{ id: string; name: string; boards: Array<{ name: string }> }> };
     change(manifest.games.find((g) => g.id === 'demo')!);
     await page.fill('#manifest', JSON.stringify(manifest, null, 2));
     await clickAndLoad(`button:has-text("${button}")`);
   }
   const demoName = async () => {
-    await page.goto(`${baseUrl}/admin/games`);
+    await page.goto(`${served.baseUrl}/admin/games`);
     return page.locator('table a[href="/admin/games/demo"]').innerText();
   };
 
@@ -195,10 +161,10 @@ it('an operator previews a manifest change as a diff, saves it, and rolls back t
   expect(await demoName()).toBe('Demo Weekend');
 
   // The version page shows what rolling back changes; the history rolls back in one click.
-  await page.goto(`${baseUrl}/admin/manifest/versions/1`);
+  await page.goto(`${served.baseUrl}/admin/manifest/versions/1`);
   expect(await page.locator('pre.diff .add').allInnerTexts()).toEqual(['+          "name": "High score",', '+      "name": "Demo Live"']);
   await snapAtEachWidth(page, '11-manifest-version');
-  await page.goto(`${baseUrl}/admin/manifest`);
+  await page.goto(`${served.baseUrl}/admin/manifest`);
   await clickAndLoad('table.history button:has-text("Roll back to 1")');
   expect(await page.locator('.notice.success').innerText()).toContain('Saved as version 3');
   expect(await page.locator('table.history tbody tr').first().innerText()).toContain('rolled back to version 1');

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { App } from '@playstack/server-kit';
 import { createTestDatabase, launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
+import type { BuildOptions } from '../../src/app.js';
 import { buildTestApp } from './test-app.js';
 
 /** The game service on a local port and the Chromium a browser test of the admin pages drives. */
@@ -17,19 +18,24 @@ export interface AdminPagesBrowser {
  * Before the file's tests: the service on a fresh SQLite database (prepared by `prepare`, for
  * example with a manifest), listening on a local port, and Chromium; all closed after them.
  * Screenshots go to `screenshotsDir` (created). The returned object is filled in by the time the tests run.
+ * `env` and `build` are passed on to the service (extra settings, an injected clock).
  */
-export function useAdminPagesBrowser(screenshotsDir: string, prepare: (app: App) => Promise<void> = async () => {}): AdminPagesBrowser {
+export function useAdminPagesBrowser(
+  screenshotsDir: string,
+  prepare: (app: App) => Promise<void> = async () => {},
+  options: { env?: Record<string, string>; build?: BuildOptions } = {},
+): AdminPagesBrowser {
   const served = {} as AdminPagesBrowser;
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     mkdirSync(screenshotsDir, { recursive: true });
     database = await createTestDatabase('sqlite');
-    served.app = await buildTestApp(database);
+    served.app = await buildTestApp(database, options.env, options.build);
     await prepare(served.app);
     await served.app.listen({ port: 0, host: '127.0.0.1' });
     served.baseUrl = `http://127.0.0.1:${(served.app.server.address() as AddressInfo).port}`;
     served.browser = await launchChromium();
-  });
+  }, 120_000);
   afterAll(async () => {
     await served.browser?.close();
     await served.app?.close();
