@@ -5,17 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { freePort } from '@playstack/server-kit/testing';
+import type { Occurrence } from '../packages/observability-service/src/query/query-schemas.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-interface StoredSpan {
-  service: string;
-  operation: string;
-  kind: string;
-  spanId: string;
-  parentSpanId: string | null;
-  db: { system: string | null; statement: string | null } | null;
-}
+/** A span as the trace read API returns it. */
+type StoredSpan = Occurrence;
 
 /** Polls until `read` answers something, or fails after `withinMs`. */
 async function eventually<T>(what: string, read: () => Promise<T | undefined>, withinMs: number): Promise<T> {

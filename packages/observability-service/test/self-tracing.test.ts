@@ -6,6 +6,7 @@ import { describeEachDatabase, freePort } from '@playstack/server-kit/testing';
 import { asBrowser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
 import { exportSpans, recordSampleTrace } from './support/otlp-sample-trace.js';
 import { buildTestApp } from './support/test-app.js';
+import type { Occurrence } from '../src/query/query-schemas.js';
 
 const legacyKey = 'self-tracing-key-0123456789';
 const selfExport = {
@@ -13,14 +14,8 @@ const selfExport = {
   OTEL_BSP_SCHEDULE_DELAY: '50',
 };
 
-interface StoredSpan {
-  service: string;
-  operation: string;
-  kind: string;
-  spanId: string;
-  parentSpanId: string | null;
-  db: { system: string; statement: string } | null;
-}
+/** A span as the trace read API returns it. */
+type StoredSpan = Occurrence;
 
 describeEachDatabase('the observability service tracing itself, into itself', (database) => {
   let app: App;
