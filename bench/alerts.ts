@@ -17,14 +17,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { ManualClock } from '@playstack/server-kit';
-import { loadObservabilityConfig } from '@playstack/observability-service';
-import { buildApp } from '../packages/observability-service/src/app.js';
 import { sqlTelemetryDatabase } from '../packages/observability-service/src/telemetry/sql-telemetry-database.js';
 import { alertMetrics, type AlertRuleSpec } from '../packages/observability-service/src/alerts/alert-rule.js';
 import { operationMinutes } from '../packages/observability-service/src/telemetry/alert-reads.js';
 import { insertRule, listEvents, newRuleId } from '../packages/observability-service/src/alerts/alert-store.js';
-import { defaultShape, end, generate, operationName, seedSqlite, serviceNames, tenantNames, type DataSetShape } from './support/occurrence-data-set.js';
+import { defaultShape, end, generate, openDataSetApp, operationName, serviceNames, tenantNames, type DataSetShape } from './support/occurrence-data-set.js';
 
 // The shared data set's services, tenants and size; one day of it, 200 operations per service and 25 error kinds.
 const shape: DataSetShape = { ...defaultShape, days: Number(process.env.BENCH_DAYS ?? 1), operationsPerService: 200, errorKindsPerService: 25, seed: 26 };
@@ -72,19 +69,7 @@ function rules(): AlertRuleSpec[] {
   });
 }
 
-if (!reuse && !process.env.DATABASE_URL) await seedSqlite(dataDir, shape);
-const clock = new ManualClock(end);
-const app = await buildApp(
-  loadObservabilityConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    ROLLUP_TIER_INTERVAL_SECONDS: '3600',
-    ALERT_EVALUATION_INTERVAL_SECONDS: '3600',
-    ALERT_EVALUATION_DELAY_SECONDS: '0',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  }),
-  { clock },
-);
+const { app, clock } = await openDataSetApp(dataDir, { reuse, shape, env: { ALERT_EVALUATION_INTERVAL_SECONDS: '3600', ALERT_EVALUATION_DELAY_SECONDS: '0' } });
 try {
   if (reuse) console.log(`reusing the data set in ${dataDir}`);
   else if (process.env.DATABASE_URL) await generate(app, shape);

@@ -14,9 +14,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
-import { ManualClock, type App } from '@playstack/server-kit';
-import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
-import { days, defaultShape, end, generate, occurrencesTotal, seedSqlite, serviceCount, services, start, tenantCount, tenants, traceIdOf, tracesOf } from './support/occurrence-data-set.js';
+import type { App } from '@playstack/server-kit';
+import { days, defaultShape, end, generate, occurrencesTotal, openDataSetApp, serviceCount, services, start, tenantCount, tenants, traceIdOf, tracesOf } from './support/occurrence-data-set.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
 import { telemetryDatabase } from '../packages/observability-service/src/storage/telemetry-database.js';
 import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
@@ -54,18 +53,10 @@ async function measure(send: () => Promise<{ statusCode: number; body: string }>
   return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), cpuP50: percentile(cpu, 0.5), cpuP95: percentile(cpu, 0.95), body };
 }
 
-if (!reuse && !process.env.DATABASE_URL) await seedSqlite(dataDir);
-const clock = new ManualClock(end);
-const app = await buildApp(
-  loadObservabilityConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    ROLLUP_TIER_INTERVAL_SECONDS: '3600',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    ...(process.env.OCCURRENCE_SEARCH_WINDOW ? { OCCURRENCE_SEARCH_WINDOW: process.env.OCCURRENCE_SEARCH_WINDOW } : {}),
-  }),
-  { clock },
-);
+const { app, clock } = await openDataSetApp(dataDir, {
+  reuse,
+  env: process.env.OCCURRENCE_SEARCH_WINDOW ? { OCCURRENCE_SEARCH_WINDOW: process.env.OCCURRENCE_SEARCH_WINDOW } : {},
+});
 try {
   if (reuse) console.log(`reusing the data set in ${dataDir}`);
   else if (process.env.DATABASE_URL) await generate(app);

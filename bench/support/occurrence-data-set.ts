@@ -241,6 +241,27 @@ function progress(label: string, began: number, done: number, total: number, rep
 }
 
 /**
+ * The observability service a bench reads the data set with, its clock at the data set's end: on
+ * SQLite under dataDir (seeded first unless `reuse` keeps the data set there), or on DATABASE_URL's
+ * database when it is set (generate into it once the app is up). `env` adds settings.
+ */
+export async function openDataSetApp(dataDir: string, options: { reuse: boolean; shape?: DataSetShape; env?: Record<string, string> }): Promise<{ app: App; clock: ManualClock }> {
+  if (!options.reuse && !process.env.DATABASE_URL) await seedSqlite(dataDir, options.shape);
+  const clock = new ManualClock(end);
+  const app = await buildApp(
+    loadObservabilityConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      ROLLUP_TIER_INTERVAL_SECONDS: '3600',
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      ...options.env,
+    }),
+    { clock },
+  );
+  return { app, clock };
+}
+
+/**
  * Bulk-loads the data set into a fresh SQLite database in `dataDir` (created and migrated by the
  * service first). See the file comment for how; a crash leaves a database to delete, not to use.
  */
