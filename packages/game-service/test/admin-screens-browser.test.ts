@@ -70,6 +70,14 @@ it('every admin page reads at 1400 px and 390 px: screenshots of each, nothing w
   await page.click('button[type=submit]');
   await expect.poll(() => new URL(page.url()).pathname).toBe('/admin/');
 
+  // Something for the audit page: a player hidden, then shown again.
+  await page.goto(`${served.baseUrl}/admin/players?q=Grace`);
+  await Promise.all([page.waitForNavigation(), page.click('main table >> text=Grace Hopper')]);
+  await page.fill('#hide-reason', 'score far beyond the evidence');
+  await Promise.all([page.waitForNavigation(), page.click('text=Hide from every board')]);
+  await page.fill('#unhide-reason', 'appeal: replay checked');
+  await Promise.all([page.waitForNavigation(), page.click('main button:text("Unhide")')]);
+
   const pages: ReadonlyArray<{ name: string; path: string; prepare?: (page: Page) => Promise<void> }> = [
     { name: '02-overview', path: '/admin/' },
     { name: '03-games', path: '/admin/games' },

@@ -24,10 +24,10 @@ ${found === undefined
   ? ''
   : html`<div class="card">${found.length === 0
       ? html`<p class="muted">No player matches “${query.q}”.</p>`
-      : html`<table><thead><tr><th>Player</th><th>Game</th><th>Provider identity</th><th>Last seen</th><th>Since</th></tr></thead><tbody>
+      : html`<table class="stack"><thead><tr><th>Player</th><th>Game</th><th>Provider identity</th><th>Last seen</th><th>Since</th></tr></thead><tbody>
 ${found.map(
-  (p) => html`<tr><td>${playerLink(p.gameId, p.id, p.displayName)}</td><td>${names.get(p.gameId) ?? p.gameId}</td><td>${p.provider} <code>${p.providerSubject}</code></td>
-<td>${timeCell(p.lastSeenAt, now)}</td><td>${timeCell(p.createdAt, now)}</td></tr>`,
+  (p) => html`<tr><td data-label="Player">${playerLink(p.gameId, p.id, p.displayName)}</td><td data-label="Game">${names.get(p.gameId) ?? p.gameId}</td><td data-label="Identity">${p.provider} <code>${p.providerSubject}</code></td>
+<td data-label="Last seen">${timeCell(p.lastSeenAt, now)}</td><td data-label="Since">${timeCell(p.createdAt, now)}</td></tr>`,
 )}</tbody></table>`}</div>`}`;
 }
 
@@ -121,12 +121,12 @@ function changeCell(value: unknown): Html {
 
 export function auditTable(entries: readonly AuditEntry[], names: PlayerNames, now: number): Html {
   if (entries.length === 0) return html`<p class="muted">No actions recorded.</p>`;
-  return html`<table class="audit"><thead><tr><th>When</th><th>Who</th><th>Action</th><th>Player</th><th>Why</th><th>Before</th><th>After</th></tr></thead><tbody>
+  return html`<table class="audit stack"><thead><tr><th>When</th><th>Who</th><th>Action</th><th>Player</th><th>Why</th><th>Before</th><th>After</th></tr></thead><tbody>
 ${entries.map((e) => {
   const name = names.get(`${e.gameId}:${e.playerId}`);
-  return html`<tr><td>${timeCell(e.at, now)}</td><td>${e.actor}</td><td><strong>${e.action}</strong></td>
-<td>${name === undefined ? html`<code>${e.playerId}</code> <span class="muted">(erased)</span>` : playerLink(e.gameId, e.playerId, name)} <span class="muted">${e.gameId}</span></td>
-<td>${e.reason}</td><td>${changeCell(e.before)}</td><td>${changeCell(e.after)}</td></tr>`;
+  return html`<tr><td data-label="When">${timeCell(e.at, now)}</td><td data-label="Who">${e.actor}</td><td data-label="Action"><strong>${e.action}</strong></td>
+<td data-label="Player">${name === undefined ? html`<code>${e.playerId}</code> <span class="muted">(erased)</span>` : playerLink(e.gameId, e.playerId, name)} <span class="muted">${e.gameId}</span></td>
+<td data-label="Why">${e.reason}</td><td data-label="Before">${changeCell(e.before)}</td><td data-label="After">${changeCell(e.after)}</td></tr>`;
 })}</tbody></table>`;
 }
 

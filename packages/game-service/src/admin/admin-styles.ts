@@ -13,6 +13,7 @@ header.top button { background:transparent; color:#fff; border:1px solid #fff6; 
 main { max-width:1320px; margin:0 auto; padding:1.25rem; }
 h1 { font-size:1.5rem; margin:.25rem 0 1rem; }
 h2 { font-size:1.15rem; margin:1.5rem 0 .5rem; }
+.card > h2:first-child { margin-top:0; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:1rem; margin-bottom:1rem; overflow-x:auto; }
 .tiles { display:grid; grid-template-columns:repeat(auto-fit,minmax(160px,1fr)); gap:.75rem; margin-bottom:1rem; }
 .tile { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.75rem 1rem; }
