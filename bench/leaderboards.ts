@@ -236,7 +236,7 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<Seede
     // Deterministic spread: scores with many ties, times over the last 30 days.
     const values = (i: number): unknown[] => {
       const generated = uuidFrom(ids);
-      const row = { playerId: playerAt.get(i)?.id ?? generated, score: (i * 7_919) % 5_000_000, achievedAt: now - ((i * 104_729) % (30 * dayMs)) };
+      const row = { playerId: playerAt.get(i)?.id ?? generated, score: (i * 7_919) % 5_000_000, subscore: 0, achievedAt: now - ((i * 104_729) % (30 * dayMs)) };
       if (cursorAt.has(i)) cursors.push(encodeCursor({ gameId, boardId, order: 'desc', period: 'all' }, row));
       if (friendAt.has(i)) friendPool.push(row.playerId);
       return [gameId, boardId, 'all', row.playerId, `Player ${i}`, row.score, row.achievedAt, now];
@@ -254,7 +254,7 @@ async function seed(env: Record<string, string>, dataDir: string): Promise<Seede
       for (let chunk = 0; chunk < eventEntryCount; chunk += rowsPerInsert) {
         const params: unknown[] = [];
         for (let j = chunk; j < chunk + rowsPerInsert; j++) {
-          const row = { playerId: eventPlayerAt.get(j) ?? uuidFrom(eventIds), score: (j * 7_919) % 50_000, achievedAt: eventStartMs + ((j * 104_729) % dayMs) };
+          const row = { playerId: eventPlayerAt.get(j) ?? uuidFrom(eventIds), score: (j * 7_919) % 50_000, subscore: 0, achievedAt: eventStartMs + ((j * 104_729) % dayMs) };
           if (j % Math.max(1, Math.floor(eventEntryCount / cursorCount)) === 0) eventCursors.push(encodeCursor(eventSet, row));
           params.push(gameId, eventBoardId, eventKey, row.playerId, `Racer ${j}`, row.score, row.achievedAt, now);
         }

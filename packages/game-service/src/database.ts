@@ -64,6 +64,10 @@ export interface LeaderboardEntriesTable {
   player_id: string;
   display_name: string;
   score: number;
+  /** The board's tie-break value (0 on boards without a subscore). */
+  subscore: Generated<number>;
+  /** JSON object of the adapter outputs the board keeps with its entries; null when it keeps none. */
+  metadata: string | null;
   achieved_at: number;
   updated_at: number;
   /** 1 while the player is hidden by an operator: kept as it is, left out of every rank. */

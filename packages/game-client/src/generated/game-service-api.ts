@@ -266,13 +266,19 @@ export interface paths {
           /** shown after each score, e.g. pts */
           unit?: string;
           entries: Array<{
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           }>;
           /** null on the last page */
           nextCursor: string | null;
@@ -349,13 +355,19 @@ export interface paths {
           /** shown after each score, e.g. pts */
           unit?: string;
           entries: Array<{
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           }>;
           /** null on the last page */
           nextCursor: string | null;
@@ -433,13 +445,19 @@ export interface paths {
           total: number;
           /** centred on the caller, the caller included; empty when they have no entry */
           entries: Array<{
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           }>;
         };
         "400": {
@@ -515,13 +533,19 @@ export interface paths {
           total: number;
           /** centred on the caller, the caller included; empty when they have no entry */
           entries: Array<{
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           }>;
         };
         "400": {
@@ -598,23 +622,35 @@ export interface paths {
           total: number;
           /** the caller's entry, null when they have none */
           entry: {
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           } | null;
           /** with radius: up to radius entries above and below, the caller excluded */
           neighbors?: Array<{
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           }>;
         };
         "400": {
@@ -691,23 +727,35 @@ export interface paths {
           total: number;
           /** the caller's entry, null when they have none */
           entry: {
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           } | null;
           /** with radius: up to radius entries above and below, the caller excluded */
           neighbors?: Array<{
-            /** 1-based position: score in board order, then earlier achievedAt, then playerId */
+            /** 1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId */
             rank: number;
             playerId: string;
             displayName: string;
             score: number;
+            /** boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it) */
+            subscore?: number;
             /** when the entry reached its score */
             achievedAt: string;
+            /** boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata) */
+            metadata?: {
+              [key: string]: number;
+            } | null;
           }>;
         };
         "400": {

@@ -2,8 +2,7 @@ import { hash } from 'node:crypto';
 import { ApiError } from '@playstack/server-kit';
 import type { Entry, EntryPosition } from './leaderboard-store.js';
 import type { RankedEntry } from './rank-index.js';
-import { compareRankKeys, rankKeyOf } from './rank-order.js';
-import type { SortOrder } from './ranked-board.js';
+import { compareRankKeys, rankKeyOf, type RankOrder } from './rank-order.js';
 import './leaderboard-error-codes.js';
 
 // A board of chosen players (a game's friend list): the entries of those players alone, ranked
@@ -92,16 +91,16 @@ function leadingValue(id: string): number {
 }
 
 /** The chosen players' entries in rank order, ranked 1..n among themselves. */
-export function rankAmongThemselves(order: SortOrder, entries: readonly Entry[]): RankedEntry[] {
-  const keyed = entries.map((entry) => ({ entry, key: rankKeyOf(order, entry) }));
+export function rankAmongThemselves(set: RankOrder, entries: readonly Entry[]): RankedEntry[] {
+  const keyed = entries.map((entry) => ({ entry, key: rankKeyOf(set, entry) }));
   keyed.sort((a, b) => compareRankKeys(a.key, b.key));
-  return keyed.map(({ entry }, i) => ({ playerId: entry.playerId, displayName: entry.displayName, score: entry.score, achievedAt: entry.achievedAt, rank: i + 1 }));
+  return keyed.map(({ entry }, i) => ({ ...entry, rank: i + 1 }));
 }
 
 /** Up to `limit + 1` of the ranked entries after `after` (from the top without one): a page and whether more follow. */
-export function rankedAfter(order: SortOrder, ranked: readonly RankedEntry[], after: EntryPosition | undefined, limit: number): RankedEntry[] {
+export function rankedAfter(set: RankOrder, ranked: readonly RankedEntry[], after: EntryPosition | undefined, limit: number): RankedEntry[] {
   if (!after) return ranked.slice(0, limit + 1);
-  const key = rankKeyOf(order, after);
-  const from = ranked.findIndex((entry) => compareRankKeys(rankKeyOf(order, entry), key) > 0);
+  const key = rankKeyOf(set, after);
+  const from = ranked.findIndex((entry) => compareRankKeys(rankKeyOf(set, entry), key) > 0);
   return from === -1 ? [] : ranked.slice(from, from + limit + 1);
 }

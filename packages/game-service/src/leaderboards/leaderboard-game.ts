@@ -11,6 +11,15 @@ export interface ScoredBoard extends RankedBoard {
   /** How its scores read (integer when absent), and the unit shown after them. */
   readonly format?: ScoreFormat | undefined;
   readonly unit?: string | undefined;
+  /** Adapter outputs kept with each entry (from the run the entry stands for), bounded as JSON bytes. */
+  readonly metadata?: BoardMetadata | undefined;
+}
+
+/** Which outputs of the adapter's result a board keeps with its entries, and their bound. */
+export interface BoardMetadata {
+  readonly values: readonly string[];
+  /** Most bytes the kept outputs may take as JSON; 256 when absent. */
+  readonly maxBytes?: number | undefined;
 }
 
 /** A game as leaderboards see it; the manifest's `GameDefinition` fits. */

@@ -15,7 +15,8 @@ import { deleteHiddenPlayer, expiredHiddenPlayers, findHiddenPlayer, saveHiddenP
 import { periodKeyOfResult, periodKeysFor, rankedSetOf } from './periods.js';
 import { standingOfEntryInSql, type RankIndex, type RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
-import { applyOperator, type ScoredResult } from './score-operators.js';
+import { applyOperator, sameResult, type ScoredResult } from './score-operators.js';
+import { boardResultOf } from './board-values.js';
 import type { AnnounceChange, LeaderboardGame } from './leaderboard-game.js';
 import type { GameDb } from '../database.js';
 
@@ -147,13 +148,13 @@ export class LeaderboardModeration {
       const feeding = remaining
         .filter((r) => r.adapterId === board.source.adapter && typeof r.result[board.source.value] === 'number')
         .filter((r) => periodKeyOfResult(board, kind, r.achievedAt) === set.period);
-      for (const r of feeding) kept = applyOperator(board.operator, board.order, kept, { score: r.result[board.source.value]!, achievedAt: r.achievedAt }).result;
-      const entry: Entry = { playerId, displayName: before.displayName, score: before.score, achievedAt: before.achievedAt };
+      for (const r of feeding) kept = applyOperator(board.operator, set, kept, boardResultOf(board, r.result, r.achievedAt)).result;
+      const { boardId: _board, period: _period, ...entry } = before;
       if (!kept) {
         await deleteEntry(trx, set, playerId);
         changes.push({ boardId: set.boardId, period: set.period, before: entry, after: undefined });
-      } else if (kept.score !== before.score || kept.achievedAt !== before.achievedAt) {
-        const after: Entry = { ...entry, score: kept.score, achievedAt: kept.achievedAt };
+      } else if (!sameResult(kept, before)) {
+        const after: Entry = { ...kept, playerId, displayName: before.displayName };
         await updateEntry(trx, set, after, this.#clock.now());
         changes.push({ boardId: set.boardId, period: set.period, before: entry, after });
       }

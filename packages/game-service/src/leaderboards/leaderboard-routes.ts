@@ -33,6 +33,24 @@ function toResponseEntry(entry: RankedEntry): LeaderboardEntry {
   };
 }
 
+/**
+ * How a board's entries are answered: with `subscore` when it declares one and `metadata` (null
+ * for an entry without any) when it keeps some; as before on other boards. The board exists:
+ * the read that precedes this found it.
+ */
+function responseEntries(game: LeaderboardGame, boardId: string): (entry: RankedEntry) => LeaderboardEntry {
+  const board = game.boards.find((b) => b.id === boardId)!;
+  if (!board.subscore && !board.metadata) return toResponseEntry;
+  const withSubscore = board.subscore !== undefined;
+  const withMetadata = board.metadata !== undefined;
+  return (entry) => {
+    const answered: LeaderboardEntry = toResponseEntry(entry);
+    if (withSubscore) answered.subscore = entry.subscore;
+    if (withMetadata) answered.metadata = entry.metadata ?? null;
+    return answered;
+  };
+}
+
 /** How a board's scores read (the board exists: the read that precedes this found it). */
 function shownAs(game: LeaderboardGame, boardId: string): { format: ScoreFormat; unit?: string } {
   const board = game.boards.find((b) => b.id === boardId)!;
@@ -95,7 +113,7 @@ export const leaderboardRoutes: GameFeature = async (app) => {
           ...page,
           ...eventFields(event),
           ...shownAs(request.game, page.boardId),
-          entries: page.entries.map(toResponseEntry),
+          entries: page.entries.map(responseEntries(request.game, page.boardId)),
         }));
       },
     });
@@ -121,9 +139,10 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         const radius = request.query.radius;
         const read = { period: request.query.period, radius: radius ?? 0, players: playersOf(request) };
         return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, read), (standing) => {
-          const me = { boardId, period: standing.period, ...eventFields(standing.event), ...shownAs(request.game, boardId), total: standing.total, entry: standing.entry ? toResponseEntry(standing.entry) : null };
+          const toEntry = responseEntries(request.game, boardId);
+          const me = { boardId, period: standing.period, ...eventFields(standing.event), ...shownAs(request.game, boardId), total: standing.total, entry: standing.entry ? toEntry(standing.entry) : null };
           if (radius === undefined) return me;
-          return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toResponseEntry) };
+          return { ...me, neighbors: standing.window.filter((e) => e.playerId !== request.player.id).map(toEntry) };
         });
       },
     });
@@ -146,7 +165,14 @@ export const leaderboardRoutes: GameFeature = async (app) => {
         const { boardId } = request.params;
         const { period, radius = aroundMeRadiusDefault } = request.query;
         return andThen(app.leaderboards.standing(request.game, boardId, request.player.id, { period, radius, players: playersOf(request) }), (standing) => {
-          return { boardId, period: standing.period, ...eventFields(standing.event), ...shownAs(request.game, boardId), total: standing.total, entries: standing.window.map(toResponseEntry) };
+          return {
+            boardId,
+            period: standing.period,
+            ...eventFields(standing.event),
+            ...shownAs(request.game, boardId),
+            total: standing.total,
+            entries: standing.window.map(responseEntries(request.game, boardId)),
+          };
         });
       },
     });

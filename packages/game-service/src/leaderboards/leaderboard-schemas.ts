@@ -60,11 +60,17 @@ export type AroundMeQuery = Static<typeof AroundMeQuery>;
 
 export const LeaderboardEntry = Type.Object(
   {
-    rank: Type.Integer({ minimum: 1, description: '1-based position: score in board order, then earlier achievedAt, then playerId' }),
+    rank: Type.Integer({ minimum: 1, description: "1-based position: score in board order, then subscore in its own order (boards with one), then earlier achievedAt, then playerId" }),
     playerId: Type.String(),
     displayName: Type.String(),
     score: Type.Number(),
+    subscore: Type.Optional(Type.Number({ description: "boards with a subscore only: the tie-break value of the run the entry stands for (0 for entries recorded before the board declared it)" })),
     achievedAt: Type.String({ format: 'date-time', description: 'when the entry reached its score' }),
+    metadata: Type.Optional(
+      Type.Union([Type.Record(Type.String(), Type.Number()), Type.Null()], {
+        description: "boards keeping metadata only: the board's metadata values of the run the entry stands for; null when the entry has none (recorded before the board kept metadata)",
+      }),
+    ),
   },
 );
 export type LeaderboardEntry = Static<typeof LeaderboardEntry>;

@@ -1,17 +1,18 @@
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
 import { andThen, type Awaitable } from '../awaitable.js';
-import { countEntries, deletePlayerEntries, EntryStatements, lockEventEntrance, type Entry, type EntryPosition } from './leaderboard-store.js';
+import { countEntries, deletePlayerEntries, EntryStatements, lockEventEntrance, metadataOfPlayers, type Entry, type EntryPosition } from './leaderboard-store.js';
 import { currentCycle, cycleAt, eventState, outsideReason, type EventState } from './event-schedule.js';
 import { currentPeriodsOf, periodKeysFor, rankedSetOf, resolvePeriod } from './periods.js';
 import type { RankIndex, RankedEntry, RankedStanding } from './rank-index.js';
 import { rankedSetId, type RankedBoard, type RankedSet, type SortOrder } from './ranked-board.js';
-import { compareRankKeys, rankKeyOf } from './rank-order.js';
+import { compareRankKeys, rankKeyOf, type RankOrder } from './rank-order.js';
 import { rankAmongThemselves, rankedAfter, type ChosenPlayers } from './chosen-players.js';
-import { applyOperator, assertSupportedScore } from './score-operators.js';
+import { applyOperator, sameResult, type ScoredResult } from './score-operators.js';
+import { boardResultOf } from './board-values.js';
 import { deleteHiddenPlayer } from './hidden-players-store.js';
 import { LeaderboardModeration } from './leaderboard-moderation.js';
-import type { AnnounceChange, LeaderboardGame } from './leaderboard-game.js';
+import type { AnnounceChange, LeaderboardGame, ScoredBoard } from './leaderboard-game.js';
 import './leaderboard-error-codes.js';
 
 export type { AnnounceChange, LeaderboardGame, ScoredBoard } from './leaderboard-game.js';
@@ -127,18 +128,17 @@ export class Leaderboards {
     let targets = run.game.boards
       .filter((board) => board.source.adapter === run.adapterId && typeof run.result[board.source.value] === 'number')
       .flatMap((board) => {
-        const score = run.result[board.source.value]!;
-        assertSupportedScore(score);
+        const scored = boardResultOf(board, run.result, run.achievedAt);
         const outside = board.event && outsideWindow(board, run.achievedAt, now);
         if (outside) {
           refused.push(outside);
           return [];
         }
-        return periodKeysFor(board, run.achievedAt).map((period) => ({ board, score, set: rankedSetOf(run.game.id, board, period) }));
+        return periodKeysFor(board, run.achievedAt).map((period) => ({ board, scored, set: rankedSetOf(run.game.id, board, period) }));
       })
       .sort((a, b) => compareText(rankedSetId(a.set), rankedSetId(b.set)));
 
-    const resultWith = (score: number): Entry => ({ playerId: run.playerId, displayName: run.displayName, score, achievedAt: run.achievedAt });
+    const entryWith = (scored: ScoredResult): Entry => ({ ...scored, playerId: run.playerId, displayName: run.displayName });
     const sets = targets.map((t) => t.set);
     const sameSet = (set: RankedSet) => (row: { boardId: string; period: string }) => row.boardId === set.boardId && row.period === set.period;
     const existingRows = await this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, sets);
@@ -157,7 +157,7 @@ export class Leaderboards {
       const created = await this.#statements.insertEntriesIfAbsent(
         db,
         run.game.id,
-        missing.map(({ set, score }) => ({ boardId: set.boardId, period: set.period, entry: resultWith(score) })),
+        missing.map(({ set, scored }) => ({ boardId: set.boardId, period: set.period, entry: entryWith(scored) })),
         now,
       );
       inserted.push(...created);
@@ -167,15 +167,14 @@ export class Leaderboards {
     }
 
     const outcomes: Array<{ set: RankedSet; score: number; improved: boolean }> = [];
-    for (const { board, score, set } of targets) {
+    for (const { board, scored, set } of targets) {
       if (inserted.some(sameSet(set))) {
-        outcomes.push({ set, score, improved: true });
+        outcomes.push({ set, score: scored.score, improved: true });
         continue;
       }
       const existing = existingRows.find(sameSet(set))!;
-      const { result, improved } = applyOperator(board.operator, board.order, existing, resultWith(score));
-      const changed = result.score !== existing.score || result.achievedAt !== existing.achievedAt || existing.displayName !== run.displayName;
-      if (changed) await this.#statements.updateEntry(db, set, { ...resultWith(result.score), achievedAt: result.achievedAt }, now);
+      const { result, improved } = applyOperator(board.operator, set, existing, scored);
+      if (!sameResult(result, existing) || existing.displayName !== run.displayName) await this.#statements.updateEntry(db, set, entryWith(result), now);
       outcomes.push({ set, score: result.score, improved });
     }
     if (targets.length > 0) await this.#announce?.(db, run.game.id, run.playerId);
@@ -203,7 +202,13 @@ export class Leaderboards {
    * ranked among themselves.
    */
   page(game: LeaderboardGame, boardId: string, query: ChosenRead & { cursor?: string | undefined; limit: number }): Awaitable<LeaderboardPage> {
-    const set = this.#resolveSet(game, boardId, query.period);
+    const { board, set } = this.#resolve(game, boardId, query.period);
+    if (!board.metadata) return this.#page(set, query);
+    return andThen(this.#page(set, query), (page) => this.#withMetadata(set, page.entries).then((entries) => ({ ...page, entries })));
+  }
+
+  #page(set: RankedSet, query: ChosenRead & { cursor?: string | undefined; limit: number }): Awaitable<LeaderboardPage> {
+    const boardId = set.boardId;
     const { cursor, limit, viewer, players } = query;
     const pageOf = (rows: readonly RankedEntry[]): LeaderboardPage => {
       const shown = rows.slice(0, limit);
@@ -211,7 +216,7 @@ export class Leaderboards {
       return { boardId, period: set.period, event: this.eventOf(set), entries: shown, nextCursor: rows.length > limit && last ? encodeCursor(set, last, players?.digest) : null };
     };
     const after = cursor === undefined ? undefined : decodeCursor(set, cursor, players?.digest);
-    if (players) return andThen(this.#rankedAmong(set, players, viewer), (ranked) => pageOf(rankedAfter(set.order, ranked, after, limit)));
+    if (players) return andThen(this.#rankedAmong(set, players, viewer), (ranked) => pageOf(rankedAfter(set, ranked, after, limit)));
     const rows = this.ranks.entriesAfter(set, after, limit + 1);
     if (viewer === undefined) return andThen(rows, pageOf);
     // Asked beside the page (not after it), so a shared engine answers both in one round trip.
@@ -219,7 +224,7 @@ export class Leaderboards {
     return andThen(rows, (found) =>
       andThen(own, (visible) => {
         if (visible.length > 0) return pageOf(found);
-        return this.moderation.shadowStanding(set, viewer, 0).then((shadow) => pageOf(shadow?.entry ? withOwnEntry(set.order, found, shadow.entry, after, limit) : found));
+        return this.moderation.shadowStanding(set, viewer, 0).then((shadow) => pageOf(shadow?.entry ? withOwnEntry(set, found, shadow.entry, after, limit) : found));
       }),
     );
   }
@@ -236,7 +241,15 @@ export class Leaderboards {
     playerId: string,
     query: ChosenRead & { radius: number },
   ): Awaitable<{ period: string; event: EventWindowState | undefined } & RankedStanding> {
-    const set = this.#resolveSet(game, boardId, query.period);
+    const { board, set } = this.#resolve(game, boardId, query.period);
+    if (!board.metadata) return this.#standing(set, playerId, query);
+    return andThen(this.#standing(set, playerId, query), async (standing) => {
+      const window = await this.#withMetadata(set, standing.window);
+      return { ...standing, window, entry: standing.entry && window.find((e) => e.playerId === playerId) };
+    });
+  }
+
+  #standing(set: RankedSet, playerId: string, query: ChosenRead & { radius: number }): Awaitable<{ period: string; event: EventWindowState | undefined } & RankedStanding> {
     const period = { period: set.period, event: this.eventOf(set) };
     if (query.players) {
       return andThen(this.#rankedAmong(set, query.players, playerId), (ranked) => {
@@ -258,8 +271,8 @@ export class Leaderboards {
    */
   #rankedAmong(set: RankedSet, players: ChosenPlayers, viewer: string | undefined): Awaitable<RankedEntry[]> {
     return andThen(this.ranks.entriesOfPlayers(set, players.ids), (entries) => {
-      if (viewer === undefined || entries.some((e) => e.playerId === viewer)) return rankAmongThemselves(set.order, entries);
-      return this.moderation.shadowEntry(set, viewer).then((own) => rankAmongThemselves(set.order, own ? [...entries, own] : entries));
+      if (viewer === undefined || entries.some((e) => e.playerId === viewer)) return rankAmongThemselves(set, entries);
+      return this.moderation.shadowEntry(set, viewer).then((own) => rankAmongThemselves(set, own ? [...entries, own] : entries));
     });
   }
 
@@ -312,10 +325,22 @@ export class Leaderboards {
     await this.ranks.load(sets);
   }
 
-  #resolveSet(game: LeaderboardGame, boardId: string, period = 'all'): RankedSet {
+  #resolve(game: LeaderboardGame, boardId: string, period = 'all'): { board: ScoredBoard; set: RankedSet } {
     const board = game.boards.find((b) => b.id === boardId);
     if (!board) throw new ApiError('board-not-found', `Game "${game.id}" has no board "${boardId}".`);
-    return rankedSetOf(game.id, board, resolvePeriod(board, period, this.#clock.now()));
+    return { board, set: rankedSetOf(game.id, board, resolvePeriod(board, period, this.#clock.now())) };
+  }
+
+  /**
+   * The entries with their metadata, read from SQL (the rank engine holds positions and names
+   * only): asked only of boards that keep metadata, one indexed read for a page or a window.
+   */
+  async #withMetadata(set: RankedSet, entries: readonly RankedEntry[]): Promise<RankedEntry[]> {
+    const found = await metadataOfPlayers(this.#db, set, entries.map((e) => e.playerId));
+    return entries.map((entry) => {
+      const metadata = found.get(entry.playerId);
+      return metadata === undefined ? entry : { ...entry, metadata };
+    });
   }
 }
 
@@ -323,7 +348,7 @@ export class Leaderboards {
  * A page as a shadow-hidden viewer sees it: their own entry (`own`, ranked among the visible
  * ones) in place when it falls after `after`, and the visible entries after it one rank lower.
  */
-function withOwnEntry(order: SortOrder, rows: readonly RankedEntry[], own: RankedEntry, after: EntryPosition | undefined, limit: number): RankedEntry[] {
+function withOwnEntry(order: RankOrder, rows: readonly RankedEntry[], own: RankedEntry, after: EntryPosition | undefined, limit: number): RankedEntry[] {
   const ownKey = rankKeyOf(order, own);
   const shifted = rows.map((row) => (compareRankKeys(rankKeyOf(order, row), ownKey) > 0 ? { ...row, rank: row.rank + 1 } : row));
   if (after && compareRankKeys(ownKey, rankKeyOf(order, after)) <= 0) return shifted;

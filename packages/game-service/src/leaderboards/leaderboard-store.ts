@@ -3,29 +3,57 @@ import type { Dialect } from '@playstack/server-kit';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
 import { PrecompiledByCount, PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 import type { RankedSet, SortOrder } from './ranked-board.js';
+
+/** The orders a set ranks by (rank-order.ts's `RankOrder`, which imports this module's types). */
+type RankOrder = Pick<RankedSet, 'order' | 'subscoreOrder'>;
 import type { GameDatabase, GameDb, LeaderboardEntriesTable } from '../database.js';
+
+/** The adapter outputs a board keeps with an entry, by name (a board's `metadata`). */
+export type EntryMetadata = Readonly<Record<string, number>>;
 
 /** A player's entry on one (board, period). */
 export interface Entry {
   readonly playerId: string;
   readonly displayName: string;
   readonly score: number;
+  /** The board's tie-break value; 0 on a board without a subscore. */
+  readonly subscore: number;
   readonly achievedAt: number;
+  /** What the board keeps of the run that made the entry; undefined when it keeps nothing. */
+  readonly metadata?: EntryMetadata | undefined;
 }
 
-/** Where an entry sits, as a keyset position: the score as stored (not negated). */
+/** Where an entry sits, as a keyset position: the score and subscore as stored (not negated). */
 export interface EntryPosition {
   readonly score: number;
+  readonly subscore: number;
   readonly achievedAt: number;
   readonly playerId: string;
 }
 
 type Eb = ExpressionBuilder<GameDatabase, 'leaderboard_entries'>;
 
-const entryColumns = ['player_id', 'display_name', 'score', 'achieved_at'] as const;
+const entryColumns = ['player_id', 'display_name', 'score', 'subscore', 'achieved_at', 'metadata'] as const;
 
-function toEntry(row: Pick<LeaderboardEntriesTable, (typeof entryColumns)[number]>): Entry {
-  return { playerId: row.player_id, displayName: row.display_name, score: Number(row.score), achievedAt: Number(row.achieved_at) };
+type EntryRow = Pick<LeaderboardEntriesTable, Exclude<(typeof entryColumns)[number], 'subscore'>> & { subscore: number };
+
+function toEntry(row: EntryRow): Entry {
+  const entry = { playerId: row.player_id, displayName: row.display_name, score: Number(row.score), subscore: Number(row.subscore), achievedAt: Number(row.achieved_at) };
+  return row.metadata === null ? entry : { ...entry, metadata: JSON.parse(row.metadata) as EntryMetadata };
+}
+
+/** An entry as its row holds it: the metadata as JSON, or null without any. */
+type StoredEntry = Omit<Entry, 'metadata'> & { readonly metadataJson: string | null };
+
+function toStored(entry: Entry): StoredEntry {
+  return {
+    playerId: entry.playerId,
+    displayName: entry.displayName,
+    score: entry.score,
+    subscore: entry.subscore,
+    achievedAt: entry.achievedAt,
+    metadataJson: entry.metadata === undefined ? null : JSON.stringify(entry.metadata),
+  };
 }
 
 function inSet(eb: Eb, set: Pick<RankedSet, 'gameId' | 'boardId' | 'period'>) {
@@ -37,31 +65,45 @@ function visibleInSet(eb: Eb, set: RankedSet) {
   return eb.and([inSet(eb, set), eb('hidden', '=', 0)]);
 }
 
+/** The comparison that picks values ranked after (`forward`) or before (`backward`) one, in a column sorted in `order`. */
+function aheadOf(order: SortOrder, direction: 'forward' | 'backward'): '<' | '>' {
+  return (order === 'desc') === (direction === 'forward') ? '<' : '>';
+}
+
 /**
- * Entries strictly after (`forward`) or strictly before (`backward`) a position in rank order.
+ * Entries strictly after (`forward`) or strictly before (`backward`) a position in rank order:
+ * score, subscore (in its own order; 0 on every entry of a board without one), time, player.
  * The redundant bound on `score` lets both databases seek the index instead of scanning it.
  */
-function beyond(eb: Eb, order: SortOrder, at: EntryPosition, direction: 'forward' | 'backward') {
-  const scoreAhead = (order === 'desc') === (direction === 'forward') ? '<' : '>';
+function beyond(eb: Eb, set: RankOrder, at: EntryPosition, direction: 'forward' | 'backward') {
+  const scoreAhead = aheadOf(set.order, direction);
+  const subscoreAhead = aheadOf(set.subscoreOrder ?? 'asc', direction);
   const later = direction === 'forward' ? '>' : '<';
   return eb.and([
     eb('score', `${scoreAhead}=`, at.score),
     eb.or([
       eb('score', scoreAhead, at.score),
-      eb('achieved_at', later, at.achievedAt),
-      eb.and([eb('achieved_at', '=', at.achievedAt), eb('player_id', later, at.playerId)]),
+      eb('subscore', subscoreAhead, at.subscore),
+      eb.and([
+        eb('subscore', '=', at.subscore),
+        eb.or([eb('achieved_at', later, at.achievedAt), eb.and([eb('achieved_at', '=', at.achievedAt), eb('player_id', later, at.playerId)])]),
+      ]),
     ]),
   ]);
 }
 
-function ordered<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, order: SortOrder, direction: 'forward' | 'backward'): Q {
+function ordered<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, set: RankOrder, direction: 'forward' | 'backward'): Q {
   const flip = (d: 'asc' | 'desc') => (direction === 'forward' ? d : d === 'asc' ? 'desc' : 'asc');
-  return query.orderBy('score', flip(order)).orderBy('achieved_at', flip('asc')).orderBy('player_id', flip('asc'));
+  return query
+    .orderBy('score', flip(set.order))
+    .orderBy('subscore', flip(set.subscoreOrder ?? 'asc'))
+    .orderBy('achieved_at', flip('asc'))
+    .orderBy('player_id', flip('asc'));
 }
 
 type PlayerEntry = Entry & { boardId: string; period: string };
 
-function toPlayerEntry(row: Pick<LeaderboardEntriesTable, (typeof entryColumns)[number] | 'board_id' | 'period'>): PlayerEntry {
+function toPlayerEntry(row: EntryRow & Pick<LeaderboardEntriesTable, 'board_id' | 'period'>): PlayerEntry {
   return { ...toEntry(row), boardId: row.board_id, period: row.period };
 }
 
@@ -100,13 +142,25 @@ export async function entriesOfPlayer(
   return rows.map(toPlayerEntry);
 }
 
+/** The columns a write of an entry sets (besides its set and player). */
+function entryValues(entry: StoredEntry, nowMs: number) {
+  return {
+    display_name: entry.displayName,
+    score: entry.score,
+    subscore: entry.subscore,
+    metadata: entry.metadataJson,
+    achieved_at: entry.achievedAt,
+    updated_at: nowMs,
+  };
+}
+
 interface EntryToInsert {
   boardId: string;
   period: string;
   entry: Entry;
 }
 
-function insertEntriesQuery(db: GameDb, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number) {
+function insertEntriesQuery(db: GameDb, gameId: string, entries: ReadonlyArray<{ boardId: string; period: string; entry: StoredEntry }>, nowMs: number) {
   return db
     .insertInto('leaderboard_entries')
     .values(
@@ -115,10 +169,7 @@ function insertEntriesQuery(db: GameDb, gameId: string, entries: ReadonlyArray<E
         board_id: boardId,
         period,
         player_id: entry.playerId,
-        display_name: entry.displayName,
-        score: entry.score,
-        achieved_at: entry.achievedAt,
-        updated_at: nowMs,
+        ...entryValues(entry, nowMs),
         // A hidden player's new entries are hidden too, read in the same statement (a hiding
         // cannot commit meanwhile: LeaderboardModeration.exclusive).
         hidden: sql<number>`(select count(*) from leaderboard_hidden_players where game_id = ${gameId} and player_id = ${entry.playerId})`,
@@ -139,26 +190,29 @@ export async function insertEntriesIfAbsent(
   nowMs: number,
 ): Promise<Array<{ boardId: string; period: string }>> {
   if (entries.length === 0) return [];
-  const inserted = await insertEntriesQuery(db, gameId, entries, nowMs).execute();
+  const inserted = await insertEntriesQuery(db, gameId, entries.map((e) => ({ ...e, entry: toStored(e.entry) })), nowMs).execute();
   return inserted.map((row) => ({ boardId: row.board_id, period: row.period }));
 }
 
-function updateEntryQuery(db: GameDb, set: Pick<RankedSet, 'gameId' | 'boardId' | 'period'>, entry: Entry, nowMs: number) {
+function updateEntryQuery(db: GameDb, set: Pick<RankedSet, 'gameId' | 'boardId' | 'period'>, entry: StoredEntry, nowMs: number) {
   return db
     .updateTable('leaderboard_entries')
-    .set({ display_name: entry.displayName, score: entry.score, achieved_at: entry.achievedAt, updated_at: nowMs })
+    .set(entryValues(entry, nowMs))
     .where((eb) => inSet(eb, set))
     .where('player_id', '=', entry.playerId);
 }
 
 /** Sets an entry's score, time and name (an operator's recomputation; runs use `EntryStatements`). */
 export async function updateEntry(db: GameDb, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
-  await updateEntryQuery(db, set, entry, nowMs).execute();
+  await updateEntryQuery(db, set, toStored(entry), nowMs).execute();
 }
 
 /** Arguments of a statement over `count` (board, period) pairs: `boardId0`, `period0`, ... */
 type PairArgs = Record<`boardId${number}` | `period${number}`, string>;
-type EntryArgs = PairArgs & Record<`playerId${number}` | `displayName${number}`, string> & Record<`score${number}` | `achievedAt${number}`, number>;
+type EntryArgs = PairArgs &
+  Record<`playerId${number}` | `displayName${number}`, string> &
+  Record<`score${number}` | `subscore${number}` | `achievedAt${number}`, number> &
+  Record<`metadataJson${number}`, string | null>;
 
 function pairArgs(pairs: ReadonlyArray<{ boardId: string; period: string }>): PairArgs {
   const args: PairArgs = {};
@@ -181,7 +235,7 @@ function indices(count: number): number[] {
 export class EntryStatements {
   readonly #ofPlayer: PrecompiledByCount<PairArgs & { gameId: string; playerId: string }, Parameters<typeof toPlayerEntry>[0]>;
   readonly #insert: PrecompiledByCount<EntryArgs & { gameId: string; nowMs: number }, { board_id: string; period: string }>;
-  readonly #update: PrecompiledQuery<Entry & { gameId: string; boardId: string; period: string; nowMs: number }, unknown>;
+  readonly #update: PrecompiledQuery<StoredEntry & { gameId: string; boardId: string; period: string; nowMs: number }, unknown>;
 
   /** `visibleOnly`: `entriesOfPlayer` leaves hidden entries out (what the rank engine holds). */
   constructor(db: GameDb, lock: Dialect | undefined, visibleOnly = false) {
@@ -195,7 +249,14 @@ export class EntryStatements {
         indices(count).map((i) => ({
           boardId: arg(`boardId${i}`),
           period: arg(`period${i}`),
-          entry: { playerId: arg(`playerId${i}`), displayName: arg(`displayName${i}`), score: arg(`score${i}`), achievedAt: arg(`achievedAt${i}`) },
+          entry: {
+            playerId: arg(`playerId${i}`),
+            displayName: arg(`displayName${i}`),
+            score: arg(`score${i}`),
+            subscore: arg(`subscore${i}`),
+            achievedAt: arg(`achievedAt${i}`),
+            metadataJson: arg(`metadataJson${i}`),
+          },
         })),
         arg('nowMs'),
       ),
@@ -204,7 +265,14 @@ export class EntryStatements {
       updateEntryQuery(
         db,
         { gameId: arg('gameId'), boardId: arg('boardId'), period: arg('period') },
-        { playerId: arg('playerId'), displayName: arg('displayName'), score: arg('score'), achievedAt: arg('achievedAt') },
+        {
+          playerId: arg('playerId'),
+          displayName: arg('displayName'),
+          score: arg('score'),
+          subscore: arg('subscore'),
+          achievedAt: arg('achievedAt'),
+          metadataJson: arg('metadataJson'),
+        },
         arg('nowMs'),
       ),
     );
@@ -226,10 +294,13 @@ export class EntryStatements {
     if (entries.length === 0) return [];
     const args: EntryArgs & { gameId: string; nowMs: number } = { ...pairArgs(entries), gameId, nowMs };
     entries.forEach(({ entry }, i) => {
-      args[`playerId${i}`] = entry.playerId;
-      args[`displayName${i}`] = entry.displayName;
-      args[`score${i}`] = entry.score;
-      args[`achievedAt${i}`] = entry.achievedAt;
+      const stored = toStored(entry);
+      args[`playerId${i}`] = stored.playerId;
+      args[`displayName${i}`] = stored.displayName;
+      args[`score${i}`] = stored.score;
+      args[`subscore${i}`] = stored.subscore;
+      args[`achievedAt${i}`] = stored.achievedAt;
+      args[`metadataJson${i}`] = stored.metadataJson;
     });
     const { rows } = await this.#insert.execute(db, entries.length, args);
     return rows.map((row) => ({ boardId: row.board_id, period: row.period }));
@@ -237,7 +308,7 @@ export class EntryStatements {
 
   /** Writes a player's entry in one set (after the board's operator combined it with the old one). */
   async updateEntry(db: QueryRunner, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
-    await this.#update.execute(db, { ...entry, gameId: set.gameId, boardId: set.boardId, period: set.period, nowMs });
+    await this.#update.execute(db, { ...toStored(entry), gameId: set.gameId, boardId: set.boardId, period: set.period, nowMs });
   }
 }
 
@@ -264,11 +335,26 @@ export async function entriesOfPlayers(db: GameDb, set: RankedSet, playerIds: re
   return rows.map(toEntry);
 }
 
+/** The metadata of those of the given players whose entry in the set has some, hidden or not (each entry's own). */
+export async function metadataOfPlayers(db: GameDb, set: RankedSet, playerIds: readonly string[]): Promise<Map<string, EntryMetadata>> {
+  const found = new Map<string, EntryMetadata>();
+  if (playerIds.length === 0) return found;
+  const rows = await db
+    .selectFrom('leaderboard_entries')
+    .select(['player_id', 'metadata'])
+    .where((eb) => inSet(eb, set))
+    .where('player_id', 'in', playerIds)
+    .where('metadata', 'is not', null)
+    .execute();
+  for (const row of rows) found.set(row.player_id, JSON.parse(row.metadata!) as EntryMetadata);
+  return found;
+}
+
 /** Up to `limit` entries in rank order after `after` (from the top when undefined). */
 export async function entriesAfter(db: GameDb, set: RankedSet, after: EntryPosition | undefined, limit: number): Promise<Entry[]> {
   let query = db.selectFrom('leaderboard_entries').select(entryColumns).where((eb) => visibleInSet(eb, set));
-  if (after) query = query.where((eb) => beyond(eb, set.order, after, 'forward'));
-  const rows = await ordered(query, set.order, 'forward').limit(limit).execute();
+  if (after) query = query.where((eb) => beyond(eb, set, after, 'forward'));
+  const rows = await ordered(query, set, 'forward').limit(limit).execute();
   return rows.map(toEntry);
 }
 
@@ -278,8 +364,8 @@ export async function entriesBefore(db: GameDb, set: RankedSet, before: EntryPos
     .selectFrom('leaderboard_entries')
     .select(entryColumns)
     .where((eb) => visibleInSet(eb, set))
-    .where((eb) => beyond(eb, set.order, before, 'backward'));
-  const rows = await ordered(query, set.order, 'backward').limit(limit).execute();
+    .where((eb) => beyond(eb, set, before, 'backward'));
+  const rows = await ordered(query, set, 'backward').limit(limit).execute();
   return rows.map(toEntry).reverse();
 }
 
@@ -289,7 +375,7 @@ export async function countBefore(db: GameDb, set: RankedSet, position: EntryPos
     .selectFrom('leaderboard_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where((eb) => visibleInSet(eb, set))
-    .where((eb) => beyond(eb, set.order, position, 'backward'))
+    .where((eb) => beyond(eb, set, position, 'backward'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

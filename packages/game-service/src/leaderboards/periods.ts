@@ -164,7 +164,9 @@ export function currentPeriodsOf(board: RankedBoard, nowMs: number): PeriodKey[]
 
 /** The board's ranked set of one period. */
 export function rankedSetOf(gameId: string, board: RankedBoard, period: Pick<PeriodKey, 'key' | 'window'>): RankedSet {
-  const set = { gameId, boardId: board.id, order: board.order, period: period.key };
+  const set: RankedSet = board.subscore
+    ? { gameId, boardId: board.id, order: board.order, subscoreOrder: board.subscore.order, period: period.key }
+    : { gameId, boardId: board.id, order: board.order, period: period.key };
   return period.window ? { ...set, window: period.window } : set;
 }
 

@@ -15,7 +15,7 @@ import { isCurrentPeriod, periodBounds } from './periods.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { andThen, type Awaitable } from '../awaitable.js';
 import { notHeld, type HeldItem, type NotHeld, type RankEngine, type RebuildOutcome, type Standing } from './rank-engine.js';
-import { compareRankKeys, rankItemOf, rankKeyOf, sortScoreOf, type RankItem } from './rank-order.js';
+import { compareRankKeys, rankItemOf, rankKeyOf, sortScoreOf, sortSubscoreOf, type RankItem } from './rank-order.js';
 import { rankedSetId, type RankedSet } from './ranked-board.js';
 import type { GameDb } from '../database.js';
 
@@ -190,7 +190,7 @@ export class RankIndex {
         this.#syncedDuringRebuild.get(id)?.add(JSON.stringify([gameId, playerId]));
         const row = rows.find((r) => r.boardId === set.boardId && r.period === set.period);
         try {
-          const inStep = row ? await this.#engine.upsert(id, rankItemOf(set.order, row)) : await this.#engine.remove(id, playerId);
+          const inStep = row ? await this.#engine.upsert(id, rankItemOf(set, row)) : await this.#engine.remove(id, playerId);
           if (!inStep) {
             notInStep.add(id);
             this.#lost(set, id);
@@ -229,7 +229,7 @@ export class RankIndex {
   entriesAfter(set: RankedSet, after: EntryPosition | undefined, count: number): Awaitable<RankedEntry[]> {
     return andThen(this.#answering(set), (id) => {
       if (id === undefined) return this.#entriesAfterFromSql(set, after, count);
-      return this.#fromEngine(set, id, () => this.#engine.itemsAfter(id, after && rankKeyOf(set.order, after), count), (found) =>
+      return this.#fromEngine(set, id, () => this.#engine.itemsAfter(id, after && rankKeyOf(set, after), count), (found) =>
         found ? this.#rankedEntries(set, found.items, found.firstRank) : this.#entriesAfterFromSql(set, after, count),
         () => this.#entriesAfterFromSql(set, after, count),
       );
@@ -337,7 +337,14 @@ export class RankIndex {
   }
 
   #entryOf(set: RankedSet, item: HeldItem, displayName: string, rank: number): RankedEntry {
-    return { playerId: item.playerId, displayName, score: sortScoreOf(set.order, item.sortScore), achievedAt: item.achievedAt, rank };
+    return {
+      playerId: item.playerId,
+      displayName,
+      score: sortScoreOf(set.order, item.sortScore),
+      subscore: sortSubscoreOf(set, item.sortSubscore),
+      achievedAt: item.achievedAt,
+      rank,
+    };
   }
 
   async #standingFromSql(set: RankedSet, playerId: string, radius: number): Promise<RankedStanding> {
@@ -638,7 +645,7 @@ export class RankIndex {
     let after: EntryPosition | undefined;
     for (;;) {
       const batch = await entriesAfter(this.#db, set, after, loadBatchSize);
-      if (batch.length > 0) yield batch.map((entry) => rankItemOf(set.order, entry));
+      if (batch.length > 0) yield batch.map((entry) => rankItemOf(set, entry));
       after = batch.at(-1);
       if (!after || batch.length < loadBatchSize) return;
     }

@@ -1,13 +1,15 @@
 import type { Entry } from './leaderboard-store.js';
-import type { SortOrder } from './ranked-board.js';
+import type { RankedSet, SortOrder } from './ranked-board.js';
 
 /**
- * An entry's position key: every board sorts ascending by (sortScore, achievedAt, playerId),
- * desc boards by negating the score. Earlier results win ties; the player id decides the rest
+ * An entry's position key: every board sorts ascending by (sortScore, sortSubscore, achievedAt,
+ * playerId), a desc score or subscore by negating it. A board without a subscore has 0 there
+ * for every entry. Earlier results win what is still tied; the player id decides the rest
  * (compared by UTF-16 code units, which equals the byte order SQL and Redis use for ASCII ids).
  */
 export interface RankKey {
   readonly sortScore: number;
+  readonly sortSubscore: number;
   readonly achievedAt: number;
   readonly playerId: string;
 }
@@ -20,25 +22,54 @@ export interface RankItem extends RankKey {
   readonly displayName: string;
 }
 
+/** The orders a set ranks by: its score's, and its subscore's when the board declares one. */
+export type RankOrder = Pick<RankedSet, 'order' | 'subscoreOrder'>;
+
+/** A position as it is stored: the score and subscore (0 without one) as the adapter gave them. */
+export interface StoredPosition {
+  readonly score: number;
+  readonly subscore: number;
+  readonly achievedAt: number;
+  readonly playerId: string;
+}
+
 /** A score as it sorts on a board of the given order, and back: negation is its own inverse. */
 export function sortScoreOf(order: SortOrder, score: number): number {
   return order === 'desc' ? -score : score;
 }
 
-/** The rank key of a position (score as stored) on a board of the given order. */
-export function rankKeyOf(order: SortOrder, position: { score: number; achievedAt: number; playerId: string }): RankKey {
-  return { sortScore: sortScoreOf(order, position.score), achievedAt: position.achievedAt, playerId: position.playerId };
+/** A subscore as it sorts (0 on a set without one), and back. */
+export function sortSubscoreOf(set: RankOrder, subscore: number): number {
+  // `0 - 0` rather than `-0`: Redis members and typed arrays keep no negative zero apart.
+  return set.subscoreOrder === 'desc' ? 0 - subscore : subscore;
 }
 
-/** The rank item of an entry on a board of the given order. */
-export function rankItemOf(order: SortOrder, entry: Entry): RankItem {
+/** The rank key of a position (score and subscore as stored) on a set of the given orders. */
+export function rankKeyOf(set: RankOrder, position: StoredPosition): RankKey {
+  return {
+    sortScore: sortScoreOf(set.order, position.score),
+    sortSubscore: sortSubscoreOf(set, position.subscore),
+    achievedAt: position.achievedAt,
+    playerId: position.playerId,
+  };
+}
+
+/** The rank item of an entry on a set of the given orders. */
+export function rankItemOf(set: RankOrder, entry: Entry): RankItem {
   // Written out rather than spread from rankKeyOf: a rebuild makes a million of these.
-  return { sortScore: sortScoreOf(order, entry.score), achievedAt: entry.achievedAt, playerId: entry.playerId, displayName: entry.displayName };
+  return {
+    sortScore: sortScoreOf(set.order, entry.score),
+    sortSubscore: sortSubscoreOf(set, entry.subscore),
+    achievedAt: entry.achievedAt,
+    playerId: entry.playerId,
+    displayName: entry.displayName,
+  };
 }
 
 /** Negative when `a` ranks before `b`, zero for the same position, positive after. */
 export function compareRankKeys(a: RankKey, b: RankKey): number {
   if (a.sortScore !== b.sortScore) return a.sortScore < b.sortScore ? -1 : 1;
+  if (a.sortSubscore !== b.sortSubscore) return a.sortSubscore < b.sortSubscore ? -1 : 1;
   if (a.achievedAt !== b.achievedAt) return a.achievedAt < b.achievedAt ? -1 : 1;
   if (a.playerId === b.playerId) return 0;
   return a.playerId < b.playerId ? -1 : 1;

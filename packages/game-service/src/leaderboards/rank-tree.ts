@@ -17,7 +17,7 @@ const leavesPerSlab = 256;
 
 /**
  * A leaf: its items in rank order at `base .. base + count` of typed arrays it shares with the
- * other leaves of its slab: sort scores and times as doubles, and entry numbers, by which
+ * other leaves of its slab: sort scores, sort subscores and times as doubles, and entry numbers, by which
  * `RankTreeEntries` keeps each player's id, name and leaf. No object per item.
  */
 class Leaf {
@@ -28,6 +28,7 @@ class Leaf {
   constructor(
     readonly number: number,
     readonly scores: Float64Array,
+    readonly subscores: Float64Array,
     readonly times: Float64Array,
     readonly entries: Int32Array,
     readonly base: number,
@@ -37,10 +38,12 @@ class Leaf {
 /** The typed arrays of `leavesPerSlab` leaves, `stride` items each. */
 class Slab {
   readonly scores: Float64Array;
+  readonly subscores: Float64Array;
   readonly times: Float64Array;
   readonly entries: Int32Array;
   constructor(stride: number) {
     this.scores = new Float64Array(leavesPerSlab * stride);
+    this.subscores = new Float64Array(leavesPerSlab * stride);
     this.times = new Float64Array(leavesPerSlab * stride);
     this.entries = new Int32Array(leavesPerSlab * stride);
   }
@@ -88,8 +91,8 @@ function sum(values: readonly number[]): number {
  * items-at-rank walks down by counts: a few contiguous arrays per level, so a lookup at a
  * million entries touches a handful of cache lines rather than one node per hop.
  *
- * Items live in typed arrays, not objects: per entry a leaf slot (score, time, entry number: 20
- * bytes), the packed player id and leaf number (20 bytes), a 4-byte hash slot and the name.
+ * Items live in typed arrays, not objects: per entry a leaf slot (score, subscore, time, entry
+ * number: 28 bytes), the packed player id and leaf number (20 bytes), a 4-byte hash slot and the name.
  * `RankItem` objects are made only for the items a read returns.
  */
 export class RankTree {
@@ -143,6 +146,7 @@ export class RankTree {
       const entry = entries.add(item.playerId, item.displayName);
       const at = leaf.base + leaf.count++;
       leaf.scores[at] = item.sortScore;
+      leaf.subscores[at] = item.sortSubscore;
       leaf.times[at] = item.achievedAt;
       leaf.entries[at] = entry;
       entries.leafOf[entry] = leaf.number;
@@ -170,7 +174,7 @@ export class RankTree {
       const leaf = this.#leaves[entries.leafOf[entry]!]!;
       const index = this.#indexOf(leaf, entry);
       entries.names[entry] = item.displayName;
-      if (leaf.scores[leaf.base + index] === item.sortScore && leaf.times[leaf.base + index] === item.achievedAt) return;
+      if (this.#holdsKey(leaf, index, item)) return;
       this.#removeAt(leaf, index);
     } else {
       entry = entries.add(item.playerId, item.displayName);
@@ -234,7 +238,7 @@ export class RankTree {
     if (entry === -1) return undefined;
     const leaf = this.#leaves[entries.leafOf[entry]!]!;
     const at = leaf.base + this.#indexOf(leaf, entry);
-    return { sortScore: leaf.scores[at]!, achievedAt: leaf.times[at]!, playerId, displayName: entries.names[entry]! };
+    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores[at]!, achievedAt: leaf.times[at]!, playerId, displayName: entries.names[entry]! };
   }
 
   /**
@@ -247,7 +251,7 @@ export class RankTree {
     if (entry !== -1) {
       const leaf = this.#leaves[this.#entries.leafOf[entry]!]!;
       const index = this.#indexOf(leaf, entry);
-      if (leaf.scores[leaf.base + index] === key.sortScore && leaf.times[leaf.base + index] === key.achievedAt) {
+      if (this.#holdsKey(leaf, index, key)) {
         return { firstRank: this.#rankAt(leaf, index) + 1, items: this.#readOn(leaf, index + 1, count) };
       }
     }
@@ -323,7 +327,7 @@ export class RankTree {
     const number = this.#freeLeaves.pop() ?? this.#leaves.length;
     const slabIndex = Math.floor(number / leavesPerSlab);
     const slab = (this.#slabs[slabIndex] ??= new Slab(this.#stride));
-    const leaf = new Leaf(number, slab.scores, slab.times, slab.entries, (number % leavesPerSlab) * this.#stride);
+    const leaf = new Leaf(number, slab.scores, slab.subscores, slab.times, slab.entries, (number % leavesPerSlab) * this.#stride);
     this.#leaves[number] = leaf;
     return leaf;
   }
@@ -343,7 +347,13 @@ export class RankTree {
 
   #keyAt(leaf: Leaf, index: number): RankKey {
     const at = leaf.base + index;
-    return { sortScore: leaf.scores[at]!, achievedAt: leaf.times[at]!, playerId: this.#entries.playerIdOf(leaf.entries[at]!) };
+    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores[at]!, achievedAt: leaf.times[at]!, playerId: this.#entries.playerIdOf(leaf.entries[at]!) };
+  }
+
+  /** True when the item at `index` of `leaf` is at the key's score, subscore and time (its player's item, unmoved). */
+  #holdsKey(leaf: Leaf, index: number, key: RankKey): boolean {
+    const at = leaf.base + index;
+    return leaf.scores[at] === key.sortScore && leaf.subscores[at] === key.sortSubscore && leaf.times[at] === key.achievedAt;
   }
 
   /** Up to `count` items in rank order from `index` of `leaf` on, following the leaf links. */
@@ -354,7 +364,13 @@ export class RankTree {
       const end = current.base + current.count;
       for (let at = current.base + index; at < end && items.length < count; at++) {
         const entry = current.entries[at]!;
-        items.push({ sortScore: current.scores[at]!, achievedAt: current.times[at]!, playerId: entries.playerIdOf(entry), displayName: entries.names[entry]! });
+        items.push({
+          sortScore: current.scores[at]!,
+          sortSubscore: current.subscores[at]!,
+          achievedAt: current.times[at]!,
+          playerId: entries.playerIdOf(entry),
+          displayName: entries.names[entry]!,
+        });
       }
     }
     return items;
@@ -370,6 +386,8 @@ export class RankTree {
     const at = leaf.base + index;
     const score = leaf.scores[at]!;
     if (score !== key.sortScore) return score < key.sortScore ? -1 : 1;
+    const subscore = leaf.subscores[at]!;
+    if (subscore !== key.sortSubscore) return subscore < key.sortSubscore ? -1 : 1;
     const time = leaf.times[at]!;
     if (time !== key.achievedAt) return time < key.achievedAt ? -1 : 1;
     return this.#entries.compareIdTo(leaf.entries[at]!, key.playerId, this.#keyWords, this.#keyPacked);
@@ -408,9 +426,11 @@ export class RankTree {
     const at = node.base + index;
     const end = node.base + node.count;
     node.scores.copyWithin(at + 1, at, end);
+    node.subscores.copyWithin(at + 1, at, end);
     node.times.copyWithin(at + 1, at, end);
     node.entries.copyWithin(at + 1, at, end);
     node.scores[at] = key.sortScore;
+    node.subscores[at] = key.sortSubscore;
     node.times[at] = key.achievedAt;
     node.entries[at] = entry;
     node.count += 1;
@@ -424,6 +444,7 @@ export class RankTree {
     const at = leaf.base + index;
     const end = leaf.base + leaf.count;
     leaf.scores.copyWithin(at, at + 1, end);
+    leaf.subscores.copyWithin(at, at + 1, end);
     leaf.times.copyWithin(at, at + 1, end);
     leaf.entries.copyWithin(at, at + 1, end);
     leaf.count -= 1;
@@ -438,6 +459,7 @@ export class RankTree {
     const end = from.base + from.count;
     for (let at = from.base + start; at < end; at++, to++) {
       into.scores[to] = from.scores[at]!;
+      into.subscores[to] = from.subscores[at]!;
       into.times[to] = from.times[at]!;
       const entry = from.entries[at]!;
       into.entries[to] = entry;

@@ -38,6 +38,17 @@ export interface RankedBoard {
   readonly operator: ScoreOperator;
   readonly periods: readonly PeriodKind[];
   readonly event?: BoardEvent | undefined;
+  /**
+   * A second value of the same adapter's result, in its own order, that ranks entries tied on
+   * the score before their time. Not on `sum` boards (a sum has no one run to take it from).
+   */
+  readonly subscore?: BoardSubscore | undefined;
+}
+
+/** A board's tie-break: the adapter output it is read from and which way is better. */
+export interface BoardSubscore {
+  readonly value: string;
+  readonly order: SortOrder;
 }
 
 /** One (board, period) ranking: the unit the store pages and the rank engine indexes. */
@@ -45,6 +56,8 @@ export interface RankedSet {
   readonly gameId: string;
   readonly boardId: string;
   readonly order: SortOrder;
+  /** The subscore's order when the board declares one; without, every entry's subscore is 0. */
+  readonly subscoreOrder?: SortOrder | undefined;
   /** `all`, or a period key: `2026-11-21`, `2026-W47`, `2026-11`, an event window's start `2026-11-27T18:00Z`. */
   readonly period: string;
   /** An event window's bounds (epoch ms, end exclusive); a calendar period's come from its key. */

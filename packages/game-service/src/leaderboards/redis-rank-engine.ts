@@ -7,17 +7,81 @@ import type { RankItem, RankKey } from './rank-order.js';
  * Sorted-set members carry the tie-break: with equal scores Redis orders members by bytes, so
  * the member starts with `achievedAt` as fixed-width decimal (earlier first), then the player id.
  * The score is the rank key's sortScore (desc boards negated), so ascending order is rank order.
+ *
+ * A sort subscore other than 0 comes first, as a sign mark and 16 hex digits of its double's
+ * bits made to sort by bytes: `-` for a negative one sorts before the digits of a member
+ * without one (subscore 0), `~` for a positive one after them. Boards without a subscore (every
+ * subscore 0) keep exactly the members they had before subscores existed.
  */
 const achievedAtDigits = 15;
 const memberPlayerOffset = achievedAtDigits + 1;
+const subscoreHexDigits = 16;
+/** Where the player id starts in a member with a subscore: mark, hex digits, `:`, then as above. */
+const subscoredPlayerOffset = 1 + subscoreHexDigits + 1 + memberPlayerOffset;
+const negativeMark = '-';
+const positiveMark = '~';
 /** Entries per round trip when building or reading a set in bulk. */
 const batchSize = 1_000;
 /** How long the keys of a set being built may outlive a process that died building it. */
 const buildTtlMs = 3_600_000;
 
-function memberOf(item: RankKey): string {
-  return `${String(item.achievedAt).padStart(achievedAtDigits, '0')}:${item.playerId}`;
+const subscoreBits = new DataView(new ArrayBuffer(8));
+
+/** 16 hex digits that sort by bytes as the double sorts (sign bit flipped for positives, every bit for negatives). */
+function sortableHexOf(value: number): string {
+  subscoreBits.setFloat64(0, value);
+  let high = subscoreBits.getUint32(0);
+  let low = subscoreBits.getUint32(4);
+  if (high >>> 31) {
+    high = ~high >>> 0;
+    low = ~low >>> 0;
+  } else {
+    high = (high | 0x8000_0000) >>> 0;
+  }
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
 }
+
+function valueOfSortableHex(hex: string): number {
+  let high = Number.parseInt(hex.slice(0, 8), 16);
+  let low = Number.parseInt(hex.slice(8, 16), 16);
+  if (high >>> 31) {
+    high = (high & 0x7fff_ffff) >>> 0;
+  } else {
+    high = ~high >>> 0;
+    low = ~low >>> 0;
+  }
+  subscoreBits.setUint32(0, high);
+  subscoreBits.setUint32(4, low);
+  return subscoreBits.getFloat64(0);
+}
+
+function memberOf(item: RankKey): string {
+  const plain = `${String(item.achievedAt).padStart(achievedAtDigits, '0')}:${item.playerId}`;
+  if (item.sortSubscore === 0) return plain;
+  return `${item.sortSubscore < 0 ? negativeMark : positiveMark}${sortableHexOf(item.sortSubscore)}:${plain}`;
+}
+
+/** The position a member holds besides its score: subscore, time and player. */
+function parseMember(member: string): { sortSubscore: number; achievedAt: number; playerId: string } {
+  const mark = member[0];
+  if (mark !== negativeMark && mark !== positiveMark) {
+    return { sortSubscore: 0, achievedAt: Number(member.slice(0, achievedAtDigits)), playerId: member.slice(memberPlayerOffset) };
+  }
+  const plainStart = 1 + subscoreHexDigits + 1;
+  return {
+    sortSubscore: valueOfSortableHex(member.slice(1, 1 + subscoreHexDigits)),
+    achievedAt: Number(member.slice(plainStart, plainStart + achievedAtDigits)),
+    playerId: member.slice(subscoredPlayerOffset),
+  };
+}
+
+/** Lua: the player id of a member, with or without a subscore. */
+const playerOfFunction = `
+local function playerOf(member)
+  local mark = string.sub(member, 1, 1)
+  if mark == '${negativeMark}' or mark == '${positiveMark}' then return string.sub(member, ${subscoredPlayerOffset + 1}) end
+  return string.sub(member, ${memberPlayerOffset + 1})
+end`;
 
 // Each set is a sorted set (positions), a hash (player -> member) and a hash (player -> display
 // name), kept together by Lua scripts so a player never has two members; beside them:
@@ -67,12 +131,12 @@ return write(take)`;
 
 // Reads: KEYS start with zset, ..., marker; ARGV[1] = generation. 'lost' when the set is not held.
 // Members with scores from 0-based start to stop, and the names of their players.
-const itemsFunction = `
+const itemsFunction = `${playerOfFunction}
 local function items(zset, names, start, stop)
   local scored = redis.call('ZRANGE', zset, start, stop, 'WITHSCORES')
   if #scored == 0 then return {scored, {}} end
   local players = {}
-  for i = 1, #scored, 2 do players[#players + 1] = string.sub(scored[i], ${memberPlayerOffset + 1}) end
+  for i = 1, #scored, 2 do players[#players + 1] = playerOf(scored[i]) end
   return {scored, redis.call('HMGET', names, unpack(players))}
 end`;
 
@@ -171,11 +235,11 @@ for j = 2, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[3]) end
 return 1`;
 
 // KEYS: bz bh. ARGV: members... Removes those the hash no longer names (a player read twice).
-const pruneScript = `
+const pruneScript = `${playerOfFunction}
 local stale = {}
 for i = 1, #ARGV do
   local member = ARGV[i]
-  if redis.call('HGET', KEYS[2], string.sub(member, ${memberPlayerOffset + 1})) ~= member then stale[#stale + 1] = member end
+  if redis.call('HGET', KEYS[2], playerOf(member)) ~= member then stale[#stale + 1] = member end
 end
 if #stale > 0 then redis.call('ZREM', KEYS[1], unpack(stale)) end
 return #stale`;
@@ -221,13 +285,8 @@ interface RankScripts {
 function heldItems(scored: ScoredMembers, names: Names): HeldItem[] {
   const items: HeldItem[] = [];
   for (let i = 0; i < scored.length; i += 2) {
-    const member = scored[i]!;
-    items.push({
-      sortScore: Number(scored[i + 1]),
-      achievedAt: Number(member.slice(0, achievedAtDigits)),
-      playerId: member.slice(memberPlayerOffset),
-      displayName: names[i / 2] ?? undefined,
-    });
+    const { sortSubscore, achievedAt, playerId } = parseMember(scored[i]!);
+    items.push({ sortScore: Number(scored[i + 1]), sortSubscore, achievedAt, playerId, displayName: names[i / 2] ?? undefined });
   }
   return items;
 }

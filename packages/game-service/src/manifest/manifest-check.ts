@@ -8,6 +8,7 @@ import {
   patternReasons,
 } from './manifest-schema.js';
 import { checkBoardEvent } from './board-event-check.js';
+import { defaultMetadataMaxBytes, maxNumberJsonBytes, metadataMaxBytesLimit, worstMetadataBytes } from './metadata-bounds.js';
 
 /** One thing wrong with a manifest: where (`games[0].boards[1].order`) and why. */
 export interface ManifestProblem {
@@ -160,7 +161,7 @@ function checkGame(game: Loose, at: string, adapterTypes: ReadonlyMap<string, Ad
     problems.push({ path: `${at}.boards[${dup.index}].id`, reason: `duplicate board id "${dup.id}" (also boards[${dup.first}])` });
   }
   boards.forEach((board: unknown, index) => {
-    if (isObject(board)) problems.push(...checkBoardEvent(board, `${at}.boards[${index}]`));
+    if (isObject(board)) problems.push(...checkBoardEvent(board, `${at}.boards[${index}]`), ...checkBoardExtras(board, `${at}.boards[${index}]`));
     const source = isObject(board) ? board.source : undefined;
     if (!isObject(source) || typeof source.adapter !== 'string') return;
     const sourceAt = `${at}.boards[${index}].source`;
@@ -170,20 +171,51 @@ function checkGame(game: Loose, at: string, adapterTypes: ReadonlyMap<string, Ad
       return;
     }
     const type = isObject(binding) && typeof binding.type === 'string' ? adapterTypes.get(binding.type) : undefined;
-    if (type && typeof source.value === 'string' && !type.outputs.includes(source.value)) {
-      problems.push({
-        path: `${sourceAt}.value`,
-        reason: `adapter type "${type.id}" has no output "${source.value}"; its outputs: ${type.outputs.join(', ')}`,
-      });
+    if (!type) return;
+    const noOutput = (path: string, value: unknown) => {
+      if (typeof value === 'string' && !type.outputs.includes(value)) {
+        problems.push({ path, reason: `adapter type "${type.id}" has no output "${value}"; its outputs: ${type.outputs.join(', ')}` });
+      }
+    };
+    noOutput(`${sourceAt}.value`, source.value);
+    const boardAt = `${at}.boards[${index}]`;
+    if (isObject(board) && isObject(board.subscore)) noOutput(`${boardAt}.subscore.value`, board.subscore.value);
+    if (isObject(board) && isObject(board.metadata) && Array.isArray(board.metadata.values)) {
+      board.metadata.values.forEach((value: unknown, i) => noOutput(`${boardAt}.metadata.values[${i}]`, value));
     }
   });
   return problems;
 }
 
 /**
+ * What the schema cannot say of a board's subscore and metadata: a sum board has no subscore
+ * (its entry adds many runs; no one run's subscore stands for it), and metadata whose values
+ * could take more JSON bytes than the board allows is refused here rather than at a run.
+ */
+function checkBoardExtras(board: Loose, at: string): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  if (board.subscore !== undefined && board.operator === 'sum') {
+    problems.push({ path: `${at}.subscore`, reason: 'a sum board cannot have a subscore: its entry adds many runs, and no one run\'s subscore stands for the sum' });
+  }
+  const metadata = board.metadata;
+  if (isObject(metadata) && Array.isArray(metadata.values) && metadata.values.every((v) => typeof v === 'string')) {
+    const maxBytes = typeof metadata.maxBytes === 'number' ? metadata.maxBytes : defaultMetadataMaxBytes;
+    const worst = worstMetadataBytes(metadata.values as string[]);
+    if (worst > maxBytes) {
+      problems.push({
+        path: `${at}.metadata`,
+        reason: `its values can take up to ${worst} bytes of JSON (names and numbers of up to ${maxNumberJsonBytes} characters), more than maxBytes ${maxBytes}: keep fewer values or raise maxBytes (at most ${metadataMaxBytesLimit})`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
  * Checks a manifest document completely: its shape, and what a schema cannot say (unique ids,
- * adapter types that exist, options their type accepts, board sources that name real outputs,
- * event windows and schedules that make sense).
+ * adapter types that exist, options their type accepts, board sources, subscores and metadata
+ * that name real outputs, event windows and schedules that make sense, no subscore on a sum
+ * board, metadata that fits its bound).
  * Every problem is listed, not just the first.
  */
 export function checkManifest(document: unknown, adapterTypes: ReadonlyMap<string, AdapterTypeInfo>): ManifestCheck {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ScoreFormat, ScoreUnit } from './score-format.js';
+import { defaultMetadataMaxBytes, maxMetadataValues, metadataMaxBytesLimit } from './metadata-bounds.js';
 
 /** Characters allowed in game, adapter and board ids: they appear unescaped in URL paths. */
 const idPattern = '^[A-Za-z0-9._~-]+$';
@@ -103,6 +104,40 @@ export const BoardEventSettings = Type.Object(
 );
 export type BoardEventSettings = Static<typeof BoardEventSettings>;
 
+const OutputName = Type.String({ minLength: 1, maxLength: 80, description: "one of the source adapter type's outputs" });
+
+export const BoardSubscore = Type.Object(
+  {
+    value: OutputName,
+    order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: "desc: higher is better, whatever the score's order" }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "a tie-break: an output of the same adapter result as the score, in its own order, ranking entries tied on the score before their time. Not on sum boards. An entry's subscore is the one of the run it stands for (a best board's best run, a latest board's latest); entries recorded before the board declared it have 0",
+  },
+);
+export type BoardSubscore = Static<typeof BoardSubscore>;
+
+export const BoardMetadata = Type.Object(
+  {
+    values: Type.Array(OutputName, { minItems: 1, maxItems: maxMetadataValues, uniqueItems: true, description: "outputs of the source adapter's result kept with each entry" }),
+    maxBytes: Type.Optional(
+      Type.Integer({
+        minimum: 16,
+        maximum: metadataMaxBytesLimit,
+        description: `most bytes the kept outputs may take as JSON (default ${defaultMetadataMaxBytes}); the manifest is refused when its values could take more`,
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "small metadata returned with each entry: the named outputs of the run the entry stands for (a best board's best run, a latest or sum board's latest), as a JSON object of numbers",
+  },
+);
+export type BoardMetadata = Static<typeof BoardMetadata>;
+
 export const BoardDefinition = Type.Object(
   {
     id: BoardId,
@@ -115,6 +150,8 @@ export const BoardDefinition = Type.Object(
     event: Type.Optional(BoardEventSettings),
     format: Type.Optional(ScoreFormat),
     unit: Type.Optional(ScoreUnit),
+    subscore: Type.Optional(BoardSubscore),
+    metadata: Type.Optional(BoardMetadata),
     source: Type.Object(
       {
         adapter: AdapterId,

@@ -9,6 +9,7 @@ import { manifestChangesMigration } from './2026-11-25-03-manifest-changes.js';
 import { accountsFromAdminUsers } from './20261127072000-accounts-from-admin-users.js';
 import { moderationMigration } from './20261127143000-moderation.js';
 import { runsByTimeMigration } from './20261127211500-runs-by-time.js';
+import { entrySubscoresAndMetadataMigration } from './20261127215000-entry-subscores-and-metadata.js';
 
 /**
  * The game service's migrations, applied in name order. A new one is named
@@ -28,4 +29,5 @@ export const gameMigrations: Readonly<Record<string, ServiceMigration>> = {
   '20261127072000-accounts-from-admin-users': accountsFromAdminUsers,
   '20261127143000-moderation': moderationMigration,
   '20261127211500-runs-by-time': runsByTimeMigration,
+  '20261127215000-entry-subscores-and-metadata': entrySubscoresAndMetadataMigration,
 };

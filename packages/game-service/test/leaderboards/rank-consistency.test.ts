@@ -74,7 +74,7 @@ describeEachDatabase('rank engine and SQL', (database) => {
         await recordResult(suite.app, game, { id: 'known' }, { score: 10, durationMs: 1 });
         // Once the engine holds the set (a shared engine loads a set it has not seen in the background).
         await suite.app.leaderboards.ranks.checkConsistency();
-        const unseen = { playerId: 'unseen', displayName: 'Unseen', score: 99, achievedAt: clock.now() };
+        const unseen = { playerId: 'unseen', displayName: 'Unseen', score: 99, subscore: 0, achievedAt: clock.now() };
         await insertEntriesIfAbsent(suite.app.database.db, game.id, [{ boardId: 'high', period: 'all', entry: unseen }], clock.now());
         const report = await suite.app.leaderboards.ranks.checkConsistency();
         expect(report.find((s) => s.setId === `${game.id}:high:all`)).toEqual({ setId: `${game.id}:high:all`, engineTotal: 1, sqlTotal: 2, firstDifferenceAt: 1 });

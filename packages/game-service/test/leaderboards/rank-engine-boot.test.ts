@@ -18,7 +18,7 @@ describeEachDatabase('rank engine at boot', (database) => {
         await storeManifest(first, manifestWith(game));
         for (let i = 0; i < 20; i++) await recordResult(first, game, { id: `p${String(i).padStart(2, '0')}` }, { score: 100 + i, durationMs: 1 });
         // Rows the running engine never heard of: only a rebuild from SQL can know them.
-        const unseen = { playerId: 'unseen', displayName: 'Unseen', score: 110.5, achievedAt: clock.now() };
+        const unseen = { playerId: 'unseen', displayName: 'Unseen', score: 110.5, subscore: 0, achievedAt: clock.now() };
         await insertEntriesIfAbsent(first.database.db, game.id, [{ boardId: 'high', period: 'all', entry: unseen }, { boardId: 'high', period: '2026-11-21', entry: unseen }], clock.now());
         await first.close();
 

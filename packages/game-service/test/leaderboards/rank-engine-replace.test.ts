@@ -6,7 +6,7 @@ import { notHeld, type HeldItem, type NotHeld } from '../../src/leaderboards/ran
 import type { RankItem } from '../../src/leaderboards/rank-order.js';
 import { RedisRankEngine } from '../../src/leaderboards/redis-rank-engine.js';
 
-const item = (playerId: string, sortScore: number, achievedAt = 1): RankItem => ({ playerId, sortScore, achievedAt, displayName: `name of ${playerId}` });
+const item = (playerId: string, sortScore: number, achievedAt = 1): RankItem => ({ playerId, sortScore, sortSubscore: 0, achievedAt, displayName: `name of ${playerId}` });
 
 async function* batchesOf(...batches: RankItem[][]): AsyncGenerator<RankItem[]> {
   for (const batch of batches) yield batch;

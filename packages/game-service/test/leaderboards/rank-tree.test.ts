@@ -36,6 +36,8 @@ const operationOn = (playerIds: readonly string[]) => fc.oneof(
       kind: fc.constant('upsert' as const),
       playerId: fc.constantFrom(...playerIds),
       sortScore: fc.integer({ min: -3, max: 3 }),
+      // The subscore ranks ties on the score before their time.
+      sortSubscore: fc.integer({ min: -2, max: 2 }),
       achievedAt: fc.integer({ min: 0, max: 2 }),
       // Two names per player, so some upserts only rename an entry that keeps its place.
       renamed: fc.boolean(),
@@ -45,7 +47,7 @@ const operationOn = (playerIds: readonly string[]) => fc.oneof(
 );
 const operation = operationOn(shortIds);
 
-const plain = (item: RankItem): RankItem => ({ sortScore: item.sortScore, achievedAt: item.achievedAt, playerId: item.playerId, displayName: item.displayName });
+const plain = (item: RankItem): RankItem => ({ sortScore: item.sortScore, sortSubscore: item.sortSubscore, achievedAt: item.achievedAt, playerId: item.playerId, displayName: item.displayName });
 
 function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>, playerIds: readonly string[] = shortIds, probeIds: readonly string[] = shortProbeIds): void {
   tree.verifyStructure();
@@ -70,13 +72,15 @@ function expectSameAsModel(tree: RankTree, model: Map<string, RankItem>, playerI
   expect(tree.itemsFrom(sorted.length + 1, 3)).toEqual([]);
   // Positions between, on and around the items held: how many rank at or before each.
   for (const sortScore of [-4, -3, -2, -1, 0, 1, 2, 3, 4]) {
-    for (const achievedAt of [-1, 0, 1, 2]) {
-      for (const playerId of probeIds) {
-        const key = { sortScore, achievedAt, playerId };
-        const through = sorted.filter((item) => compareRankKeys(item, key) <= 0).length;
-        expect(tree.countThrough(key)).toBe(through);
-        const after = tree.itemsAfter(key, 4);
-        expect({ ...after, items: after.items.map(plain) }).toEqual({ firstRank: through + 1, items: sorted.slice(through, through + 4) });
+    for (const sortSubscore of [-3, 0, 1]) {
+      for (const achievedAt of [-1, 0, 1, 2]) {
+        for (const playerId of probeIds) {
+          const key = { sortScore, sortSubscore, achievedAt, playerId };
+          const through = sorted.filter((item) => compareRankKeys(item, key) <= 0).length;
+          expect(tree.countThrough(key)).toBe(through);
+          const after = tree.itemsAfter(key, 4);
+          expect({ ...after, items: after.items.map(plain) }).toEqual({ firstRank: through + 1, items: sorted.slice(through, through + 4) });
+        }
       }
     }
   }
@@ -93,7 +97,7 @@ type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
 function applyAll(tree: RankTree, model: Map<string, RankItem>, operations: readonly Operation[]): void {
   for (const op of operations) {
     if (op.kind === 'upsert') {
-      const item = { sortScore: op.sortScore, achievedAt: op.achievedAt, playerId: op.playerId, displayName: `${op.playerId}${op.renamed ? ' (renamed)' : ''}` };
+      const item = { sortScore: op.sortScore, sortSubscore: op.sortSubscore, achievedAt: op.achievedAt, playerId: op.playerId, displayName: `${op.playerId}${op.renamed ? ' (renamed)' : ''}` };
       tree.upsert(item);
       model.set(op.playerId, item);
     } else {
@@ -105,7 +109,7 @@ function applyAll(tree: RankTree, model: Map<string, RankItem>, operations: read
 function sortedItems(count: number): RankItem[] {
   return Array.from({ length: count }, (_, i) => {
     const playerId = `p${String(i).padStart(5, '0')}`;
-    return { sortScore: Math.floor(i / 3), achievedAt: i % 3, playerId, displayName: `Player ${playerId}` };
+    return { sortScore: Math.floor(i / 6), sortSubscore: Math.floor(i / 3) % 2, achievedAt: i % 3, playerId, displayName: `Player ${playerId}` };
   });
 }
 
@@ -145,7 +149,7 @@ describe('rank tree', () => {
 
   it('hands back UUIDs as they came in, and keeps ids that only look like UUIDs as they are', () => {
     const ids = [...uuidIds, ...mixedIds, '3F2504E0-4F89-41D3-9A0C-0305E82C3301', '3f2504e0-4f89-41d3-9a0c-0305e82c330', '3f2504e0x4f89-41d3-9a0c-0305e82c3301', '3f2504e0-4f89-41d3-9a0c-0305e82c330g'];
-    const items = [...new Set(ids)].map((playerId, i) => ({ sortScore: i, achievedAt: 0, playerId, displayName: `n${i}` }));
+    const items = [...new Set(ids)].map((playerId, i) => ({ sortScore: i, sortSubscore: 0, achievedAt: 0, playerId, displayName: `n${i}` }));
     const tree = RankTree.fromSorted(items);
     expect(tree.itemsFrom(1, items.length)).toEqual(items);
     for (const item of items) expect(tree.rankOf(item.playerId)).toBe(item.sortScore + 1);
@@ -155,10 +159,10 @@ describe('rank tree', () => {
   it('finds every player among many UUIDs as the hash grows, shrinks and refills', () => {
     const ids = Array.from({ length: 5_000 }, (_, i) => `${(Math.imul(i, 0x9e3779b1) >>> 0).toString(16).padStart(8, '0')}-0000-4000-a000-${String(i).padStart(12, '0')}`);
     const tree = new RankTree();
-    ids.forEach((playerId, i) => tree.upsert({ sortScore: i % 100, achievedAt: i, playerId, displayName: '' }));
+    ids.forEach((playerId, i) => tree.upsert({ sortScore: i % 100, sortSubscore: -(i % 3), achievedAt: i, playerId, displayName: '' }));
     ids.filter((_, i) => i % 3 !== 0).forEach((playerId) => expect(tree.remove(playerId)).toBe(true));
     ids.forEach((playerId, i) => expect(tree.rankOf(playerId) !== undefined).toBe(i % 3 === 0));
-    ids.forEach((playerId, i) => tree.upsert({ sortScore: -i, achievedAt: i, playerId, displayName: 'again' }));
+    ids.forEach((playerId, i) => tree.upsert({ sortScore: -i, sortSubscore: 0, achievedAt: i, playerId, displayName: 'again' }));
     tree.verifyStructure();
     ids.forEach((playerId, i) => expect(tree.rankOf(playerId)).toBe(ids.length - i));
   });
@@ -212,14 +216,14 @@ describe('rank tree', () => {
   it('refuses unsorted or repeated input to the one-pass build, and capacities below 4', () => {
     expect(() =>
       RankTree.fromSorted([
-        { sortScore: 2, achievedAt: 0, playerId: 'a', displayName: 'A' },
-        { sortScore: 1, achievedAt: 0, playerId: 'b', displayName: 'B' },
+        { sortScore: 2, sortSubscore: 0, achievedAt: 0, playerId: 'a', displayName: 'A' },
+        { sortScore: 1, sortSubscore: 0, achievedAt: 0, playerId: 'b', displayName: 'B' },
       ]),
     ).toThrow(/rank order/);
     expect(() =>
       RankTree.fromSorted([
-        { sortScore: 1, achievedAt: 0, playerId: 'a', displayName: 'A' },
-        { sortScore: 2, achievedAt: 0, playerId: 'a', displayName: 'A' },
+        { sortScore: 1, sortSubscore: 0, achievedAt: 0, playerId: 'a', displayName: 'A' },
+        { sortScore: 2, sortSubscore: 0, achievedAt: 0, playerId: 'a', displayName: 'A' },
       ]),
     ).toThrow(/twice/);
     expect(() => new RankTree(3)).toThrow(RangeError);

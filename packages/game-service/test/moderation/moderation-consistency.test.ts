@@ -21,6 +21,8 @@ const operation = fc.oneof(
       kind: fc.constant('run' as const),
       player: fc.nat(playerCount - 1),
       score: tieProneScore,
+      // Few durations: the boards with a subscore see ties on the score broken by it, and ties on both.
+      durationMs: fc.constantFrom(100, 200, 300),
       // A third of the runs are flagged (their hints disagree).
       flagged: fc.boolean(),
     }),
@@ -36,8 +38,9 @@ const operation = fc.oneof(
 const raceMaxEntrants = 8;
 
 /**
- * Every operator, with daily periods for rollovers; few sets keep the runs quick. Two event
- * boards end windows during the sequence: a cup (one window, from two hours in to 18 hours in,
+ * Every operator, with daily periods for rollovers; few sets keep the runs quick. Boards with a
+ * subscore (the run's duration) in both directions, under a desc and an asc score, one of them
+ * keeping metadata, and an event board with one too. Two event boards end windows during the sequence: a cup (one window, from two hours in to 18 hours in,
  * beside its all-time period) and a capped race (a four-hour window every six hours).
  */
 function moderatedGame(id: string): GameDefinition {
@@ -50,7 +53,27 @@ function moderatedGame(id: string): GameDefinition {
       keep('high', ['all', 'daily']),
       keep('latest', ['all']),
       keep('total', ['all', 'daily']),
-      { id: 'cup', name: 'Cup', order: 'desc', operator: 'best', periods: ['event', 'all'], source, event: { startsAt: '2026-11-21T22:00:00Z', endsAt: '2026-11-22T14:00:00Z' } },
+      {
+        id: 'quick',
+        name: 'High score, quickest first',
+        order: 'desc',
+        operator: 'best',
+        periods: ['all', 'daily'],
+        source,
+        subscore: { value: 'durationMs', order: 'asc' },
+        metadata: { values: ['durationMs', 'score'] },
+      },
+      { id: 'lowest-longest', name: 'Low score, longest first', order: 'asc', operator: 'latest', periods: ['all'], source, subscore: { value: 'durationMs', order: 'desc' } },
+      {
+        id: 'cup',
+        name: 'Cup',
+        order: 'desc',
+        operator: 'best',
+        periods: ['event', 'all'],
+        source,
+        subscore: { value: 'durationMs', order: 'desc' },
+        event: { startsAt: '2026-11-21T22:00:00Z', endsAt: '2026-11-22T14:00:00Z' },
+      },
       {
         id: 'race',
         name: 'Race',
@@ -96,7 +119,7 @@ describeEachDatabase('moderation: rank engine and SQL', (database) => {
               const player = players[op.player]!;
               switch (op.kind) {
                 case 'run': {
-                  const payload = { score: op.score, durationMs: 1_000, ...(op.flagged ? { hints: { score: op.score + 1 } } : {}) };
+                  const payload = { score: op.score, durationMs: op.durationMs, ...(op.flagged ? { hints: { score: op.score + 1 } } : {}) };
                   await app.runs.submissions.submit({ game, player, adapterId: 'score', runId: `run-${String(runNumber++).padStart(6, '0')}`, payload });
                   return;
                 }
@@ -133,13 +156,21 @@ describeEachDatabase('moderation: rank engine and SQL', (database) => {
             // Every visible player's 'all' entries are their remaining runs folded by each board's operator (unless an operator removed one).
             const removed = new Set((await app.moderation.audit({ gameId: game.id, limit: 1_000 })).entries.filter((e) => e.action === 'remove-entry').map((e) => e.playerId));
             for (const player of players.filter((p) => !hiddenPlayers.has(p.id) && !removed.has(p.id))) {
-              const scores = (await app.runs.list({ gameId: game.id, playerId: player.id, limit: 1_000 })).runs
-                .filter((run) => run.status !== 'rejected')
-                .map((run) => run.result!.score!);
+              const kept = (await app.runs.list({ gameId: game.id, playerId: player.id, limit: 1_000 })).runs.filter((run) => run.status !== 'rejected');
+              const scores = kept.map((run) => run.result!.score!);
               const me = await app.leaderboards.standing(game, 'total', player.id, { period: 'all', radius: 0 });
               expect(me.entry?.score).toBe(scores.length === 0 ? undefined : scores.reduce((a, b) => a + b, 0));
               const best = await app.leaderboards.standing(game, 'high', player.id, { period: 'all', radius: 0 });
               expect(best.entry?.score).toBe(scores.length === 0 ? undefined : Math.max(...scores));
+              // With a subscore, `best` keeps the best run by score then quickest: its subscore and metadata.
+              const quick = await app.leaderboards.standing(game, 'quick', player.id, { period: 'all', radius: 0 });
+              if (scores.length === 0) {
+                expect(quick.entry).toBeUndefined();
+              } else {
+                const top = Math.max(...scores);
+                const quickest = Math.min(...kept.filter((run) => run.result!.score === top).map((run) => run.result!.durationMs!));
+                expect([quick.entry?.score, quick.entry?.subscore, quick.entry?.metadata]).toEqual([top, quickest, { durationMs: quickest, score: top }]);
+              }
             }
           }),
           { numRuns: runs, endOnFailure: true },
