@@ -30,11 +30,26 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1, 1_000, 3_600_000, 6 * 3_600_000) }) },
 );
 
-/** Every operator and both orders, with a daily period for rollovers; few sets keep the runs quick. */
+/**
+ * Every operator and both orders, with a daily period for rollovers; few sets keep the runs
+ * quick. Two boards break ties on the score by the run's duration, in opposite directions (and
+ * one keeps metadata), so the engine and SQL must agree on subscores too.
+ */
 function consistencyGame(id: string): GameDefinition {
   const arena = arenaGame(id);
   const keep = (boardId: string, periods: GameDefinition['boards'][number]['periods']) => ({ ...arena.boards.find((b) => b.id === boardId)!, periods });
-  return { ...arena, boards: [keep('high', ['all', 'daily']), keep('latest', ['all']), keep('total', ['all']), keep('fastest', ['all'])] };
+  const high = keep('high', ['all', 'daily']);
+  return {
+    ...arena,
+    boards: [
+      high,
+      keep('latest', ['all']),
+      keep('total', ['all']),
+      keep('fastest', ['all']),
+      { ...high, id: 'high-quickest', subscore: { value: 'durationMs', order: 'asc' }, metadata: { values: ['durationMs'] } },
+      { ...keep('latest', ['all', 'daily']), id: 'latest-longest', order: 'asc', subscore: { value: 'durationMs', order: 'desc' } },
+    ],
+  };
 }
 
 /** Long enough for PostgreSQL and Redis on a busy CI machine; typically a few seconds. */

@@ -45,6 +45,17 @@ function tieBreakGame(id: string): GameDefinition {
       })),
       { id: 'latest-sub', name: 'Latest', order: 'desc', operator: 'latest', periods: ['all'], source, subscore: { value: 'durationMs', order: 'asc' }, metadata: { values: ['durationMs'] } },
       { id: 'plain', name: 'No subscore', order: 'desc', operator: 'best', periods: ['all'], source },
+      {
+        id: 'cup',
+        name: 'Cup',
+        order: 'desc',
+        operator: 'best',
+        periods: ['event'],
+        source,
+        subscore: { value: 'durationMs', order: 'desc' },
+        metadata: { values: ['durationMs'] },
+        event: { startsAt: '2026-11-21T00:00:00Z', endsAt: '2026-11-23T00:00:00Z' },
+      },
     ],
   };
 }
@@ -147,6 +158,18 @@ describeEachDatabase('boards with a subscore and metadata', (database) => {
           expect(next.body.entries.map((e: ShownEntry) => [e.rank, e.playerId])).toEqual(expected.slice(4, 8).map((e, i) => [i + 5, e.playerId]));
         });
       }
+
+      it('ranks an event window by the subscore and answers metadata on its page and /me', async () => {
+        const expected = modelOrder(results, 'desc', 'desc');
+        const page = await getJson(app, `${base()}/cup?period=event&limit=100`, me.headers);
+        expect([page.status, page.body.state]).toEqual([200, 'live']);
+        expect(page.body.entries.map((e: ShownEntry) => [e.rank, e.playerId, e.subscore, e.metadata])).toEqual(
+          expected.map((e, i) => [i + 1, e.playerId, e.subscore, { durationMs: e.subscore }]),
+        );
+        const mine = await getJson(app, `${base()}/cup/me?period=event`, me.headers);
+        const at = expected.findIndex((e) => e.playerId === me.id);
+        expect(mine.body.entry).toMatchObject({ rank: at + 1, subscore: expected[at]!.subscore, metadata: { durationMs: expected[at]!.subscore } });
+      });
 
       it('answers entries of a board without a subscore or metadata exactly as before: no subscore, no metadata', async () => {
         const page = await getJson(app, `${base()}/plain?limit=2`, me.headers);
