@@ -35,6 +35,11 @@ export function NewPasswordField({ label = 'Password', name = 'password', value,
   );
 }
 
+/** The field for one's current password (signing in, or confirming a change). */
+export function CurrentPasswordField({ label = 'Password', name = 'password', value, onValue }: NewPasswordProps) {
+  return <FormField label={label} type="password" name={name} autoComplete="current-password" required value={value} onInput={(event) => onValue(event.currentTarget.value)} />;
+}
+
 /** A form's error line (when there is one) and its submit button, disabled while busy. */
 export function FormSubmit({ error, busy, label }: { error: string | null | undefined; busy: boolean; label: string }) {
   return (

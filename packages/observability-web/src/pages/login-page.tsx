@@ -3,7 +3,7 @@ import { apiPost } from '../api/api-client.js';
 import type { SessionResponse } from '../api/api-types.js';
 import { useSession } from '../api/session.js';
 import { AuthCard } from '../components/auth-card.js';
-import { FormField, FormSubmit } from '../components/form-field.js';
+import { CurrentPasswordField, FormField, FormSubmit } from '../components/form-field.js';
 import { Link } from '../components/link.js';
 import { useSubmit } from '../components/use-submit.js';
 import { navigate, useLocation } from '../state/location.js';
@@ -24,15 +24,7 @@ export function LoginPage() {
     <AuthCard title="Sign in">
       <form class="form" onSubmit={submit}>
         <FormField label="Email" type="email" name="email" autoComplete="username" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
-        <FormField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onInput={(event) => setPassword(event.currentTarget.value)}
-        />
+        <CurrentPasswordField value={password} onValue={setPassword} />
         <FormSubmit error={error} busy={busy} label={busy ? 'Signing in…' : 'Sign in'} />
       </form>
       <p class="auth-links">

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { apiPost } from '../../api/api-client.js';
-import { FormField, NewPasswordField } from '../../components/form-field.js';
+import { CurrentPasswordField, NewPasswordField } from '../../components/form-field.js';
 import { useSubmit } from '../../components/use-submit.js';
 
 /** Change one's own password; the current one is required. */
@@ -18,15 +18,7 @@ export function PasswordSettings() {
   return (
     <div class="settings-section">
       <form class="form" onSubmit={submit} aria-label="Change password">
-        <FormField
-          label="Current password"
-          type="password"
-          name="currentPassword"
-          autoComplete="current-password"
-          required
-          value={currentPassword}
-          onInput={(event) => setCurrentPassword(event.currentTarget.value)}
-        />
+        <CurrentPasswordField label="Current password" name="currentPassword" value={currentPassword} onValue={setCurrentPassword} />
         <NewPasswordField label="New password" name="newPassword" value={newPassword} onValue={setNewPassword} />
         <button type="submit" class="button button-primary" disabled={busy}>
           Change password
