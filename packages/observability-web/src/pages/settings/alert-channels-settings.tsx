@@ -4,6 +4,7 @@ import type { AlertChannelsResponse, AlertDelivery, CreatedAlertChannel } from '
 import { useApi } from '../../api/use-api.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataState } from '../../components/data-state.js';
+import { RowButton } from '../../components/row-button.js';
 import { FormField } from '../../components/form-field.js';
 import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
@@ -67,9 +68,7 @@ export function AlertChannelsSettings() {
           <div class="secret-row">
             <code class="secret">{created.signingSecret}</code>
             <CopyButton text={created.signingSecret} />
-            <button type="button" class="button button-small" onClick={() => setCreated(undefined)}>
-              Done
-            </button>
+            <RowButton onClick={() => setCreated(undefined)}>Done</RowButton>
           </div>
         </div>
       ) : null}
@@ -95,12 +94,8 @@ export function AlertChannelsSettings() {
                     ) : null}
                   </td>
                   <td class="actions">
-                    <button type="button" class="button button-small" onClick={() => sendTest(channel.id)}>
-                      Send test
-                    </button>
-                    <button type="button" class="button button-small button-danger" onClick={() => remove(channel.id, channel.name)}>
-                      Remove
-                    </button>
+                    <RowButton onClick={() => sendTest(channel.id)}>Send test</RowButton>
+                    <RowButton danger onClick={() => remove(channel.id, channel.name)}>Remove</RowButton>
                   </td>
                 </tr>
               );

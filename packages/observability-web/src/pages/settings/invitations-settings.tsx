@@ -4,6 +4,7 @@ import type { CreatedInvitation, InvitationsResponse, Role } from '../../api/api
 import { useApi } from '../../api/use-api.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataState } from '../../components/data-state.js';
+import { RowButton } from '../../components/row-button.js';
 import { FormField } from '../../components/form-field.js';
 import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
@@ -80,9 +81,7 @@ export function InvitationsSettings() {
                   <td>{formatTimestamp(invitation.expiresAt)}</td>
                   <td class="actions">
                     {invitation.status === 'pending' ? (
-                      <button type="button" class="button button-small button-danger" onClick={() => withdraw(invitation.id)}>
-                        Withdraw
-                      </button>
+                      <RowButton danger onClick={() => withdraw(invitation.id)}>Withdraw</RowButton>
                     ) : null}
                   </td>
                 </tr>

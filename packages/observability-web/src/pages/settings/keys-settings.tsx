@@ -4,6 +4,7 @@ import type { CreatedKey, KeysResponse } from '../../api/api-types.js';
 import { useApi } from '../../api/use-api.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { DataState } from '../../components/data-state.js';
+import { RowButton } from '../../components/row-button.js';
 import { FormField } from '../../components/form-field.js';
 import { useAction, useSubmit } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
@@ -48,9 +49,7 @@ export function KeysSettings() {
               {created.key}
             </code>
             <CopyButton text={created.key} />
-            <button type="button" class="button button-small" onClick={() => setCreated(undefined)}>
-              Done
-            </button>
+            <RowButton onClick={() => setCreated(undefined)}>Done</RowButton>
           </div>
         </div>
       ) : null}
@@ -70,9 +69,7 @@ export function KeysSettings() {
                   <td>{key.revokedAt ? <span class="badge badge-bad">revoked</span> : <span class="badge badge-good">active</span>}</td>
                   <td class="actions">
                     {key.revokedAt ? null : (
-                      <button type="button" class="button button-small button-danger" onClick={() => revoke(key.id, key.name)}>
-                        Revoke
-                      </button>
+                      <RowButton danger onClick={() => revoke(key.id, key.name)}>Revoke</RowButton>
                     )}
                   </td>
                 </tr>

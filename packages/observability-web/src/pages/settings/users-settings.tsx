@@ -3,6 +3,7 @@ import type { Role, UsersResponse } from '../../api/api-types.js';
 import { useSession } from '../../api/session.js';
 import { useApi } from '../../api/use-api.js';
 import { DataState } from '../../components/data-state.js';
+import { RowButton } from '../../components/row-button.js';
 import { useAction } from '../../components/use-submit.js';
 import { formatTimestamp } from '../../format.js';
 import { DataTable } from '../../components/data-table.js';
@@ -43,17 +44,9 @@ export function UsersSettings() {
                   <td>{formatTimestamp(user.createdAt)}</td>
                   <td class="actions">
                     {self ? null : user.active ? (
-                      <button
-                        type="button"
-                        class="button button-small button-danger"
-                        onClick={() => window.confirm(`Deactivate ${user.email}? They are signed out at once.`) && change(user.id, { active: false })}
-                      >
-                        Deactivate
-                      </button>
+                      <RowButton danger onClick={() => window.confirm(`Deactivate ${user.email}? They are signed out at once.`) && change(user.id, { active: false })}>Deactivate</RowButton>
                     ) : (
-                      <button type="button" class="button button-small" onClick={() => change(user.id, { active: true })}>
-                        Reactivate
-                      </button>
+                      <RowButton onClick={() => change(user.id, { active: true })}>Reactivate</RowButton>
                     )}
                   </td>
                 </tr>
