@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { rangePresets, resolveRange, type RangePresetKey, type TimeRange } from '../state/global-filters.js';
+import { ApplyButton } from './filter-input.js';
 
 // datetime-local inputs hold wall-clock text without a zone; the dashboard works in UTC.
 const toInputValue = (ms: number) => new Date(ms).toISOString().slice(0, 16);
@@ -73,9 +74,7 @@ export function TimeRangePicker({ range, onChange }: { range: TimeRange; onChang
             To (UTC)
             <input type="datetime-local" name="to" value={toText} onInput={(event) => setToText(event.currentTarget.value)} required />
           </label>
-          <button type="submit" class="button button-small">
-            Apply
-          </button>
+          <ApplyButton />
           {problem ? <span class="field-error" role="alert">{problem}</span> : null}
         </form>
       ) : null}

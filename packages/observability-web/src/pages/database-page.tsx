@@ -1,6 +1,7 @@
 import type { DatabaseResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { DataState } from '../components/data-state.js';
+import { DataTable } from '../components/data-table.js';
 import { Layout } from '../components/layout.js';
 import { formatCount, formatDurationMs, formatPercent } from '../format.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
@@ -23,45 +24,32 @@ export function DatabaseTable({ query }: { query: Record<string, string> }) {
       {(data) => {
         const grandTotalMs = data.statements.reduce((sum, row) => sum + row.totalMs, 0);
         return (
-          <div class="table-wrap">
-            <table class="table" aria-label="Database statements">
-              <thead>
-                <tr>
-                  <th>Statement</th>
-                  <th>System</th>
-                  <th class="num">Total time</th>
-                  <th class="num">Share</th>
-                  <th class="num">Count</th>
-                  <th class="num">Errors</th>
-                  <th class="num">p50</th>
-                  <th class="num">p95</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.statements.map((row) => (
-                  <tr key={`${row.system}\u0000${row.statement}`}>
-                    <td>
-                      <code class="statement" title={row.statement}>
-                        {row.statement}
-                      </code>
-                    </td>
-                    <td>{row.system}</td>
-                    <td class="num">{formatDurationMs(row.totalMs)}</td>
-                    <td class="num">
-                      <span class="share-bar" aria-hidden="true">
-                        <span class="share-bar-fill" style={{ width: `${grandTotalMs > 0 ? (row.totalMs / grandTotalMs) * 100 : 0}%` }} />
-                      </span>
-                      {formatPercent(grandTotalMs > 0 ? row.totalMs / grandTotalMs : 0)}
-                    </td>
-                    <td class="num">{formatCount(row.count)}</td>
-                    <td class={row.errorCount > 0 ? 'num bad' : 'num'}>{formatCount(row.errorCount)}</td>
-                    <td class="num">{formatDurationMs(row.p50Ms)}</td>
-                    <td class="num">{formatDurationMs(row.p95Ms)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Database statements"
+            columns={['Statement', 'System', { label: 'Total time', num: true }, { label: 'Share', num: true }, { label: 'Count', num: true }, { label: 'Errors', num: true }, { label: 'p50', num: true }, { label: 'p95', num: true }]}
+          >
+            {data.statements.map((row) => (
+              <tr key={`${row.system}\u0000${row.statement}`}>
+                <td>
+                  <code class="statement" title={row.statement}>
+                    {row.statement}
+                  </code>
+                </td>
+                <td>{row.system}</td>
+                <td class="num">{formatDurationMs(row.totalMs)}</td>
+                <td class="num">
+                  <span class="share-bar" aria-hidden="true">
+                    <span class="share-bar-fill" style={{ width: `${grandTotalMs > 0 ? (row.totalMs / grandTotalMs) * 100 : 0}%` }} />
+                  </span>
+                  {formatPercent(grandTotalMs > 0 ? row.totalMs / grandTotalMs : 0)}
+                </td>
+                <td class="num">{formatCount(row.count)}</td>
+                <td class={row.errorCount > 0 ? 'num bad' : 'num'}>{formatCount(row.errorCount)}</td>
+                <td class="num">{formatDurationMs(row.p50Ms)}</td>
+                <td class="num">{formatDurationMs(row.p95Ms)}</td>
+              </tr>
+            ))}
+          </DataTable>
         );
       }}
     </DataState>

@@ -11,6 +11,7 @@ import { navigate, useLocation } from '../state/location.js';
 import { refreshAll } from '../state/refresh.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 import { Pager } from '../components/pager.js';
+import { ApplyButton, FilterInput } from '../components/filter-input.js';
 
 const pageSize = 100;
 /** How often live tail asks for the newest lines. */
@@ -75,10 +76,7 @@ export function LogsPage() {
           applyForm();
         }}
       >
-        <label class="field-inline grow">
-          Search
-          <input class="input" name="q" type="search" placeholder="words in the message, e.g. timeout checkout" value={text} onInput={(event) => setText(event.currentTarget.value)} />
-        </label>
+        <FilterInput label="Search" grow name="q" type="search" placeholder="words in the message, e.g. timeout checkout" value={text} onInput={(event) => setText(event.currentTarget.value)} />
         <label class="field-inline">
           Severity
           <select name="severity" value={filters.severity ?? ''} onChange={(event) => navigate(here({ severity: event.currentTarget.value || undefined }))}>
@@ -90,13 +88,8 @@ export function LogsPage() {
             ))}
           </select>
         </label>
-        <label class="field-inline">
-          Attribute
-          <input class="input input-narrow" name="attribute" placeholder="key=value" value={attribute} onInput={(event) => setAttribute(event.currentTarget.value)} />
-        </label>
-        <button type="submit" class="button button-small">
-          Apply
-        </button>
+        <FilterInput label="Attribute" narrow name="attribute" placeholder="key=value" value={attribute} onInput={(event) => setAttribute(event.currentTarget.value)} />
+        <ApplyButton />
         <label class="field-inline live-toggle" title={`Reload the newest lines every ${liveTailIntervalMs / 1000} s`}>
           <input type="checkbox" name="live" checked={live} onChange={(event) => navigate(here({ live: event.currentTarget.checked ? '1' : undefined }))} />
           Live tail

@@ -13,6 +13,7 @@ import { hrefWithView, withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
 import { Pager } from '../components/pager.js';
+import { ApplyButton, FilterInput } from '../components/filter-input.js';
 
 const pageSize = 50;
 const attributePrefix = 'attr.';
@@ -86,10 +87,7 @@ export function OccurrencesPage() {
   return (
     <Layout title="Occurrences">
       <form class="toolbar" role="search" aria-label="Occurrence filters" onSubmit={apply}>
-        <label class="field-inline">
-          Operation
-          <input class="input" name="operation" placeholder="e.g. GET /checkout" value={text.operation} onInput={edit('operation')} />
-        </label>
+        <FilterInput label="Operation" name="operation" placeholder="e.g. GET /checkout" value={text.operation} onInput={edit('operation')} />
         <label class="field-inline">
           Status
           <select name="status" value={status} onChange={(event) => navigate(here({ status: event.currentTarget.value }))}>
@@ -105,23 +103,15 @@ export function OccurrencesPage() {
             <NameOptions names={statusClasses} />
           </select>
         </label>
-        <label class="field-inline">
-          Error type
-          <input class="input input-narrow" name="errorType" placeholder="e.g. TimeoutError" value={text.errorType} onInput={edit('errorType')} />
-        </label>
+        <FilterInput label="Error type" narrow name="errorType" placeholder="e.g. TimeoutError" value={text.errorType} onInput={edit('errorType')} />
         <label class="field-inline">
           Duration (ms)
           <input class="input input-number" name="minDurationMs" type="number" min="0" step="any" placeholder="min" aria-label="Minimum duration (ms)" value={text.min} onInput={edit('min')} />
           –
           <input class="input input-number" name="maxDurationMs" type="number" min="0" step="any" placeholder="max" aria-label="Maximum duration (ms)" value={text.max} onInput={edit('max')} />
         </label>
-        <label class="field-inline">
-          Attribute
-          <input class="input input-narrow" name="attribute" placeholder="key=value" value={text.attribute} onInput={edit('attribute')} aria-invalid={attributeError !== undefined} />
-        </label>
-        <button type="submit" class="button button-small">
-          Apply
-        </button>
+        <FilterInput label="Attribute" narrow name="attribute" placeholder="key=value" value={text.attribute} onInput={edit('attribute')} aria-invalid={attributeError !== undefined} />
+        <ApplyButton />
         {attributes.length > 0 || minDurationMs !== undefined || maxDurationMs !== undefined ? (
           <span class="attribute-chips" aria-label="Active filters">
             {attributes.map(([name, value]) => (

@@ -5,12 +5,14 @@ import { useApi } from '../api/use-api.js';
 import { chartColors } from '../charts/trend-charts.js';
 import { TimeSeriesChart } from '../charts/time-series-chart.js';
 import { DataState } from '../components/data-state.js';
+import { DataTable } from '../components/data-table.js';
 import { Layout } from '../components/layout.js';
 import { formatCount, formatDurationMs } from '../format.js';
 import { useEditableCopy } from '../state/editable-copy.js';
 import { withParams } from '../state/links.js';
 import { navigate, useLocation } from '../state/location.js';
 import { useGlobalFilters } from '../state/use-global-filters.js';
+import { ApplyButton, FilterInput } from '../components/filter-input.js';
 
 /** Usage per tenant: a table, a trend, and CSV / JSON exports of the same view. */
 export function UsagePage() {
@@ -46,49 +48,33 @@ export function UsagePage() {
           applyTenant(tenantText.trim());
         }}
       >
-        <label class="field-inline">
-          Tenant
-          <input class="input" name="tenantId" placeholder="All tenants" value={tenantText} onInput={(event) => setTenantText(event.currentTarget.value)} />
-        </label>
-        <button type="submit" class="button button-small">
-          Apply
-        </button>
+        <FilterInput label="Tenant" name="tenantId" placeholder="All tenants" value={tenantText} onInput={(event) => setTenantText(event.currentTarget.value)} />
+        <ApplyButton />
       </form>
       <section class="section" aria-label="Usage trend">
         <DataState state={trend}>{(data) => <UsageTrendChart trend={data} />}</DataState>
       </section>
       <DataState state={usage} empty={(data) => data.tenants.length === 0}>
         {(data) => (
-          <div class="table-wrap">
-            <table class="table" aria-label="Usage per tenant">
-              <thead>
-                <tr>
-                  <th>Tenant</th>
-                  <th class="num">Occurrences</th>
-                  <th class="num">Errors</th>
-                  <th class="num">Total time</th>
-                  <th class="num">Log records</th>
-                  <th>Services</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.tenants.map((tenant) => (
-                  <tr key={tenant.tenantId}>
-                    <td>
-                      <button type="button" class="button-link strong" onClick={() => applyTenant(tenant.tenantId)}>
-                        {tenant.tenantId}
-                      </button>
-                    </td>
-                    <td class="num">{formatCount(tenant.occurrences)}</td>
-                    <td class={tenant.errors > 0 ? 'num bad' : 'num'}>{formatCount(tenant.errors)}</td>
-                    <td class="num">{formatDurationMs(tenant.totalDurationMs)}</td>
-                    <td class="num">{formatCount(tenant.logs)}</td>
-                    <td>{tenant.services.join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Usage per tenant"
+            columns={['Tenant', { label: 'Occurrences', num: true }, { label: 'Errors', num: true }, { label: 'Total time', num: true }, { label: 'Log records', num: true }, 'Services']}
+          >
+            {data.tenants.map((tenant) => (
+              <tr key={tenant.tenantId}>
+                <td>
+                  <button type="button" class="button-link strong" onClick={() => applyTenant(tenant.tenantId)}>
+                    {tenant.tenantId}
+                  </button>
+                </td>
+                <td class="num">{formatCount(tenant.occurrences)}</td>
+                <td class={tenant.errors > 0 ? 'num bad' : 'num'}>{formatCount(tenant.errors)}</td>
+                <td class="num">{formatDurationMs(tenant.totalDurationMs)}</td>
+                <td class="num">{formatCount(tenant.logs)}</td>
+                <td>{tenant.services.join(', ')}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </DataState>
     </Layout>
