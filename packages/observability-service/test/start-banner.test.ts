@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { expect, it } from 'vitest';
+import { describeAppOnEachDatabase } from '@playstack/server-kit/testing';
 import { dashboardBanner } from '../src/users/first-user-banner.js';
 import { setUpFirstAdmin } from './support/browser-session.js';
 import { buildTestApp } from './support/test-app.js';
 
-describeEachDatabase('start banner', (database) => {
-  let app: App;
-  beforeAll(async () => {
-    app = await buildTestApp(database());
-  });
-  afterAll(async () => {
-    await app.close();
-  });
-
+describeAppOnEachDatabase('start banner', buildTestApp, (app) => {
   it('names the dashboard, and on a fresh install the first steps, until the first user exists', async () => {
-    expect(await dashboardBanner(app, 'http://127.0.0.1:8081')).toEqual([
+    expect(await dashboardBanner(app(), 'http://127.0.0.1:8081')).toEqual([
       'dashboard: http://127.0.0.1:8081/',
       'first run: open http://127.0.0.1:8081/ and create the first user (an administrator); then create an ingestion key under Settings > Keys',
     ]);
-    await setUpFirstAdmin(app);
-    expect(await dashboardBanner(app, 'http://127.0.0.1:8081')).toEqual(['dashboard: http://127.0.0.1:8081/']);
+    await setUpFirstAdmin(app());
+    expect(await dashboardBanner(app(), 'http://127.0.0.1:8081')).toEqual(['dashboard: http://127.0.0.1:8081/']);
   });
 });

@@ -1,4 +1,4 @@
-export { createTestDatabase, describeEachDatabase, testDialects, type TestDatabase } from './test-database.js';
+export { createTestDatabase, describeAppOnEachDatabase, describeEachDatabase, testDialects, type TestDatabase } from './test-database.js';
 export { connectTestRedis, redisVariants, testRedisEnv, type TestRedisConnection } from './test-redis.js';
 export { describeOpenApiDocument } from './openapi-drift.js';
 export { freePort } from './free-port.js';

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Dialect } from '../db/database.js';
+import type { App } from '../http/create-server.js';
 
 /** A database for one suite: the environment variables that point a service at it. */
 export interface TestDatabase {
@@ -72,4 +73,24 @@ export function describeEachDatabase(title: string, body: (database: () => TestD
       });
     });
   }
+}
+
+/**
+ * `describeEachDatabase` for a suite about one app: builds it on each dialect's database before
+ * the tests and closes it after. `body` receives a getter for the suite's app.
+ */
+export function describeAppOnEachDatabase(title: string, build: (database: TestDatabase) => Promise<App>, body: (app: () => App) => void): void {
+  describeEachDatabase(title, (database) => {
+    let app: App | undefined;
+    beforeAll(async () => {
+      app = await build(database());
+    });
+    afterAll(async () => {
+      await app?.close();
+    });
+    body(() => {
+      if (!app) throw new Error('the suite app is built in beforeAll; use it inside tests or hooks');
+      return app;
+    });
+  });
 }
