@@ -52,13 +52,17 @@ export interface BoardTop {
   operator: BoardDefinition['operator'];
   format: BoardDefinition['format'];
   unit: BoardDefinition['unit'];
+  /** The board's tie-break and the outputs it keeps with each entry, when it declares them. */
+  subscore: BoardDefinition['subscore'] | null;
+  metadata: BoardDefinition['metadata'] | null;
   periods: Period[];
   /** The period shown (a period name), and the key it resolved to. */
   period: Period;
   periodKey: string;
   /** An event period's window (ISO times) and state. */
   event: { startsAt: string; endsAt: string; state: 'upcoming' | 'live' | 'ended' } | null;
-  entries: Array<{ rank: number; playerId: string; displayName: string; score: number; achievedAt: string }>;
+  /** `subscore` on a board with one; `metadata` (null when the run kept none) on a board that keeps it. */
+  entries: Array<{ rank: number; playerId: string; displayName: string; score: number; achievedAt: string; subscore?: number; metadata?: Record<string, unknown> | null }>;
 }
 
 /** One hour of a game's runs on its page's charts: the hour's start (ISO, UTC) and its runs by status. */
@@ -176,11 +180,21 @@ export class AdminData {
           operator: board.operator,
           format: board.format,
           unit: board.unit,
+          subscore: board.subscore ?? null,
+          metadata: board.metadata ?? null,
           periods: [...board.periods],
           period,
           periodKey: page.period,
           event: page.event ? { startsAt: isoTime(page.event.startsAt), endsAt: isoTime(page.event.endsAt), state: page.event.state } : null,
-          entries: page.entries.map((e) => ({ rank: e.rank, playerId: e.playerId, displayName: e.displayName, score: e.score, achievedAt: isoTime(e.achievedAt) })),
+          entries: page.entries.map((e) => ({
+            rank: e.rank,
+            playerId: e.playerId,
+            displayName: e.displayName,
+            score: e.score,
+            achievedAt: isoTime(e.achievedAt),
+            ...(board.subscore ? { subscore: e.subscore } : {}),
+            ...(board.metadata ? { metadata: e.metadata ?? null } : {}),
+          })),
         };
       }),
     );

@@ -106,8 +106,10 @@ ${boards.map(
 <p class="muted">Period ${board.periodKey}${board.event ? html`, ${board.event.state}: ${timeCell(Date.parse(board.event.startsAt), now)} to ${timeCell(Date.parse(board.event.endsAt), now)}` : ''}.</p>
 ${board.entries.length === 0
   ? html`<p class="muted">No entries yet.</p>`
-  : html`<table><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Score</th><th>Achieved</th></tr></thead><tbody>
-${board.entries.map((e) => html`<tr><td class="num">${e.rank}</td><td>${playerLink(game.id, e.playerId, e.displayName)}</td><td class="num">${scoreText(e.score, board)}</td><td>${timeCell(Date.parse(e.achievedAt), now)}</td></tr>`)}
+  : html`<table><thead><tr><th class="num">Rank</th><th>Player</th><th class="num">Score</th>${board.subscore ? html`<th class="num" title="tie-break, ${board.subscore.order}">${board.subscore.value}</th>` : ''}${board.metadata ? html`<th>Metadata</th>` : ''}<th>Achieved</th></tr></thead><tbody>
+${board.entries.map(
+  (e) => html`<tr><td class="num">${e.rank}</td><td>${playerLink(game.id, e.playerId, e.displayName)}</td><td class="num">${scoreText(e.score, board)}</td>${board.subscore ? html`<td class="num">${(e.subscore ?? 0).toLocaleString('en-US')}</td>` : ''}${board.metadata ? html`<td>${e.metadata ? html`<code>${JSON.stringify(e.metadata)}</code>` : html`<span class="muted">—</span>`}</td>` : ''}<td>${timeCell(Date.parse(e.achievedAt), now)}</td></tr>`,
+)}
 </tbody></table>`}
 </div>`,
 )}`;

@@ -4,12 +4,17 @@ import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase, redisVariants } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { manifestWith, storeManifest } from '../support/identity-fixtures.js';
+import { topEntriesPerBoard } from '../../src/admin/admin-data.js';
+import { AdminBrowser } from '../support/admin-browser-session.js';
 import { buildTestApp } from '../support/test-app.js';
 import { getJson, recordResult, signedIn, unthrottled } from './leaderboard-fixtures.js';
 
 type Player = Awaited<ReturnType<typeof signedIn>>;
 type ShownEntry = { rank: number; playerId: string; displayName: string; score: number; subscore?: number; achievedAt: string; metadata?: Record<string, number> | null };
 type Order = 'asc' | 'desc';
+
+/** JSON as the admin pages print it inside HTML (quotes escaped). */
+const escapedJson = (value: unknown) => JSON.stringify(value).replaceAll('"', '&quot;');
 
 const today = '2026-11-21T12:00:00.000Z';
 const dayMs = 86_400_000;
@@ -193,6 +198,24 @@ describeEachDatabase('boards with a subscore and metadata', (database) => {
         const after = await getJson(app, `${base()}/${boardOf('desc', 'asc')}?limit=1&cursor=${older}`, me.headers);
         expect(after.status).toBe(200);
         expect(after.body.entries.map((e: ShownEntry) => [e.rank, e.playerId])).toEqual([[2, second!.playerId]]);
+      });
+
+      it("shows each entry's subscore and metadata on the admin game page, as HTML and JSON", async () => {
+        // The variants share the database, so the first one registers the administrator and the others sign in.
+        const ops = new AdminBrowser(app);
+        const registered = await ops.register({ email: 'ops@example.com', name: 'Ops', password: 'correct horse battery' });
+        if (registered.statusCode >= 400) expect((await ops.login('ops@example.com', 'correct horse battery')).statusCode).toBeLessThan(400);
+        const board = boardOf('desc', 'asc');
+        const expected = modelOrder(results, 'desc', 'asc').slice(0, topEntriesPerBoard);
+        const json = (await ops.get(`/admin/games/${game.id}?period=all`, 'application/json')).json() as { boards: Array<{ id: string; subscore: unknown; entries: ShownEntry[] }> };
+        const shown = json.boards.find((b) => b.id === board)!;
+        expect(shown.subscore).toEqual({ value: 'durationMs', order: 'asc' });
+        expect(shown.entries.map((e) => [e.playerId, e.subscore, e.metadata])).toEqual(expected.map((e) => [e.playerId, e.subscore, { durationMs: e.subscore, score: e.score }]));
+        const plain = json.boards.find((b) => b.id === 'plain')!;
+        expect(plain.entries.every((e) => !('subscore' in e) && !('metadata' in e))).toBe(true);
+        const html = (await ops.get(`/admin/games/${game.id}?period=all`)).body;
+        expect(html).toContain('<th class="num" title="tie-break, asc">durationMs</th><th>Metadata</th>');
+        expect(html).toContain(`<code>${escapedJson({ durationMs: expected[0]!.subscore, score: expected[0]!.score })}</code>`);
       });
 
       // Last: this player's entries change the boards the tests above read.
