@@ -29,7 +29,7 @@ export const leaderboardsPlugin = fp(
     const engine = health ? new RedisRankEngine(health) : new MemoryRankEngine();
     const rebuilds = new Counter({
       name: 'game_rank_set_rebuilds_total',
-      help: 'Leaderboard sets rebuilt in the rank engine from SQL, by reason: boot, lost (Redis lost it) or resync (writes were missed)',
+      help: 'Leaderboard sets rebuilt in the rank engine from SQL, by reason: boot, lost (Redis lost it), resync (writes were missed) or reorder (the manifest changed the order of its board)',
       labelNames: ['reason'],
       registers: [app.metrics],
     });

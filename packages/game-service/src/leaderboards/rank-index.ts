@@ -55,7 +55,7 @@ const maxReplayRounds = 10;
 const rebuildConcurrency = 2;
 
 /** Why a set was rebuilt from SQL: at boot, after the engine lost it, or after missed writes. */
-export type RebuildReason = 'boot' | 'lost' | 'resync';
+export type RebuildReason = 'boot' | 'lost' | 'resync' | 'reorder';
 
 export interface RankIndexOptions {
   db: GameDb;
@@ -466,7 +466,7 @@ export class RankIndex {
     const now = this.#clock.now();
     if (now < this.#nextPeriodEndMs) {
       const held = this.#held.get(id);
-      if (held && !held.loading) return id;
+      if (held && !held.loading && sameOrdering(held.set, set)) return id;
     }
     return this.#trackOnceLoaded(set, id, now);
   }
@@ -475,12 +475,14 @@ export class RankIndex {
     if (now >= this.#nextPeriodEndMs) await this.#dropEnded(now);
     if (!isCurrentPeriod(set, now)) return undefined;
     let held = this.#held.get(id);
+    const reordered = held !== undefined && !sameOrdering(held.set, set);
+    if (reordered) held = await this.#reorder(set, id);
     if (!held) {
       held = this.#register(set, id);
       if (this.#engine.kind === 'in-process') {
         // Nothing else holds the set: reads and writes wait for its first load.
         const created = held;
-        created.loading = this.#rebuild(set, 'boot').then(
+        created.loading = this.#rebuild(set, reordered ? 'reorder' : 'boot').then(
           () => {
             created.loading = undefined;
           },
@@ -491,11 +493,32 @@ export class RankIndex {
         );
       } else {
         // Another instance may hold it whole already; if not, SQL answers until it is rebuilt.
-        void this.#rebuild(set, 'lost').catch(() => undefined);
+        void this.#rebuild(set, reordered ? 'reorder' : 'lost').catch(() => undefined);
       }
     }
     if (held.loading) await held.loading;
     return id;
+  }
+
+  /**
+   * The manifest changed the board's order or its subscore's since the set was held: what the
+   * engine holds is sorted the old way. Forget it once its load or rebuild is done, so the caller
+   * holds it again, rebuilt from SQL in the new order (meanwhile SQL answers, on Redis; reads wait,
+   * in process). Undefined when this call forgot it; the held set when another call got there first.
+   */
+  async #reorder(set: RankedSet, id: string): Promise<HeldSet | undefined> {
+    const held = this.#held.get(id);
+    if (held?.loading) await held.loading.catch(() => undefined);
+    await this.#rebuilds.get(id)?.catch(() => undefined);
+    const current = this.#held.get(id);
+    if (current && sameOrdering(current.set, set)) return current;
+    if (current) {
+      this.#held.delete(id);
+      this.#stale.delete(id);
+      this.#log?.info({ setId: id, order: set.order, subscoreOrder: set.subscoreOrder ?? null }, 'rank engine: the board\'s order changed in the manifest; rebuilding the set from SQL');
+      await this.#engine.drop(id).catch(() => undefined);
+    }
+    return this.#held.get(id);
   }
 
   #register(set: RankedSet, id: string): HeldSet {
@@ -675,6 +698,11 @@ export class RankIndex {
     this.#nextPeriodEndMs = nextEnd;
     for (const id of ended) await this.#engine.drop(id).catch(() => undefined);
   }
+}
+
+/** Whether two views of a set sort its entries alike (the manifest may have changed the board's order since). */
+function sameOrdering(a: RankedSet, b: RankedSet): boolean {
+  return a.order === b.order && a.subscoreOrder === b.subscoreOrder;
 }
 
 function sameItem(a: HeldItem | undefined, b: HeldItem | undefined): boolean {
