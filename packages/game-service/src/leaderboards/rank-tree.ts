@@ -18,7 +18,9 @@ const leavesPerSlab = 256;
 /**
  * A leaf: its items in rank order at `base .. base + count` of typed arrays it shares with the
  * other leaves of its slab: sort scores, sort subscores and times as doubles, and entry numbers, by which
- * `RankTreeEntries` keeps each player's id, name and leaf. No object per item.
+ * `RankTreeEntries` keeps each player's id, name and leaf. No object per item. A slab whose items
+ * all have subscore 0 (every slab of a board without a subscore) has no subscores array: it is
+ * allocated at the first item with another, for the whole slab (`RankTree.#subscoresOf`).
  */
 class Leaf {
   count = 0;
@@ -28,7 +30,8 @@ class Leaf {
   constructor(
     readonly number: number,
     readonly scores: Float64Array,
-    readonly subscores: Float64Array,
+    /** Null while every item of the slab has subscore 0. */
+    public subscores: Float64Array | null,
     readonly times: Float64Array,
     readonly entries: Int32Array,
     readonly base: number,
@@ -38,12 +41,11 @@ class Leaf {
 /** The typed arrays of `leavesPerSlab` leaves, `stride` items each. */
 class Slab {
   readonly scores: Float64Array;
-  readonly subscores: Float64Array;
+  subscores: Float64Array | null = null;
   readonly times: Float64Array;
   readonly entries: Int32Array;
   constructor(stride: number) {
     this.scores = new Float64Array(leavesPerSlab * stride);
-    this.subscores = new Float64Array(leavesPerSlab * stride);
     this.times = new Float64Array(leavesPerSlab * stride);
     this.entries = new Int32Array(leavesPerSlab * stride);
   }
@@ -146,7 +148,7 @@ export class RankTree {
       const entry = entries.add(item.playerId, item.displayName);
       const at = leaf.base + leaf.count++;
       leaf.scores[at] = item.sortScore;
-      leaf.subscores[at] = item.sortSubscore;
+      tree.#setSubscore(leaf, at, item.sortSubscore);
       leaf.times[at] = item.achievedAt;
       leaf.entries[at] = entry;
       entries.leafOf[entry] = leaf.number;
@@ -238,7 +240,7 @@ export class RankTree {
     if (entry === -1) return undefined;
     const leaf = this.#leaves[entries.leafOf[entry]!]!;
     const at = leaf.base + this.#indexOf(leaf, entry);
-    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores[at]!, achievedAt: leaf.times[at]!, playerId, displayName: entries.names[entry]! };
+    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores ? leaf.subscores[at]! : 0, achievedAt: leaf.times[at]!, playerId, displayName: entries.names[entry]! };
   }
 
   /**
@@ -332,6 +334,25 @@ export class RankTree {
     return leaf;
   }
 
+  /** The leaf's subscores, allocated for its whole slab (and every leaf of it) if it had none. */
+  #subscoresOf(leaf: Leaf): Float64Array {
+    if (leaf.subscores) return leaf.subscores;
+    const slabIndex = Math.floor(leaf.number / leavesPerSlab);
+    const subscores = new Float64Array(leavesPerSlab * this.#stride);
+    this.#slabs[slabIndex]!.subscores = subscores;
+    for (let number = slabIndex * leavesPerSlab; number < (slabIndex + 1) * leavesPerSlab; number++) {
+      const sibling = this.#leaves[number];
+      if (sibling) sibling.subscores = subscores;
+    }
+    return subscores;
+  }
+
+  /** Writes an item's subscore; a slab without subscores (all 0) gets them only for another value. */
+  #setSubscore(leaf: Leaf, at: number, subscore: number): void {
+    if (leaf.subscores) leaf.subscores[at] = subscore;
+    else if (subscore !== 0) this.#subscoresOf(leaf)[at] = subscore;
+  }
+
   #freeLeaf(leaf: Leaf): void {
     this.#leaves[leaf.number] = undefined;
     this.#freeLeaves.push(leaf.number);
@@ -347,13 +368,13 @@ export class RankTree {
 
   #keyAt(leaf: Leaf, index: number): RankKey {
     const at = leaf.base + index;
-    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores[at]!, achievedAt: leaf.times[at]!, playerId: this.#entries.playerIdOf(leaf.entries[at]!) };
+    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores ? leaf.subscores[at]! : 0, achievedAt: leaf.times[at]!, playerId: this.#entries.playerIdOf(leaf.entries[at]!) };
   }
 
   /** True when the item at `index` of `leaf` is at the key's score, subscore and time (its player's item, unmoved). */
   #holdsKey(leaf: Leaf, index: number, key: RankKey): boolean {
     const at = leaf.base + index;
-    return leaf.scores[at] === key.sortScore && leaf.subscores[at] === key.sortSubscore && leaf.times[at] === key.achievedAt;
+    return leaf.scores[at] === key.sortScore && (leaf.subscores ? leaf.subscores[at]! : 0) === key.sortSubscore && leaf.times[at] === key.achievedAt;
   }
 
   /** Up to `count` items in rank order from `index` of `leaf` on, following the leaf links. */
@@ -366,7 +387,7 @@ export class RankTree {
         const entry = current.entries[at]!;
         items.push({
           sortScore: current.scores[at]!,
-          sortSubscore: current.subscores[at]!,
+          sortSubscore: current.subscores ? current.subscores[at]! : 0,
           achievedAt: current.times[at]!,
           playerId: entries.playerIdOf(entry),
           displayName: entries.names[entry]!,
@@ -386,7 +407,7 @@ export class RankTree {
     const at = leaf.base + index;
     const score = leaf.scores[at]!;
     if (score !== key.sortScore) return score < key.sortScore ? -1 : 1;
-    const subscore = leaf.subscores[at]!;
+    const subscore = leaf.subscores ? leaf.subscores[at]! : 0;
     if (subscore !== key.sortSubscore) return subscore < key.sortSubscore ? -1 : 1;
     const time = leaf.times[at]!;
     if (time !== key.achievedAt) return time < key.achievedAt ? -1 : 1;
@@ -426,11 +447,11 @@ export class RankTree {
     const at = node.base + index;
     const end = node.base + node.count;
     node.scores.copyWithin(at + 1, at, end);
-    node.subscores.copyWithin(at + 1, at, end);
+    node.subscores?.copyWithin(at + 1, at, end);
     node.times.copyWithin(at + 1, at, end);
     node.entries.copyWithin(at + 1, at, end);
     node.scores[at] = key.sortScore;
-    node.subscores[at] = key.sortSubscore;
+    this.#setSubscore(node, at, key.sortSubscore);
     node.times[at] = key.achievedAt;
     node.entries[at] = entry;
     node.count += 1;
@@ -444,7 +465,7 @@ export class RankTree {
     const at = leaf.base + index;
     const end = leaf.base + leaf.count;
     leaf.scores.copyWithin(at, at + 1, end);
-    leaf.subscores.copyWithin(at, at + 1, end);
+    leaf.subscores?.copyWithin(at, at + 1, end);
     leaf.times.copyWithin(at, at + 1, end);
     leaf.entries.copyWithin(at, at + 1, end);
     leaf.count -= 1;
@@ -457,9 +478,11 @@ export class RankTree {
     const leafOf = this.#entries.leafOf;
     let to = into.base + into.count;
     const end = from.base + from.count;
+    const fromSubscores = from.subscores;
+    const intoSubscores = fromSubscores ? this.#subscoresOf(into) : into.subscores;
     for (let at = from.base + start; at < end; at++, to++) {
       into.scores[to] = from.scores[at]!;
-      into.subscores[to] = from.subscores[at]!;
+      if (intoSubscores) intoSubscores[to] = fromSubscores ? fromSubscores[at]! : 0;
       into.times[to] = from.times[at]!;
       const entry = from.entries[at]!;
       into.entries[to] = entry;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '@playstack/server-kit/testing';
 import { compareRankKeys, type RankItem } from '../../src/leaderboards/rank-order.js';
 import { RankTree } from '../../src/leaderboards/rank-tree.js';
 
@@ -146,6 +147,33 @@ describe('rank tree', () => {
       );
     }, propertyTimeoutMs);
   }
+
+  // Slabs (256 leaves) hold no subscores until one of their items has one; then the whole slab
+  // gets them. Thousands of items at capacity 4 span several slabs, most without subscores.
+  it('keeps subscores right across slabs where only a few items have one, as items move between slabs', () => {
+    for (const seed of [1, 2, 3]) {
+      const random = seededRandom(seed);
+      const ids = Array.from({ length: 4_000 }, (_, i) => `p${String(i).padStart(5, '0')}`);
+      const model = new Map<string, RankItem>();
+      const item = (playerId: string, subscore: number): RankItem => ({ sortScore: Math.floor(random() * 50), sortSubscore: subscore, achievedAt: Math.floor(random() * 3), playerId, displayName: playerId });
+      for (const playerId of ids.slice(0, 3_000)) model.set(playerId, item(playerId, 0));
+      const tree = RankTree.fromSorted([...model.values()].sort(compareRankKeys), 4);
+      for (let i = 0; i < 6_000; i++) {
+        const playerId = ids[Math.floor(random() * ids.length)]!;
+        if (random() < 0.3) {
+          expect(tree.remove(playerId)).toBe(model.delete(playerId));
+        } else {
+          const next = item(playerId, random() < 0.05 ? Math.floor(random() * 5) - 2 : 0);
+          tree.upsert(next);
+          model.set(playerId, next);
+        }
+      }
+      tree.verifyStructure();
+      const sorted = [...model.values()].sort(compareRankKeys).map(plain);
+      expect(tree.itemsFrom(1, sorted.length + 1).map(plain)).toEqual(sorted);
+      for (const [i, held] of sorted.entries()) if (i % 97 === 0) expect([tree.rankOf(held.playerId), plain(tree.itemOf(held.playerId)!)]).toEqual([i + 1, held]);
+    }
+  });
 
   it('hands back UUIDs as they came in, and keeps ids that only look like UUIDs as they are', () => {
     const ids = [...uuidIds, ...mixedIds, '3F2504E0-4F89-41D3-9A0C-0305E82C3301', '3f2504e0-4f89-41d3-9a0c-0305e82c330', '3f2504e0x4f89-41d3-9a0c-0305e82c3301', '3f2504e0-4f89-41d3-9a0c-0305e82c330g'];
