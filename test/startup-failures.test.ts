@@ -199,6 +199,8 @@ describe('PostgreSQL or Redis unreachable at boot', () => {
 if (process.env.TEST_DATABASE_URL) describe('PostgreSQL at boot (TEST_DATABASE_URL)', () => {
   let database: TestDatabase | undefined;
   afterEach(async () => {
+    // The services first (the file's cleanups), then the schema they were using.
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     await database?.dispose();
     database = undefined;
   });

@@ -44,7 +44,17 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        await client.query(`drop schema if exists ${schema} cascade`);
+        // A service just stopped may still hold a lock in the schema until PostgreSQL notices its
+        // connection closed: a drop racing it can be chosen as a deadlock's victim. Try again.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.query(`drop schema if exists ${schema} cascade`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          }
+        }
       } finally {
         await client.end();
       }
