@@ -10,7 +10,8 @@
 // the per-round ratios. Ceilings: a bare Fastify route parsing the same bodies (what HTTP and JSON
 // parsing alone allow), and a raw batched insert loop of the same rows with fresh random ids into
 // the same table with its indexes (better-sqlite3, prepared statement, no rollups: what storing
-// the rows alone allows on one core). Each figure is also given per CPU-second the server used,
+// the rows alone allows on one core), opened with the service's SQLite settings (page cache,
+// checkpoint interval, memory mapping: SQLITE_* in the environment change both). Each figure is also given per CPU-second the server used,
 // which stays comparable when other processes compete for the cores (on a shared machine the
 // wall-clock figures mostly measure the competition). BENCH_SQLITE_SYNCHRONOUS=full runs the
 // service and the raw loops with synchronous=FULL (default NORMAL).
@@ -39,7 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import Fastify from 'fastify';
 import { buildApp, loadObservabilityConfig } from '@playstack/observability-service';
-import { migrateToLatest, openDatabase, SqliteDatabase } from '@playstack/server-kit';
+import { applySqlitePragmas, migrateToLatest, openDatabase, sqlitePragmaOptions, SqliteDatabase } from '@playstack/server-kit';
 import { observabilityMigrations } from '../packages/observability-service/src/migrations/index.js';
 import { mapOccurrence } from '../packages/observability-service/src/ingest/occurrence-mapper.js';
 import { occurrenceColumns } from '../packages/observability-service/src/telemetry/occurrence-writer.js';
@@ -58,6 +59,11 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 /** SQLite's `synchronous` for the service and the raw loops (BENCH_SQLITE_SYNCHRONOUS: normal or full). */
 const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS === 'full' ? 'full' : 'normal';
+/**
+ * The SQLite settings of the service under test (its configuration's defaults, or SQLITE_* from
+ * the environment): the raw loops open their files with the same, so they stay ceilings.
+ */
+const pragmas = sqlitePragmaOptions(loadObservabilityConfig({ ...process.env, SQLITE_SYNCHRONOUS: synchronous }));
 /** Log records the search part seeds (BENCH_LOG_RECORDS; 0 skips it), and searches per word. */
 const searchRecords = Number(process.env.BENCH_LOG_RECORDS ?? 10_000_000);
 const searchRounds = Number(process.env.BENCH_SEARCH_ROUNDS ?? 40);
@@ -338,13 +344,12 @@ function templateRows(): NewOccurrence[] {
  */
 async function rawInsertCeiling(dataDir: string): Promise<{ perSecond: number; perCpuSecond: number }> {
   const fileName = 'raw.sqlite';
-  const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName, sqliteSynchronous: synchronous });
+  const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName, ...pragmas });
   await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
   await database.close();
   const file = new SqliteDatabase(join(dataDir, fileName));
   try {
-    file.pragma('journal_mode = WAL');
-    file.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+    applySqlitePragmas(file, pragmas);
     const columns = occurrenceColumns.filter((column) => column !== 'error_group_id');
     const tuple = `(${columns.map(() => '?').join(',')})`;
     const insert = file.prepare(`insert into occurrences (${columns.join(',')}) values ${templateSpans.map(() => tuple).join(',')}`);
@@ -481,8 +486,8 @@ async function main(): Promise<void> {
                   for (const transport of transports) round.results.set(transport, await load(server, senders[transport]));
                   if (spanTransports.length > 0) round.raw = await rawInsertCeiling(dataDir);
                   if (parts.has('logs')) {
-                    round.rawLogs = await rawLogInsertCeiling(seconds, synchronous);
-                    round.rawLogsWithoutText = await rawLogInsertCeiling(seconds, synchronous, false);
+                    round.rawLogs = await rawLogInsertCeiling(seconds, pragmas);
+                    round.rawLogsWithoutText = await rawLogInsertCeiling(seconds, pragmas, false);
                   }
                   printRound(index, round);
                   rounds_.push(round);

@@ -2,7 +2,7 @@
 // insert loop of the same rows into the same tables; and searches over a seeded store.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrateToLatest, openDatabase, SqliteDatabase } from '@playstack/server-kit';
+import { applySqlitePragmas, migrateToLatest, openDatabase, SqliteDatabase, type SqlitePragmaOptions } from '@playstack/server-kit';
 import { observabilityMigrations } from '../../packages/observability-service/src/migrations/index.js';
 import { encodeOtlp } from '../../packages/observability-service/src/otlp/otlp-encoding.js';
 import { otlpType } from '../../packages/observability-service/src/otlp/otlp-protos.js';
@@ -79,14 +79,14 @@ export function logsBody(template: LogsTemplate): Buffer {
  * text index, which says how much of the ceiling the index takes (not a bound on the service,
  * which writes the index too).
  */
-export async function rawLogInsertCeiling(seconds: number, synchronous: 'normal' | 'full', withText = true): Promise<{ perSecond: number; perCpuSecond: number }> {
+export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragmaOptions, withText = true): Promise<{ perSecond: number; perCpuSecond: number }> {
   return withTempDir('bench-logs-raw-', async (dataDir) => {
-    const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'raw.sqlite', sqliteSynchronous: synchronous });
+    const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'raw.sqlite', ...pragmas });
     await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
     await database.close();
     const file = new SqliteDatabase(join(dataDir, 'raw.sqlite'));
-    file.pragma('journal_mode = WAL');
-    file.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+    // The service's own settings (page cache, checkpoints, memory mapping), so the loop stays a ceiling.
+    applySqlitePragmas(file, pragmas);
     const columns = ['id', 'time_ms', 'time_ns', 'observed_ms', 'severity_number', 'severity_text', 'body', 'body_json', 'service', 'environment', 'service_version', 'scope_name', 'trace_id', 'span_id', 'flags', 'tenant_id', 'attributes', 'received_at'];
     const insert = file.prepare(`insert into logs (${columns.join(',')}) values ${Array.from({ length: logsPerRequest }, () => `(${columns.map(() => '?').join(',')})`).join(',')}`);
     const index = file.prepare(`insert into logs_fts (rowid, body, trace) values ${Array.from({ length: logsPerRequest }, () => '(?,?,?)').join(',')}`);

@@ -63,6 +63,33 @@ describe('SQLite memory mapping', () => {
   });
 });
 
+describe('SQLite page cache and checkpoints', () => {
+  it('sizes the page cache by SQLITE_CACHE_MB (64 MiB unless set) and checkpoints every SQLITE_WAL_AUTOCHECKPOINT_PAGES (10,000 unless set)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kit-cache-'));
+    try {
+      const cases = [
+        [{}, -64 * 1024, 10_000],
+        [{ SQLITE_CACHE_MB: '8', SQLITE_WAL_AUTOCHECKPOINT_PAGES: '1000' }, -8 * 1024, 1_000],
+      ] as const;
+      for (const [env, cacheSize, autocheckpoint] of cases) {
+        const app = await buildKitApp({ DATA_DIR: dir, ...env });
+        try {
+          const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(app.database.db);
+          expect(cache.rows[0]?.cache_size, JSON.stringify(env)).toBe(cacheSize);
+          const checkpoint = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(app.database.db);
+          expect(checkpoint.rows[0]?.wal_autocheckpoint, JSON.stringify(env)).toBe(autocheckpoint);
+        } finally {
+          await app.close();
+        }
+      }
+      expect(() => loadConfig(schema, { SQLITE_CACHE_MB: '0' })).toThrow(/SQLITE_CACHE_MB/);
+      expect(() => loadConfig(schema, { SQLITE_WAL_AUTOCHECKPOINT_PAGES: '10' })).toThrow(/SQLITE_WAL_AUTOCHECKPOINT_PAGES/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a service app whose features fail to register', () => {
   it('passes the error on and closes the database it opened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kit-failed-boot-'));

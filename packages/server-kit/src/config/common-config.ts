@@ -51,6 +51,18 @@ export const commonConfigProperties = {
     default: 1024,
     description: 'how much of the SQLite file (from its start) is read through memory mapping rather than read calls, in MiB (0 turns it off; SQLite maps 2 GiB at most); queries that read many scattered rows in the mapped part take about half the CPU',
   }),
+  SQLITE_CACHE_MB: Type.Integer({
+    minimum: 1,
+    maximum: 65_536,
+    default: 64,
+    description: "SQLite's page cache per connection, in MiB (SQLite's own default is 2): inserts into indexes keyed by random ids (trace and span ids) or by many keys (operations) touch pages all over the file, and a page missing from the cache is read again on every write",
+  }),
+  SQLITE_WAL_AUTOCHECKPOINT_PAGES: Type.Integer({
+    minimum: 100,
+    maximum: 1_000_000,
+    default: 10_000,
+    description: "WAL pages (4 KiB each) after which a commit copies the WAL into the database file (SQLite's own default is 1,000): a page changed by several commits in between is copied once, so fewer writes per stored row; the WAL file grows to about this size",
+  }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// URL; unset means in-process state' })),
   REDIS_KEY_PREFIX: Type.String({ default: '', maxLength: 64, description: 'prefix for every Redis key' }),
   REDIS_COMMAND_TIMEOUT_MS: Type.Integer({

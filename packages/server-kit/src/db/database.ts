@@ -1,3 +1,4 @@
+import type { Database as SqliteFile } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect } from 'kysely';
@@ -21,6 +22,25 @@ export interface DatabaseOptions {
   sqliteSynchronous: 'normal' | 'full';
   /** SQLite: bytes of the file read through memory mapping (`mmap_size`); SQLite's default (none) when unset. */
   sqliteMmapBytes?: number | undefined;
+  /** SQLite: bytes of page cache (`cache_size`); SQLite's default (2 MiB) when unset. */
+  sqliteCacheBytes?: number | undefined;
+  /** SQLite: WAL pages after which a commit checkpoints (`wal_autocheckpoint`); SQLite's default (1,000) when unset. */
+  sqliteWalAutocheckpointPages?: number | undefined;
+}
+
+/** The SQLite settings a connection is opened with (`openDatabase`); benchmarks open their raw files with the same. */
+export type SqlitePragmaOptions = Pick<DatabaseOptions, 'sqliteSynchronous' | 'sqliteMmapBytes' | 'sqliteCacheBytes' | 'sqliteWalAutocheckpointPages'>;
+
+/** Sets a SQLite connection up as `openDatabase` does: WAL, `synchronous`, a busy timeout, memory mapping, page cache, checkpoint interval. */
+export function applySqlitePragmas(file: SqliteFile, options: SqlitePragmaOptions): void {
+  file.pragma('journal_mode = WAL');
+  file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  if (options.sqliteMmapBytes !== undefined) file.pragma(`mmap_size = ${Math.floor(options.sqliteMmapBytes)}`);
+  // A negative cache_size is in KiB.
+  if (options.sqliteCacheBytes !== undefined) file.pragma(`cache_size = ${-Math.max(1, Math.floor(options.sqliteCacheBytes / 1024))}`);
+  if (options.sqliteWalAutocheckpointPages !== undefined) file.pragma(`wal_autocheckpoint = ${Math.floor(options.sqliteWalAutocheckpointPages)}`);
 }
 
 /** A Kysely instance over SQLite or PostgreSQL, with what callers need to know about it. */
@@ -49,7 +69,7 @@ function traced(dialect: KyselyDialect, system: 'sqlite' | 'postgresql', namespa
   return tracing ? tracedDialect(dialect, tracing, system, namespace) : dialect;
 }
 
-/** Opens the database the options describe. SQLite files use WAL and a busy timeout. */
+/** Opens the database the options describe. SQLite files are set up by `applySqlitePragmas`. */
 export async function openDatabase<DB = any>(options: DatabaseOptions): Promise<Database<DB>> {
   if (options.url) return openPostgres<DB>(options);
   return openSqlite<DB>(options);
@@ -58,11 +78,7 @@ export async function openDatabase<DB = any>(options: DatabaseOptions): Promise<
 function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
   mkdirSync(options.dataDir, { recursive: true });
   const file = new SqliteDatabase(join(options.dataDir, options.fileName));
-  file.pragma('journal_mode = WAL');
-  file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-  file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
-  if (options.sqliteMmapBytes !== undefined) file.pragma(`mmap_size = ${Math.floor(options.sqliteMmapBytes)}`);
+  applySqlitePragmas(file, options);
   const db = new Kysely<DB>({ dialect: traced(new SqliteDialect({ database: withStatementCache(file) }), 'sqlite', options.fileName) });
   return {
     db,

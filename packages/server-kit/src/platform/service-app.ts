@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { commonConfigProperties } from '../config/common-config.js';
 import { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed } from '../db/change-feed.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { openDatabase, type Database, type SqlitePragmaOptions } from '../db/database.js';
 import { migrateToLatest, type ServiceMigration } from '../db/migrator.js';
 import { createServer, type App } from '../http/create-server.js';
 import { metricsPlugin } from '../metrics/metrics.js';
@@ -110,6 +110,16 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
   }
 }
 
+/** The SQLite settings the configuration asks for (`applySqlitePragmas`). */
+export function sqlitePragmaOptions(config: CommonConfig): SqlitePragmaOptions {
+  return {
+    sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
+    sqliteMmapBytes: config.SQLITE_MMAP_MB * 1024 * 1024,
+    sqliteCacheBytes: config.SQLITE_CACHE_MB * 1024 * 1024,
+    sqliteWalAutocheckpointPages: config.SQLITE_WAL_AUTOCHECKPOINT_PAGES,
+  };
+}
+
 async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing | undefined, logExport: LogExport | undefined): Promise<App> {
   const { config } = options;
   const app = createServer({
@@ -127,8 +137,7 @@ async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing |
     poolSize: config.DATABASE_POOL_SIZE,
     dataDir: config.DATA_DIR,
     fileName: options.sqliteFile,
-    sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
-    sqliteMmapBytes: config.SQLITE_MMAP_MB * 1024 * 1024,
+    ...sqlitePragmaOptions(config),
   });
   let redis: Redis | undefined;
   try {
