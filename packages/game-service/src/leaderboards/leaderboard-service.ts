@@ -123,6 +123,8 @@ export class Leaderboards {
    * it brings the rank engine in step with the committed rows and returns the placements.
    */
   async recordScores(db: GameDb, run: RecordedRun): Promise<PendingStandings> {
+    // Before any read: publish trusts the rows written here only if no sync read SQL since.
+    const mark = this.ranks.syncMark();
     const now = this.#clock.now();
     const refused: BoardRefusal[] = [];
     let targets = run.game.boards
@@ -147,7 +149,7 @@ export class Leaderboards {
       refused.push(...full);
       targets = targets.filter((t) => !full.some((f) => f.boardId === t.board.id));
     }
-    const inserted: Array<{ boardId: string; period: string }> = [];
+    const inserted: Array<{ boardId: string; period: string; hidden: boolean }> = [];
     let missing = targets.filter(({ set }) => !existingRows.some(sameSet(set)));
     // A concurrent run may create an entry between our read and our insert (we then lock and
     // combine with it), and an erasure may delete that one again before we lock it (we then
@@ -166,23 +168,35 @@ export class Leaderboards {
       missing = missing.filter(({ set }) => !inserted.some(sameSet(set)) && !existingRows.some(sameSet(set)));
     }
 
-    const outcomes: Array<{ set: RankedSet; score: number; improved: boolean }> = [];
+    // `row`: the entry as this transaction leaves it, undefined when hidden (it does not rank).
+    const outcomes: Array<{ set: RankedSet; score: number; improved: boolean; row: Entry | undefined }> = [];
     for (const { board, scored, set } of targets) {
-      if (inserted.some(sameSet(set))) {
-        outcomes.push({ set, score: scored.score, improved: true });
+      const created = inserted.find(sameSet(set));
+      if (created) {
+        outcomes.push({ set, score: scored.score, improved: true, row: created.hidden ? undefined : entryWith(scored) });
         continue;
       }
       const existing = existingRows.find(sameSet(set))!;
       const { result, improved } = applyOperator(board.operator, set, existing, scored);
-      if (!sameResult(result, existing) || existing.displayName !== run.displayName) await this.#statements.updateEntry(db, set, entryWith(result), now);
-      outcomes.push({ set, score: result.score, improved });
+      let row: Entry = existing;
+      if (!sameResult(result, existing) || existing.displayName !== run.displayName) {
+        row = entryWith(result);
+        await this.#statements.updateEntry(db, set, row, now);
+      }
+      outcomes.push({ set, score: result.score, improved, row: existing.hidden ? undefined : row });
     }
     if (targets.length > 0) await this.#announce?.(db, run.game.id, run.playerId);
 
     return {
       refused,
       publish: async () => {
-        await this.ranks.syncPlayer(run.game.id, run.playerId, outcomes.map((o) => o.set));
+        await this.ranks.syncPlayerWith(
+          run.game.id,
+          run.playerId,
+          outcomes.map((o) => o.set),
+          outcomes.map((o) => o.row),
+          mark,
+        );
         const placements = await Promise.all(
           outcomes.map(async ({ set, score, improved }) => {
             const rank = await this.ranks.rankOfPlayer(set, run.playerId);

@@ -107,6 +107,13 @@ function toPlayerEntry(row: EntryRow & Pick<LeaderboardEntriesTable, 'board_id' 
   return { ...toEntry(row), boardId: row.board_id, period: row.period };
 }
 
+/** A player's entry as a write reads it: whether it is hidden too (a hidden entry does not rank). */
+export type WrittenEntry = PlayerEntry & { hidden: boolean };
+
+function toWrittenEntry(row: EntryRow & Pick<LeaderboardEntriesTable, 'board_id' | 'period'> & { hidden: number }): WrittenEntry {
+  return { ...toPlayerEntry(row), hidden: Number(row.hidden) !== 0 };
+}
+
 function entriesOfPlayerQuery(
   db: GameDb,
   gameId: string,
@@ -117,7 +124,7 @@ function entriesOfPlayerQuery(
 ) {
   let query = db
     .selectFrom('leaderboard_entries')
-    .select([...entryColumns, 'board_id', 'period'])
+    .select([...entryColumns, 'board_id', 'period', 'hidden'])
     .where('game_id', '=', gameId)
     .where('player_id', '=', playerId)
     .where((eb) => eb.or(sets.map((s) => eb.and([eb('board_id', '=', s.boardId), eb('period', '=', s.period)]))));
@@ -176,7 +183,7 @@ function insertEntriesQuery(db: GameDb, gameId: string, entries: ReadonlyArray<{
       })),
     )
     .onConflict((oc) => oc.columns(['game_id', 'board_id', 'period', 'player_id']).doNothing())
-    .returning(['board_id', 'period']);
+    .returning(['board_id', 'period', 'hidden']);
 }
 
 /**
@@ -233,8 +240,8 @@ function indices(count: number): number[] {
  * them (PostgreSQL's, inside the run's transaction); none for the reads after the commit.
  */
 export class EntryStatements {
-  readonly #ofPlayer: PrecompiledByCount<PairArgs & { gameId: string; playerId: string }, Parameters<typeof toPlayerEntry>[0]>;
-  readonly #insert: PrecompiledByCount<EntryArgs & { gameId: string; nowMs: number }, { board_id: string; period: string }>;
+  readonly #ofPlayer: PrecompiledByCount<PairArgs & { gameId: string; playerId: string }, Parameters<typeof toWrittenEntry>[0]>;
+  readonly #insert: PrecompiledByCount<EntryArgs & { gameId: string; nowMs: number }, { board_id: string; period: string; hidden: number }>;
   readonly #update: PrecompiledQuery<StoredEntry & { gameId: string; boardId: string; period: string; nowMs: number }, unknown>;
 
   /** `visibleOnly`: `entriesOfPlayer` leaves hidden entries out (what the rank engine holds). */
@@ -283,14 +290,14 @@ export class EntryStatements {
    * PostgreSQL, the rows are also locked until the transaction ends (SQLite transactions hold its
    * one write lock).
    */
-  async entriesOfPlayer(db: QueryRunner, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>): Promise<PlayerEntry[]> {
+  async entriesOfPlayer(db: QueryRunner, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>): Promise<WrittenEntry[]> {
     if (sets.length === 0) return [];
     const { rows } = await this.#ofPlayer.execute(db, sets.length, { ...pairArgs(sets), gameId, playerId });
-    return rows.map(toPlayerEntry);
+    return rows.map(toWrittenEntry);
   }
 
-  /** `insertEntriesIfAbsent`, precompiled. */
-  async insertEntriesIfAbsent(db: QueryRunner, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number): Promise<Array<{ boardId: string; period: string }>> {
+  /** `insertEntriesIfAbsent`, precompiled; also whether each inserted entry is hidden (its player is). */
+  async insertEntriesIfAbsent(db: QueryRunner, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number): Promise<Array<{ boardId: string; period: string; hidden: boolean }>> {
     if (entries.length === 0) return [];
     const args: EntryArgs & { gameId: string; nowMs: number } = { ...pairArgs(entries), gameId, nowMs };
     entries.forEach(({ entry }, i) => {
@@ -303,7 +310,7 @@ export class EntryStatements {
       args[`metadataJson${i}`] = stored.metadataJson;
     });
     const { rows } = await this.#insert.execute(db, entries.length, args);
-    return rows.map((row) => ({ boardId: row.board_id, period: row.period }));
+    return rows.map((row) => ({ boardId: row.board_id, period: row.period, hidden: Number(row.hidden) !== 0 }));
   }
 
   /** Writes a player's entry in one set (after the board's operator combined it with the old one). */

@@ -90,7 +90,9 @@ interface MissedPlayer {
  * Consistency: after a transaction commits, `syncPlayer` re-reads the player's committed rows and
  * writes exactly those positions to the engine. Syncs of one player run one at a time and each
  * reads after its own commit, so the last sync always leaves the engine equal to SQL, whatever
- * the interleaving of concurrent writers. Loads finish before any sync of their set applies.
+ * the interleaving of concurrent writers. A run's sync (`syncPlayerWith`) writes the rows its
+ * transaction left instead, on the in-process engine, unless a sync read SQL since that
+ * transaction began. Loads finish before any sync of their set applies.
  *
  * A shared engine (Redis) may fail or lose sets; SQL then answers, and the engine is brought back
  * in step before it answers again:
@@ -104,7 +106,7 @@ interface MissedPlayer {
  */
 export class RankIndex {
   readonly #db: GameDb;
-  /** The after-commit read of a player's entries, compiled once (it runs once per run). */
+  /** The after-commit read of a player's entries, compiled once. */
   readonly #statements: EntryStatements;
   readonly #engine: RankEngine;
   readonly #clock: Clock;
@@ -112,6 +114,8 @@ export class RankIndex {
   readonly #onRebuilt: (reason: RebuildReason) => void;
   readonly #held = new Map<string, HeldSet>();
   readonly #playerTurns = new KeyedMutex();
+  /** Syncs that read SQL so far (any player): a run's sync trusts its own rows only if none did since its transaction began. */
+  #sqlSyncs = 0;
   #nextPeriodEndMs = Infinity;
   /** Rebuilds this instance runs, by set id. */
   readonly #rebuilds = new Map<string, Promise<RebuildOutcome>>();
@@ -170,6 +174,31 @@ export class RankIndex {
    * Answers the ids of the sets the engine is not in step with for this player (SQL answers them).
    */
   async syncPlayer(gameId: string, playerId: string, sets: readonly RankedSet[]): Promise<ReadonlySet<string>> {
+    return this.#sync(gameId, playerId, sets, undefined);
+  }
+
+  /**
+   * A mark to take inside a transaction, before its writes of a player's entries, for
+   * {@link syncPlayerWith}: it tells whether any sync read SQL since.
+   */
+  syncMark(): number {
+    return this.#sqlSyncs;
+  }
+
+  /**
+   * `syncPlayer` for a write that knows the rows it committed (a run's score writes): `rows` are
+   * the player's rows in `sets` as that transaction left them (undefined: none, or hidden). The
+   * in-process engine takes them without reading SQL again when no sync read SQL since `mark`
+   * (see {@link syncMark}); otherwise (a moderation, an erasure, another instance's change or a
+   * rebuild may have changed the rows since), and for a shared engine (other instances write
+   * the same player's rows in an order this one does not see), SQL is read as by `syncPlayer`.
+   * The caller's writes of one player must publish in commit order (the group commit's lanes).
+   */
+  async syncPlayerWith(gameId: string, playerId: string, sets: readonly RankedSet[], rows: ReadonlyArray<Entry | undefined>, mark: number): Promise<ReadonlySet<string>> {
+    return this.#sync(gameId, playerId, sets, { rows, mark });
+  }
+
+  async #sync(gameId: string, playerId: string, sets: readonly RankedSet[], committed: { rows: ReadonlyArray<Entry | undefined>; mark: number } | undefined): Promise<ReadonlySet<string>> {
     return this.#playerTurns.run(`${gameId}:${playerId}`, async () => {
       const held: Array<{ set: RankedSet; id: string }> = [];
       for (const set of sets) {
@@ -185,10 +214,17 @@ export class RankIndex {
         }
         return notInStep;
       }
-      const rows = await this.#statements.entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
+      let rowOf: (set: RankedSet) => Entry | undefined;
+      if (committed && this.#engine.kind === 'in-process' && committed.mark === this.#sqlSyncs) {
+        rowOf = (set) => committed.rows[sets.indexOf(set)];
+      } else {
+        this.#sqlSyncs += 1;
+        const rows = await this.#statements.entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
+        rowOf = (set) => rows.find((r) => r.boardId === set.boardId && r.period === set.period);
+      }
       for (const { set, id } of held) {
         this.#syncedDuringRebuild.get(id)?.add(JSON.stringify([gameId, playerId]));
-        const row = rows.find((r) => r.boardId === set.boardId && r.period === set.period);
+        const row = rowOf(set);
         try {
           const inStep = row ? await this.#engine.upsert(id, rankItemOf(set, row)) : await this.#engine.remove(id, playerId);
           if (!inStep) {

@@ -3,6 +3,8 @@ import { expect, it } from 'vitest';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import type { GameDefinition } from '../../src/manifest/manifest-schema.js';
 import { insertEntriesIfAbsent } from '../../src/leaderboards/leaderboard-store.js';
+import { rankedSetOf } from '../../src/leaderboards/periods.js';
+import type { GameApp } from '../../src/database.js';
 import { applyInRacingBatches, describeEachRedisVariant, expectEngineAgreesWithSql, tieProneScore } from '../support/rank-consistency-harness.js';
 import { arenaGame, recordResult } from './leaderboard-fixtures.js';
 
@@ -58,7 +60,7 @@ const propertyTimeoutMs = 120_000;
 describeEachDatabase('rank engine and SQL', (database) => {
   describeEachRedisVariant(
     database,
-    (variantName) => Array.from({ length: runs + 1 }, (_, i) => consistencyGame(`consistency-${variantName}-${i}`)),
+    (variantName) => Array.from({ length: runs + 3 }, (_, i) => consistencyGame(`consistency-${variantName}-${i}`)),
     (suite) => {
       const { clock, games, freshGame } = suite;
       it('agree after thousands of concurrent writes and erasures across period rollovers', async () => {
@@ -93,6 +95,38 @@ describeEachDatabase('rank engine and SQL', (database) => {
         await insertEntriesIfAbsent(suite.app.database.db, game.id, [{ boardId: 'high', period: 'all', entry: unseen }], clock.now());
         const report = await suite.app.leaderboards.ranks.checkConsistency();
         expect(report.find((s) => s.setId === `${game.id}:high:all`)).toEqual({ setId: `${game.id}:high:all`, engineTotal: 1, sqlTotal: 2, firstDifferenceAt: 1 });
+      });
+
+      /**
+       * A player on the engine with 10 whose next run (20) commits, and then the player's high
+       * score changes to 5 in SQL behind the engine (as another writer's committed change would),
+       * before that run publishes: the run's unpublished standings.
+       */
+      async function runThenChangeBehind(game: GameDefinition, playerId: string, app: GameApp = suite.app) {
+        await recordResult(app, game, { id: playerId }, { score: 10, durationMs: 1 });
+        await app.leaderboards.ranks.checkConsistency();
+        const pending = await app.database.db.transaction().execute((trx) =>
+          app.leaderboards.recordScores(trx, { game, playerId, displayName: playerId, adapterId: 'score', result: { score: 20, durationMs: 1 }, achievedAt: clock.now() }),
+        );
+        await app.database.db.updateTable('leaderboard_entries').set({ score: 5 }).where('game_id', '=', game.id).where('board_id', '=', 'high').where('player_id', '=', playerId).execute();
+        return pending;
+      }
+
+      it("a run's publish reads SQL again when another sync read it after the run's transaction began", async () => {
+        const game = games[runs + 1]!;
+        const pending = await runThenChangeBehind(game, 'raced');
+        // That change is synced before the run publishes: the run's own rows are older than SQL's now.
+        await suite.app.leaderboards.ranks.syncChangedPlayer(game.id, 'raced');
+        await pending.publish();
+        await expectEngineAgreesWithSql(suite.app, game.id);
+      });
+
+      it('a run publishes the rows its transaction wrote without reading them again (in-process engine; a shared one reads SQL)', async () => {
+        const game = games[runs + 2]!;
+        const standings = await (await runThenChangeBehind(game, 'trusted')).publish();
+        expect(standings.find((s) => s.boardId === 'high' && s.period === 'all')?.score).toBe(20);
+        const held = await suite.app.leaderboards.ranks.entriesOfPlayers(rankedSetOf(game.id, game.boards.find((b) => b.id === 'high')!, { key: 'all' }), ['trusted']);
+        expect(held.map((e) => e.score)).toEqual([suite.app.leaderboards.ranks.engineKind === 'in-process' ? 20 : 5]);
       });
     },
   );
