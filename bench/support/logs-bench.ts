@@ -7,7 +7,7 @@ import { observabilityMigrations } from '../../packages/observability-service/sr
 import { encodeOtlp } from '../../packages/observability-service/src/otlp/otlp-encoding.js';
 import { otlpType } from '../../packages/observability-service/src/otlp/otlp-protos.js';
 import { firstIdAt } from '../../packages/observability-service/src/logs/log-ids.js';
-import { SqlLogStore } from '../../packages/observability-service/src/logs/sql-log-store.js';
+import { sqlLogStore } from '../../packages/observability-service/src/logs/sql-log-store.js';
 import { fts5BodyQuery } from '../../packages/observability-service/src/logs/log-text-search.js';
 import { seedLogs, seededWords } from './log-seed.js';
 import { withTempDir } from './scratch.js';
@@ -182,7 +182,7 @@ async function withSeededStore<T>(records: number, log: (line: string) => void, 
 export async function searchBench(records: number, rounds: number, log: (line: string) => void): Promise<SearchFigures[]> {
   return withSeededStore(records, log, async (dataDir, nowMs) => {
     const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
-    const logs = new SqlLogStore(store);
+    const logs = sqlLogStore(store);
     const raw = new SqliteDatabase(join(dataDir, 'observability.sqlite'), { readonly: true });
     const ceiling = raw.prepare('select rowid from logs_fts where logs_fts match ? and rowid >= ? and rowid < ? order by rowid desc limit 51');
     const frequencies: Record<string, number> = { [seededWords.rare]: 100, [seededWords.typical]: 3_000, [seededWords.common]: 100_000 };

@@ -13,7 +13,6 @@ import { ingestionPlugin } from './ingest/ingestion-plugin.js';
 import { otlpHttpRoutes } from './otlp/otlp-http-routes.js';
 import { traceSignal } from './otlp/otlp-traces.js';
 import { logSignal } from './otlp/otlp-logs.js';
-import { logStorePlugin } from './logs/log-store-plugin.js';
 import { logRoutes } from './logs/log-routes.js';
 import { otlpGrpcPlugin } from './otlp/otlp-grpc-server.js';
 import { queryRoutes } from './query/query-routes.js';
@@ -102,7 +101,6 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
   await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild, errorGroupsRebuild] });
-  await app.register(logStorePlugin);
   await app.register(telemetryStorePlugin, {
     maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
     clickHouse: config.CLICKHOUSE_URL === undefined ? undefined : { url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE },

@@ -28,7 +28,7 @@ export const observabilityConfigSchema = configSchema({
   INGEST_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100, description: 'envelopes per second per ingestion key; more is 429 with Retry-After' }),
   INGEST_MAX_ROWS_PER_TRANSACTION: Type.Integer({ minimum: 1, maximum: 200_000, default: 20_000, description: 'occurrences and log records committed together at most (envelopes arriving together share a transaction)' }),
   CLICKHOUSE_URL: Type.Optional(
-    Type.String({ pattern: '^https?://', description: 'http(s):// URL of a ClickHouse server (its HTTP interface): telemetry (spans, rollups, error groups) is stored and read there instead of the service database; users, sessions, keys, settings and log records stay in the service database' }),
+    Type.String({ pattern: '^https?://', description: 'http(s):// URL of a ClickHouse server (its HTTP interface): telemetry (spans, rollups, error groups, log records) is stored and read there instead of the service database; users, sessions, keys and settings stay in the service database' }),
   ),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', default: 'playstack_telemetry', description: 'ClickHouse database of the telemetry tables (created with them at start when missing)' }),
   APDEX_THRESHOLD_MS: Type.Number({ minimum: 1, maximum: 600_000, default: 500, description: 'Apdex threshold T in milliseconds for services without one of their own (set per service in the dashboard)' }),

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, type App } from '@playstack/server-kit';
-import { clickHouseAvailable, createTestDatabase, describeEachDatabase, startTestClickHouse, type TestClickHouse, type TestDatabase } from '@playstack/server-kit/testing';
+import { ManualClock } from '@playstack/server-kit';
+import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { generateDataSet } from './support/generated-occurrences.js';
-import { asBrowser, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
-import { buildTestApp } from './support/test-app.js';
+import { sqlAndClickHouseApps } from './support/sql-and-clickhouse-apps.js';
 
 // Equivalence: one generated data set stored in the SQL store (SQLite, PostgreSQL) and in
 // ClickHouse, and every read endpoint asked the same questions of both over HTTP. Counts must be
@@ -91,36 +90,18 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
   });
 
   describeEachDatabase('same data, same answers', (database) => {
-    let sqlApp: App;
-    let columnarApp: App;
-    let columnarDatabase: TestDatabase;
-    let sqlSession: BrowserSession;
-    let columnarSession: BrowserSession;
-
-    beforeAll(async () => {
-      sqlApp = await buildTestApp(database(), { ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
-      // Users, sessions and keys stay in SQL: the ClickHouse app has a service database of its own.
-      columnarDatabase = await createTestDatabase(database().dialect);
-      columnarApp = await buildTestApp(columnarDatabase, { CLICKHOUSE_URL: clickHouse.url, CLICKHOUSE_DATABASE: clickHouse.database() }, { clock });
-      sqlSession = await setUpFirstAdmin(sqlApp);
-      columnarSession = await setUpFirstAdmin(columnarApp);
-      for (let offset = 0; offset < data.rows.length; offset += 300) {
-        const chunk = data.rows.slice(offset, offset + 300);
-        await Promise.all([sqlApp.telemetry.write(chunk), columnarApp.telemetry.write(chunk)]);
-      }
-    }, 120_000);
-    afterAll(async () => {
-      await sqlApp?.close();
-      await columnarApp?.close();
-      await columnarDatabase?.dispose();
+    const { app, ask, both } = sqlAndClickHouseApps({
+      database,
+      clickHouse: () => clickHouse,
+      clock,
+      sqlEnv: { ROLLUP_TIER_INTERVAL_SECONDS: '3600' },
+      fill: async (sqlApp, columnarApp) => {
+        for (let offset = 0; offset < data.rows.length; offset += 300) {
+          const chunk = data.rows.slice(offset, offset + 300);
+          await Promise.all([sqlApp.telemetry.write(chunk), columnarApp.telemetry.write(chunk)]);
+        }
+      },
     });
-
-    const ask = async (app: App, session: BrowserSession, url: string, method: 'GET' | 'POST' = 'GET', payload?: object) => {
-      const response = await asBrowser(app, session, { method, url, ...(payload ? { payload } : {}) });
-      return { status: response.statusCode, body: response.headers['content-type']?.toString().includes('json') ? (response.json() as unknown) : response.body };
-    };
-    const both = (url: string, method: 'GET' | 'POST' = 'GET', payload?: object) =>
-      Promise.all([ask(sqlApp, sqlSession, url, method, payload), ask(columnarApp, columnarSession, url, method, payload)]);
 
     it('reports ClickHouse as the telemetry store in health, with the same occurrence count', async () => {
       const [sql, columnar] = await both('/api/v1/health');
@@ -152,9 +133,9 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
       const [sqlSpan, columnarSpan] = await both(`/api/v1/lookup/${span.span_id}`);
       expect(columnarSpan.status).toBe(200);
       expect(comparable(columnarSpan.body)).toEqual(comparable(sqlSpan.body));
-      const listed = (await ask(columnarApp, columnarSession, `/api/v1/occurrences?${range}&limit=3`)).body as { items: Array<{ id: string; spanId: string }> };
+      const listed = (await ask('columnar', `/api/v1/occurrences?${range}&limit=3`)).body as { items: Array<{ id: string; spanId: string }> };
       for (const item of listed.items) {
-        const found = await ask(columnarApp, columnarSession, `/api/v1/occurrences/${item.id}`);
+        const found = await ask('columnar', `/api/v1/occurrences/${item.id}`);
         expect(found.status).toBe(200);
         expect((found.body as { spanId: string }).spanId).toBe(item.spanId);
       }
@@ -172,8 +153,8 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
       const next = (body: unknown) => (body as { nextCursor: string | null }).nextCursor;
       expect(next(columnarList.body) === null).toBe(next(sqlList.body) === null);
       const [sqlPage, columnarPage] = await Promise.all([
-        ask(sqlApp, sqlSession, `/api/v1/errors?${range}&limit=2&cursor=${next(sqlList.body)}`),
-        ask(columnarApp, columnarSession, `/api/v1/errors?${range}&limit=2&cursor=${next(columnarList.body)}`),
+        ask('sql', `/api/v1/errors?${range}&limit=2&cursor=${next(sqlList.body)}`),
+        ask('columnar', `/api/v1/errors?${range}&limit=2&cursor=${next(columnarList.body)}`),
       ]);
       expect(comparable(columnarPage.body)).toEqual(comparable(sqlPage.body));
       for (const { groupId } of groups) {
@@ -195,10 +176,10 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
         expect(comparable(columnarAfter.body)).toEqual(comparable(sqlAfter.body));
       }
       clock.advance(60_000);
-      const sample = (await ask(columnarApp, columnarSession, `/api/v1/errors/${group.groupId}?${range}`)).body as { recentOccurrences: Array<{ traceId: string; spanId: string }> };
+      const sample = (await ask('columnar', `/api/v1/errors/${group.groupId}?${range}`)).body as { recentOccurrences: Array<{ traceId: string; spanId: string }> };
       const original = data.rows.find((row) => row.span_id === sample.recentOccurrences[0]!.spanId)!;
       const recurrence = { ...original, span_id: 'fedcba9876543210', started_at: clock.now() - 1000 };
-      await Promise.all([sqlApp.telemetry.write([recurrence]), columnarApp.telemetry.write([recurrence])]);
+      await Promise.all([app('sql').telemetry.write([recurrence]), app('columnar').telemetry.write([recurrence])]);
       const [sql, columnar] = await both(`/api/v1/errors?from=${iso(now - dayMs)}&to=${iso(clock.now())}&status=regressed`);
       expect((columnar.body as { items: unknown[] }).items).toHaveLength(1);
       expect(comparable(columnar.body)).toEqual(comparable(sql.body));

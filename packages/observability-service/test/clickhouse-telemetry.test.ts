@@ -77,7 +77,7 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
 
   it('creates its schema once: a second migration run applies nothing', async () => {
     const store = open(clickHouse.database());
-    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups']);
+    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs']);
     expect(await store.migrate()).toEqual([]);
     expect(await open(store.database).migrate()).toEqual([]);
   });

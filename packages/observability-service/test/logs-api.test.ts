@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
 import { asBrowser, firstAdminSession, setUpFirstAdmin, type BrowserSession } from './support/browser-session.js';
 import { envelope, newSpanId, newTraceId } from './support/envelopes.js';
 import { parseCsv } from './support/parse-csv.js';
@@ -32,14 +32,30 @@ interface LogPage {
   limit: number;
 }
 
-describeEachDatabase('logs: ingest, search, trend, usage and retention', (database) => {
+/** The log stores the suite runs on: the SQL one (SQLite, PostgreSQL), and ClickHouse's (users and sessions still in SQL) where ClickHouse can run. */
+const stores = [{ name: 'SQL log store', onClickHouse: false }, ...(clickHouseAvailable() ? [{ name: 'telemetry in ClickHouse', onClickHouse: true }] : [])];
+
+/** One ClickHouse server for the file, started by the first suite that needs it. */
+let clickHouse: Promise<TestClickHouse> | undefined;
+afterAll(async () => {
+  await (await clickHouse)?.dispose();
+});
+
+for (const { name: storeName, onClickHouse } of stores) describeEachDatabase(`logs: ingest, search, trend, usage and retention, ${storeName}`, (database) => {
   const clock = new ManualClock(start);
   let app: App;
   let session: BrowserSession;
   beforeAll(async () => {
+    const server = onClickHouse ? await (clickHouse ??= startTestClickHouse()) : undefined;
     app = await buildTestApp(
       database(),
-      { SERVICE_API_KEY: legacyKey, INGEST_RATE_LIMIT_PER_SECOND: '100000', RETENTION_PRUNE_INTERVAL_SECONDS: '3600', RETENTION_PRUNE_BATCH_ROWS: '100' },
+      {
+        SERVICE_API_KEY: legacyKey,
+        INGEST_RATE_LIMIT_PER_SECOND: '100000',
+        RETENTION_PRUNE_INTERVAL_SECONDS: '3600',
+        RETENTION_PRUNE_BATCH_ROWS: '100',
+        ...(server ? { CLICKHOUSE_URL: server.url, CLICKHOUSE_DATABASE: server.database() } : {}),
+      },
       { clock },
     );
     await app.ready();
@@ -248,7 +264,7 @@ describeEachDatabase('logs: ingest, search, trend, usage and retention', (databa
   });
 
   describe('retention', () => {
-    it('prunes log records, their text index and their counts once they are older than the retention', async () => {
+    it('prunes log records, their text index and their counts once they are older than the retention (ClickHouse: once their whole day is)', async () => {
       const at = start - 55 * minuteMs;
       await send(
         Array.from({ length: 250 }, (_, index) => ({ time: iso(at + index), severityNumber: 17, body: `retained word${index % 2 ? ' zebra' : ''}`, tenantId: 'keep-me' })),
@@ -257,11 +273,13 @@ describeEachDatabase('logs: ingest, search, trend, usage and retention', (databa
       const range = { from: iso(at - minuteMs), to: iso(at + hourMs), service: 'retention-svc' };
       expect((await search({ ...range, q: 'zebra', limit: '200' })).items).toHaveLength(125);
       // SQLite: the text index's own entries (a search joins `logs`, so it would not show stale ones).
+      const sqliteIndex = app.database.dialect === 'sqlite' && !onClickHouse;
       const indexedZebras = async () =>
-        app.database.dialect === 'sqlite' ? Number((await sql<{ n: number }>`select count(*) as n from logs_fts where logs_fts match 'zebra'`.execute(app.database.db)).rows[0]!.n) : 0;
-      if (app.database.dialect === 'sqlite') expect(await indexedZebras()).toBe(125);
+        sqliteIndex ? Number((await sql<{ n: number }>`select count(*) as n from logs_fts where logs_fts match 'zebra'`.execute(app.database.db)).rows[0]!.n) : 0;
+      if (sqliteIndex) expect(await indexedZebras()).toBe(125);
 
-      clock.set(start + 14 * dayMs + hourMs);
+      // Past the 14 days' retention, and past the end of the records' UTC day (ClickHouse drops whole days).
+      clock.set(start + 15 * dayMs + hourMs);
       // Two weeks later the session has expired: sign in again.
       session = await firstAdminSession(app);
       const result = await app.retention.pruner.pruneOnce();
@@ -273,7 +291,7 @@ describeEachDatabase('logs: ingest, search, trend, usage and retention', (databa
       expect(trend.buckets.every((bucket) => bucket.total === 0)).toBe(true);
       const usage = await get<{ tenants: unknown[] }>(`/api/v1/usage?from=${range.from}&to=${range.to}&tenantId=keep-me`);
       expect(usage.tenants).toEqual([]);
-      const leftInStore = await app.logStore.search({ range: { fromMs: 0, toMs: start + 15 * dayMs }, filters: {}, limit: 10 });
+      const leftInStore = await app.logStore.search({ range: { fromMs: 0, toMs: start + 16 * dayMs }, filters: {}, limit: 10 });
       expect(leftInStore).toEqual([]);
       clock.set(start);
     });

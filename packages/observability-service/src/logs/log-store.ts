@@ -4,7 +4,8 @@ import type { LogTables, LogsTable } from './log-tables.js';
 
 /** A record to store: every column but the id (assigned by the store) and the receipt time. */
 export type NewLogRecord = Omit<LogsTable, 'id' | 'received_at'>;
-export type StoredLogRecord = Selectable<LogsTable>;
+/** A stored record: the SQL store's row; ids are the store's own (numbers in SQL, decimal strings in ClickHouse). */
+export type StoredLogRecord = Omit<Selectable<LogsTable>, 'id'> & { id: number | string };
 
 /** Which records a search or a trend covers. */
 export interface LogSelection {
@@ -20,8 +21,8 @@ export interface LogSelection {
 }
 
 export interface LogPageRequest extends LogSelection {
-  /** Only records older than this id (the previous page's last): keyset paging, newest first. */
-  beforeId?: number | undefined;
+  /** Only records older than this id (the previous page's last, one `isLogId` accepts): keyset paging, newest first. */
+  beforeId?: string | undefined;
   limit: number;
 }
 
@@ -49,14 +50,22 @@ export interface TenantLogCountRequest {
   bucketMs?: number | undefined;
 }
 
-/**
- * Where log records live: the one interface the rest of the service uses, so another store
- * (a columnar one) can take the SQL one's place. Ingestion writes through `writeBatch`; the logs
- * views, the trace page, usage and retention read and prune through the rest.
- */
-export interface LogStore {
+/** The SQL log store's write: inside the ingest transaction, beside the occurrences. */
+export interface SqlLogWriter {
   /** Stores records inside the ingest transaction `trx` (with their text index and counts). */
   writeBatch<DB extends LogTables>(trx: Kysely<DB> | Transaction<DB>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void>;
+}
+
+/**
+ * Where log records live: the one interface the rest of the service uses, so the SQL store
+ * (sql-log-store.ts) and the ClickHouse one (telemetry/clickhouse/clickhouse-log-store.ts) take
+ * each other's place. Writes go through the telemetry store (the SQL store's `SqlLogWriter` in the
+ * ingest transaction, ClickHouse's group-committed inserts); the logs views, the trace page, usage
+ * and retention read and prune through this.
+ */
+export interface LogStore {
+  /** Whether `text` is an id of this store's form (a cursor names one): decimal digits the store can hand out. */
+  isLogId(text: string): boolean;
   /** A page of matching records, newest first. */
   search(request: LogPageRequest): Promise<StoredLogRecord[]>;
   /** Matching records counted per time bucket and severity number (buckets aligned to the epoch). */

@@ -13,6 +13,13 @@ import { ApiError } from '@playstack/server-kit';
  * a GIN index over `to_tsvector('simple', ...)` of the body with non-alphanumerics turned into
  * spaces first, so the default parser's URL, path and e-mail tokens do not swallow the words in
  * them; `simple` neither stems nor drops stop words, which log lines (identifiers, codes) need.
+ *
+ * ClickHouse (18.16 has no token functions nor text indexes): a regular expression per word over
+ * the lowercased body (`bodyWordsPattern`), scanning the bodies the other conditions leave. Its
+ * words are runs of Unicode letters and digits (RE2's \pL and \pN); FTS5's unicode61 also
+ * counts private-use characters (Co) as word characters, and case folding is ClickHouse's
+ * lowerUTF8 and JavaScript's toLowerCase (the same for letters whose lower case has the same
+ * UTF-8 length; lowerUTF8 leaves the others, e.g. 'ẞ' or 'İ', as they are).
  */
 
 /** At most this many words in `q`. */
@@ -36,6 +43,18 @@ export function fts5BodyQuery(terms: readonly string[]): string {
 /** An FTS5 query of the `trace` column (trace ids are single tokens). */
 export function fts5TraceQuery(traceId: string): string {
   return `trace : "${traceId}"`;
+}
+
+const nonWord = '[^\\pL\\pN]';
+const wordSeparators = /[^\p{L}\p{N}]+/u;
+
+/**
+ * An RE2 pattern (ClickHouse's `match`) a lowercased body matches when it holds the term as a
+ * whole word, or a term with punctuation as its words next to each other in that order.
+ */
+export function bodyWordsPattern(term: string): string {
+  const words = term.toLowerCase().split(wordSeparators).filter((word) => word.length > 0);
+  return `(?:^|${nonWord})${words.join(`${nonWord}+`)}(?:$|${nonWord})`;
 }
 
 /** The indexed expression of the PostgreSQL text index (the migration creates the index on exactly this). */

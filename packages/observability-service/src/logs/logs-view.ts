@@ -38,18 +38,16 @@ export function logRecordFromRow(row: StoredLogRecord): LogRecord {
   };
 }
 
-const cursorPattern = /^[1-9][0-9]{0,15}$/;
-
-function encodeCursor(id: number): string {
+function encodeCursor(id: number | string): string {
   return Buffer.from(`log:${id}`).toString('base64url');
 }
 
-/** The id a cursor stands for; 400 invalid-cursor for anything this service did not hand out. */
-function decodeCursor(cursor: string): number {
+/** The id a cursor stands for; 400 invalid-cursor for anything this service (its store) did not hand out. */
+function decodeCursor(store: LogStore, cursor: string): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = text.startsWith('log:') ? text.slice(4) : '';
-  if (!cursorPattern.test(id) || !Number.isSafeInteger(Number(id))) throw new ApiError('invalid-cursor', 'cursor is not one this service handed out; start again without it.');
-  return Number(id);
+  if (!store.isLogId(id)) throw new ApiError('invalid-cursor', 'cursor is not one this service handed out; start again without it.');
+  return id;
 }
 
 /** What a list or trend query selects, parsed and checked. */
@@ -72,10 +70,10 @@ function selectionOf(query: LogTrendQuery, nowMs: number): LogSelection {
 /** A page of records, newest first, and the cursor of the next one. */
 export async function logsView(store: LogStore, nowMs: number, query: LogsQuery): Promise<LogsResponse> {
   const limit = Math.min(query.limit ?? logsLimitMax, logsLimitMax);
-  const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const beforeId = query.cursor === undefined ? undefined : decodeCursor(store, query.cursor);
   const rows = await store.search({ ...selectionOf(query, nowMs), beforeId, limit: limit + 1 });
   const page = rows.slice(0, limit);
-  return { items: page.map(logRecordFromRow), limit, nextCursor: rows.length > limit ? encodeCursor(Number(page[page.length - 1]!.id)) : null };
+  return { items: page.map(logRecordFromRow), limit, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null };
 }
 
 type SeverityCounts = Record<SeverityName, number>;

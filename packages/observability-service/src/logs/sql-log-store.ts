@@ -5,7 +5,7 @@ import { multiRowInsertSql } from '../storage/multi-row-insert.js';
 import { cellId } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
 import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPerMs } from './log-ids.js';
-import type { LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
+import type { LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, SqlLogWriter, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
 import { logTables, type LogTables, type LogsTable } from './log-tables.js';
 import { fts5BodyQuery, fts5TraceQuery, postgresBodyMatches } from './log-text-search.js';
 
@@ -67,8 +67,15 @@ class CountAccumulator {
   }
 }
 
+const idPattern = /^[1-9][0-9]{0,15}$/;
+
+/** The log store over the service database (SQLite or PostgreSQL). */
+export function sqlLogStore(database: Pick<Database, 'db' | 'dialect'>): LogStore & SqlLogWriter {
+  return new SqlLogStore({ db: logTables(database.db), dialect: database.dialect });
+}
+
 /** Log storage on SQLite or PostgreSQL (through Kysely); the text index is each database's own. */
-export class SqlLogStore implements LogStore {
+class SqlLogStore implements LogStore, SqlLogWriter {
   readonly #database: Pick<Database<LogTables>, 'db' | 'dialect'>;
   readonly #insertSql = new Map<string, string>();
 
@@ -82,6 +89,11 @@ export class SqlLogStore implements LogStore {
 
   get #db(): Kysely<LogTables> {
     return this.#database.db;
+  }
+
+  /** Ids are safe integers (log-ids.ts). */
+  isLogId(text: string): boolean {
+    return idPattern.test(text) && Number.isSafeInteger(Number(text));
   }
 
   async writeBatch<DB extends LogTables>(ingestTransaction: Kysely<DB> | Transaction<DB>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void> {
@@ -218,7 +230,7 @@ export class SqlLogStore implements LogStore {
   }
 
   async search(request: LogPageRequest): Promise<StoredLogRecord[]> {
-    const { query, idColumn } = this.#selectFrom(request, sql`l.*`, request.beforeId);
+    const { query, idColumn } = this.#selectFrom(request, sql`l.*`, request.beforeId === undefined ? undefined : Number(request.beforeId));
     const result = await sql<StoredLogRecord>`${query} order by ${idColumn} desc limit ${request.limit}`.execute(this.#db);
     return result.rows;
   }

@@ -8,7 +8,7 @@ import { addOperation, addStatement, rollupLock } from '../storage/occurrence-ro
 import { RollupAccumulator, rollupSpecs } from '../storage/rollup-accumulator.js';
 import type { NewOccurrence, OccurrencesTable } from '../storage/storage-tables.js';
 import { telemetryTables } from '../storage/telemetry-database.js';
-import type { LogStore, NewLogRecord } from '../logs/index.js';
+import type { NewLogRecord, SqlLogWriter } from '../logs/index.js';
 import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
 import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
 import { errorGroupTables } from '../errors/error-group-tables.js';
@@ -51,7 +51,7 @@ export interface OccurrenceWriterOptions {
   /** Envelopes waiting together are committed together, up to this many rows (occurrences and log records) per transaction. */
   maxRowsPerTransaction: number;
   /** Where log records go, in the same transaction as the occurrences they arrived with. */
-  logs?: LogStore;
+  logs?: SqlLogWriter;
   /** Called after each committed transaction (metrics). */
   onCommit?: (commit: { envelopes: number; rows: number; logs: number; durationMs: number }) => void;
 }

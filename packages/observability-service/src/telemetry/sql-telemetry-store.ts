@@ -1,7 +1,7 @@
 import type { Clock, Database } from '@playstack/server-kit';
 import { setErrorGroupStatus } from '../errors/error-group-status.js';
 import { errorGroupDetail, errorGroupsView } from '../errors/error-groups-view.js';
-import type { LogStore, NewLogRecord } from '../logs/index.js';
+import type { LogStore, NewLogRecord, SqlLogWriter } from '../logs/index.js';
 import { databaseView } from '../query/database-view.js';
 import { dependenciesView } from '../query/dependencies-view.js';
 import { occurrenceById, occurrenceDurationsView, occurrencesView } from '../query/occurrences-view.js';
@@ -29,7 +29,7 @@ import type { SqlTelemetryDatabase } from './sql-telemetry-database.js';
 export interface SqlTelemetryStoreOptions {
   database: Database<SqlTelemetryDatabase>;
   clock: Clock;
-  logs: LogStore;
+  logs: LogStore & SqlLogWriter;
   /** Requests waiting together are committed together, up to this many rows per transaction. */
   maxRowsPerTransaction: number;
 }

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { sqlLogStore, type LogStore } from '../logs/index.js';
 import { SqlTelemetryStore } from './sql-telemetry-store.js';
 import type { TelemetryStore } from './telemetry-store.js';
 import { sqlTelemetryDatabase } from './sql-telemetry-database.js';
@@ -8,6 +9,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where telemetry is written, read, pruned and measured. */
     telemetry: TelemetryStore;
+    /** Where log records are searched, counted and pruned: the telemetry store's (`telemetry.logs`). */
+    logStore: LogStore;
   }
 }
 
@@ -18,7 +21,10 @@ export interface TelemetryStorePluginOptions {
   clickHouse?: { url: string; database: string } | undefined;
 }
 
-/** Decorates `app.telemetry`: the ClickHouse store when configured (its schema migrated first), else the SQL store over the service database. */
+/**
+ * Decorates `app.telemetry` and `app.logStore`: the ClickHouse store (log records included) when
+ * configured, its schema migrated first, else the SQL store over the service database.
+ */
 export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
   async (app, options) => {
     if (options.clickHouse) {
@@ -27,8 +33,6 @@ export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
         database: options.clickHouse.database,
         clock: app.clock,
         maxRowsPerInsert: options.maxRowsPerTransaction,
-        serviceDatabase: app.database,
-        logs: app.logStore,
       });
       try {
         await store.migrate();
@@ -37,18 +41,20 @@ export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
         throw new Error(`ClickHouse at ${options.clickHouse.url} (CLICKHOUSE_URL) could not be prepared: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
       app.decorate('telemetry', store);
+      app.decorate<LogStore>('logStore', store.logs);
       app.addHook('onClose', async () => store.close());
       return;
     }
     const store: TelemetryStore = new SqlTelemetryStore({
       database: sqlTelemetryDatabase(app),
       clock: app.clock,
-      logs: app.logStore,
+      logs: sqlLogStore(app.database),
       maxRowsPerTransaction: options.maxRowsPerTransaction,
     });
     app.decorate('telemetry', store);
+    app.decorate<LogStore>('logStore', store.logs);
     // Runs before the database closes (hooks run last-registered first): queued batches are stored.
     app.addHook('onClose', async () => store.idle());
   },
-  { name: 'telemetry-store', dependencies: ['log-store'] },
+  { name: 'telemetry-store' },
 );

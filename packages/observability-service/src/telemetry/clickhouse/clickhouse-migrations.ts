@@ -160,6 +160,59 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
         ENGINE = MergeTree ORDER BY (group_id, changed_at)`,
     ],
   },
+  {
+    version: '2026-11-28-01-logs',
+    statements: [
+      // Log records (logs/log-tables.ts's columns). Ordered for the logs view: a service and
+      // environment's records by time; `uid` orders a millisecond's records by arrival and with
+      // `time_ms` makes the record's id (clickhouse-log-store.ts). No trace id: '' (the trace
+      // days table skips those).
+      `CREATE TABLE IF NOT EXISTS {db}.logs (
+        day Date,
+        time_ms UInt64,
+        uid UInt64,
+        time_ns UInt32,
+        observed_ms UInt64,
+        severity_number UInt8,
+        severity_text Nullable(String),
+        body Nullable(String),
+        body_json UInt8,
+        event_name Nullable(String),
+        service String,
+        environment String,
+        service_version Nullable(String),
+        instance Nullable(String),
+        scope_name Nullable(String),
+        scope_version Nullable(String),
+        trace_id String,
+        span_id Nullable(String),
+        flags UInt8,
+        tenant_id Nullable(String),
+        attributes Nullable(String),
+        resource_attributes Nullable(String),
+        received_at UInt64
+      ) ENGINE = MergeTree PARTITION BY day ORDER BY (service, environment, time_ms, uid)`,
+      // Trace id -> the days its records are in: a trace's records are read from those partitions only.
+      `CREATE TABLE IF NOT EXISTS {db}.log_trace_days (day Date, trace_id String, time_ms UInt64)
+        ENGINE = MergeTree PARTITION BY day ORDER BY (trace_id, time_ms)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.log_trace_days_mv TO {db}.log_trace_days AS
+        SELECT day, trace_id, time_ms FROM {db}.logs WHERE trace_id != ''`,
+      // Records per minute and severity (the logs trend without words, traces or attributes), and
+      // per tenant (usage): summed by ClickHouse, so any number of writers add to a minute.
+      `CREATE TABLE IF NOT EXISTS {db}.log_counts (
+        day Date, minute UInt64, service String, environment String, severity_number UInt8, count UInt64
+      ) ENGINE = SummingMergeTree PARTITION BY day ORDER BY (service, environment, minute, severity_number)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.log_counts_mv TO {db}.log_counts AS
+        SELECT day, intDiv(time_ms, 60000) * 60000 AS minute, service, environment, severity_number, count() AS count
+        FROM {db}.logs GROUP BY day, minute, service, environment, severity_number`,
+      `CREATE TABLE IF NOT EXISTS {db}.log_tenant_counts (
+        day Date, minute UInt64, tenant String, service String, environment String, count UInt64
+      ) ENGINE = SummingMergeTree PARTITION BY day ORDER BY (tenant, service, environment, minute)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.log_tenant_counts_mv TO {db}.log_tenant_counts AS
+        SELECT day, intDiv(time_ms, 60000) * 60000 AS minute, assumeNotNull(tenant_id) AS tenant, service, environment, count() AS count
+        FROM {db}.logs WHERE isNotNull(tenant_id) GROUP BY day, minute, tenant, service, environment`,
+    ],
+  },
 ];
 
 /** Creates the database and applies the versions not recorded yet, in order. */

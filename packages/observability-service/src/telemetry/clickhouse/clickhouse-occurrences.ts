@@ -45,7 +45,7 @@ function indexedConditions(read: TelemetryRead, options: IndexedFilters): string
  * value quoted as JSON or as written (a number or boolean). The substring test first, as the SQL
  * store does, where the stored text must spell the value.
  */
-function attributeCondition(key: string, value: string): string {
+export function attributeCondition(key: string, value: string): string {
   const name = stringLiteral(key);
   const candidates = `(${stringLiteral(JSON.stringify(value))}, ${stringLiteral(value)})`;
   const matches = (column: string) => `visitParamExtractRaw(ifNull(${column}, ''), ${name}) IN ${candidates}`;

@@ -1,5 +1,5 @@
-import type { Clock, Database } from '@playstack/server-kit';
-import type { LogStore, NewLogRecord } from '../../logs/index.js';
+import type { Clock } from '@playstack/server-kit';
+import type { NewLogRecord } from '../../logs/index.js';
 import { databaseView } from '../../query/database-view.js';
 import type { TelemetryRead } from '../../query/read-query.js';
 import { servicesView } from '../../query/services-view.js';
@@ -13,6 +13,7 @@ import { clickHouseDependencies } from './clickhouse-dependencies.js';
 import { clickHouseErrorGroup, clickHouseErrorGroups, setClickHouseErrorGroupStatus } from './clickhouse-error-groups.js';
 import { clickHouseHealthFigures } from './clickhouse-health.js';
 import { clickHouseLookup, clickHouseOccurrenceById, clickHouseOccurrenceDurations, clickHouseOccurrences } from './clickhouse-occurrences.js';
+import { ClickHouseLogStore } from './clickhouse-log-store.js';
 import { ClickHouseTelemetry } from './clickhouse-telemetry.js';
 
 export interface ClickHouseTelemetryStoreOptions {
@@ -22,27 +23,19 @@ export interface ClickHouseTelemetryStoreOptions {
   database: string;
   clock: Clock;
   maxRowsPerInsert: number;
-  /** The service database: log records stay there for now, written beside each batch. */
-  serviceDatabase: Database;
-  logs: LogStore;
 }
 
 /**
- * Telemetry in ClickHouse (CLICKHOUSE_URL): occurrences, their rollups and error groups, with
- * every read view the API serves. Log records stay in the service database's log store (written
- * in the same request, acknowledged when both have them) until the log views move too.
+ * Telemetry in ClickHouse (CLICKHOUSE_URL): occurrences, their rollups and error groups, and log
+ * records (clickhouse-log-store.ts), with every read view the API serves.
  */
 export class ClickHouseTelemetryStore implements TelemetryStore {
-  readonly logs: LogStore;
+  readonly logs: ClickHouseLogStore;
   readonly clickHouse: ClickHouseTelemetry;
-  readonly #serviceDatabase: Database;
-  readonly #clock: Clock;
 
   constructor(options: ClickHouseTelemetryStoreOptions) {
-    this.logs = options.logs;
-    this.#serviceDatabase = options.serviceDatabase;
     this.clickHouse = new ClickHouseTelemetry({ url: options.url, database: options.database, clock: options.clock, maxRowsPerInsert: options.maxRowsPerInsert });
-    this.#clock = options.clock;
+    this.logs = new ClickHouseLogStore(this.clickHouse);
   }
 
   /** Creates or upgrades the ClickHouse schema; returns the versions applied now. */
@@ -50,12 +43,8 @@ export class ClickHouseTelemetryStore implements TelemetryStore {
     return this.clickHouse.migrate();
   }
 
-  async write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
-    const receivedAt = this.#clock.now();
-    await Promise.all([
-      this.clickHouse.write(rows, refused),
-      logs.length === 0 ? undefined : this.#serviceDatabase.db.transaction().execute((trx) => this.logs.writeBatch(trx, logs, receivedAt)),
-    ]);
+  write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
+    return this.clickHouse.write(rows, refused, logs);
   }
 
   idle(): Promise<void> {
@@ -92,10 +81,10 @@ export class ClickHouseTelemetryStore implements TelemetryStore {
 
   health: TelemetryStore['health'] = (nowMs) => clickHouseHealthFigures(this.clickHouse, nowMs);
 
-  /** Drops the day partitions past the cutoff (whole UTC days: clickhouse-telemetry.ts), then the log records as the SQL log store prunes them. */
-  prune: TelemetryStore['prune'] = async (cutoffMs, batchRows, stopped) => {
+  /** Drops the day partitions past the cutoff (whole UTC days: clickhouse-telemetry.ts), the occurrences' and the log records'. */
+  prune: TelemetryStore['prune'] = async (cutoffMs, _batchRows, stopped) => {
     const occurrences = await this.clickHouse.prune(cutoffMs);
-    const logRecords = stopped() ? 0 : await this.logs.prune(cutoffMs, batchRows, stopped);
+    const logRecords = stopped() ? 0 : await this.logs.prune(cutoffMs);
     return { occurrences, rollupRows: 0, logRecords };
   };
 

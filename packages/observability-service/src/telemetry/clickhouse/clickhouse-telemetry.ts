@@ -4,6 +4,7 @@ import type { OccurrenceRow } from '../../query/occurrence-record.js';
 import type { RollupAggregate, RollupAggregateQuery, RollupReader } from '../../query/rollup-aggregate.js';
 import type { LastSeenReader } from '../../query/services-view.js';
 import { traceSpansMax, traceViewOf, type TraceView } from '../../query/trace-view.js';
+import type { NewLogRecord } from '../../logs/index.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { dayMs, minuteOf } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
@@ -13,7 +14,7 @@ import { aggregateClickHouseRollups, clickHouseRollupTables, type ClickHouseRoll
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
 import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.js';
 
-/** Every table retention drops day partitions of. */
+/** The occurrence tables retention drops day partitions of (the log store drops its own: clickhouse-log-store.ts). */
 const partitionedTables = [
   'occurrences',
   'trace_days',
@@ -98,8 +99,9 @@ export class ClickHouseTelemetry {
     return applied;
   }
 
-  write(rows: readonly NewOccurrence[], refused = 0): Promise<void> {
-    return this.#writer.write(rows, refused);
+  /** Resolves once ClickHouse has accepted the rows and log records (group-committed with other writes). */
+  write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
+    return this.#writer.write(rows, refused, logs);
   }
 
   idle(): Promise<void> {
@@ -215,19 +217,24 @@ export class ClickHouseTelemetry {
    * goes when all of it is past the cutoff). Returns the occurrences dropped.
    */
   async prune(cutoffMs: number): Promise<number> {
+    return (await this.dropDaysBefore(cutoffMs, partitionedTables)).get('occurrences') ?? 0;
+  }
+
+  /** Drops the day partitions of `tables` that ended at or before `cutoffMs`; returns the rows dropped per table. */
+  async dropDaysBefore(cutoffMs: number, tables: readonly string[]): Promise<Map<string, number>> {
     const lastDroppable = dayOf(cutoffMs - dayMs);
     const result = await this.#client.query({
       query: `SELECT table, partition, sum(rows) AS rows FROM system.parts
-        WHERE database = ${stringLiteral(this.#shardDatabase)} AND active AND has(${stringArrayLiteral(partitionedTables)}, table) AND partition <= ${stringLiteral(lastDroppable)}
+        WHERE database = ${stringLiteral(this.#shardDatabase)} AND active AND has(${stringArrayLiteral(tables)}, table) AND partition <= ${stringLiteral(lastDroppable)}
         GROUP BY table, partition`,
       format: 'JSONEachRow',
     });
-    let occurrences = 0;
+    const dropped = new Map<string, number>();
     for (const part of await result.json<{ table: string; partition: string; rows: string }>()) {
       await this.#client.command({ query: `ALTER TABLE ${this.#shardDatabase}.${part.table} DROP PARTITION ${stringLiteral(part.partition)}` });
-      if (part.table === 'occurrences') occurrences += Number(part.rows);
+      dropped.set(part.table, (dropped.get(part.table) ?? 0) + Number(part.rows));
     }
-    return occurrences;
+    return dropped;
   }
 
   /** Counts items accepted and refused in the minute of `atMs`, as a stored batch does (tests). */

@@ -3,9 +3,11 @@ import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '@playstack/server-kit';
 import { GroupCommit } from '../../storage/group-commit.js';
+import type { NewLogRecord } from '../../logs/index.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { minuteOf } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
+import { logInsertColumns, logRowsBinary, LogUids } from './clickhouse-log-rows.js';
 import { dayOf, occurrenceInsertColumns, occurrenceRowsBinary } from './clickhouse-occurrence-rows.js';
 
 export { dayOf };
@@ -21,11 +23,12 @@ export interface ClickHouseWriterOptions {
 
 interface PendingWrite {
   rows: readonly NewOccurrence[];
+  logs: readonly NewLogRecord[];
   refused: number;
 }
 
 /**
- * Inserts occurrences into ClickHouse with group commit (storage/group-commit.ts): requests that
+ * Inserts occurrences and log records into ClickHouse with group commit (storage/group-commit.ts): requests that
  * arrive while an insert is running go in the next one (ClickHouse wants few large inserts).
  * `write` resolves only after ClickHouse has answered the insert holding its rows, so an
  * acknowledged request is stored. The rollups are ClickHouse's materialized views over the
@@ -34,42 +37,53 @@ interface PendingWrite {
 export class ClickHouseWriter {
   readonly #options: ClickHouseWriterOptions;
   readonly #commits: GroupCommit<PendingWrite>;
+  readonly #logUids = new LogUids();
 
   constructor(options: ClickHouseWriterOptions) {
     this.#options = options;
     this.#commits = new GroupCommit<PendingWrite>({
       maxGroupSize: options.maxRowsPerInsert,
-      size: (pending) => pending.rows.length,
+      size: (pending) => pending.rows.length + pending.logs.length,
       commit: (group) =>
         this.#insert(
           group.flatMap((pending) => pending.rows),
+          group.flatMap((pending) => pending.logs),
           group.reduce((sum, pending) => sum + pending.refused, 0),
           group.length,
         ),
     });
   }
 
-  write(rows: readonly NewOccurrence[], refused: number): Promise<void> {
-    if (rows.length === 0 && refused === 0) return Promise.resolve();
-    return this.#commits.submit({ rows, refused });
+  /** Resolves once ClickHouse has accepted the inserts holding the rows and records. */
+  write(rows: readonly NewOccurrence[], refused: number, logs: readonly NewLogRecord[] = []): Promise<void> {
+    if (rows.length === 0 && logs.length === 0 && refused === 0) return Promise.resolve();
+    return this.#commits.submit({ rows, logs, refused });
   }
 
   idle(): Promise<void> {
     return this.#commits.idle();
   }
 
-  async #insert(rows: readonly NewOccurrence[], refused: number, envelopes: number): Promise<void> {
-    const { client, database, clock } = this.#options;
+  async #insert(rows: readonly NewOccurrence[], logs: readonly NewLogRecord[], refused: number, envelopes: number): Promise<void> {
+    const { clock } = this.#options;
     const started = performance.now();
     const now = clock.now();
-    if (rows.length > 0) {
-      const body = Readable.from([occurrenceRowsBinary(rows, now)], { objectMode: false });
-      const result = await client.exec({ query: `INSERT INTO ${database}.occurrences (${occurrenceInsertColumns.join(', ')}) FORMAT RowBinary`, values: body });
-      // Read to its end: the answer comes once the insert is done (wait_end_of_query), and the socket goes back to the pool.
-      await finished(result.stream.resume());
-    }
+    if (rows.length > 0) await this.#insertRowBinary('occurrences', occurrenceInsertColumns, occurrenceRowsBinary(rows, now));
+    if (logs.length > 0) await this.#insertRowBinary('logs', logInsertColumns, logRowsBinary(logs, now, this.#logUids));
     const minute = minuteOf(now);
-    await client.insert({ table: `${database}.ingestion_minutes`, values: [{ day: dayOf(minute), minute, accepted: rows.length, refused }], format: 'JSONEachRow' });
-    this.#options.onCommit({ envelopes, rows: rows.length, logs: 0, durationMs: performance.now() - started });
+    await this.#options.client.insert({
+      table: `${this.#options.database}.ingestion_minutes`,
+      values: [{ day: dayOf(minute), minute, accepted: rows.length + logs.length, refused }],
+      format: 'JSONEachRow',
+    });
+    this.#options.onCommit({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
+  }
+
+  async #insertRowBinary(table: string, columns: readonly string[], rows: Buffer): Promise<void> {
+    const { client, database } = this.#options;
+    const body = Readable.from([rows], { objectMode: false });
+    const result = await client.exec({ query: `INSERT INTO ${database}.${table} (${columns.join(', ')}) FORMAT RowBinary`, values: body });
+    // Read to its end: the answer comes once the insert is done (wait_end_of_query), and the socket goes back to the pool.
+    await finished(result.stream.resume());
   }
 }

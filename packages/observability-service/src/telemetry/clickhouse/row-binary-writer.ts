@@ -33,6 +33,11 @@ export class RowBinaryWriter {
     this.#offset = this.#buffer.writeUInt16LE(value, this.#offset);
   }
 
+  uint32(value: number): void {
+    this.#reserve(4);
+    this.#offset = this.#buffer.writeUInt32LE(value, this.#offset);
+  }
+
   /** A UInt64 from a safe integer (epoch milliseconds). */
   uint64(value: number): void {
     this.#reserve(8);
