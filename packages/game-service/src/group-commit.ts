@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { gatherBeforeCommit, runGathered, type Dialect } from '@playstack/server-kit';
+import type { Dialect } from '@playstack/server-kit';
 import type { GameDatabase } from './database.js';
 
 // A write spans tables of several features (a run and its leaderboard entries; a sign-in's player
@@ -134,7 +134,6 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
    * transaction back, and the batch runs again under savepoints.
    */
   async #runTogether(trx: Transaction<DB>, batch: Array<QueuedWrite<DB>>): Promise<Outcome[]> {
-    gatherBeforeCommit(trx);
     const outcomes: Outcome[] = [];
     for (const item of batch) {
       try {
@@ -143,7 +142,6 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
         throw new BatchWriteFailed('a write of the batch failed', { cause: error });
       }
     }
-    await runGathered(trx);
     return outcomes;
   }
 
@@ -172,9 +170,6 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
 
   async #runIsolated(trx: Transaction<DB>, batch: Array<QueuedWrite<DB>>): Promise<Outcome[]> {
     const { first, between, last, rollback } = this.#savepoints;
-    // A failed write's gathered statements stay (announcements: one too many only makes a
-    // listener read the rows again).
-    gatherBeforeCommit(trx);
     const outcomes: Outcome[] = [];
     await trx.executeQuery(first);
     for (const [i, item] of batch.entries()) {
@@ -187,20 +182,12 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
       }
     }
     await trx.executeQuery(last);
-    await runGathered(trx);
     return outcomes;
   }
 
   async #commitAlone(item: QueuedWrite<DB>): Promise<void> {
     try {
-      item.resolve(
-        await this.#db.transaction().execute(async (trx) => {
-          gatherBeforeCommit(trx);
-          const value = await item.work(trx);
-          await runGathered(trx);
-          return value;
-        }),
-      );
+      item.resolve(await this.#db.transaction().execute((trx) => item.work(trx)));
     } catch (error) {
       item.reject(error);
     }
