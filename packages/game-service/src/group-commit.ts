@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Dialect } from '@playstack/server-kit';
+import { gatherBeforeCommit, runGathered, type Dialect } from '@playstack/server-kit';
 import type { GameDatabase } from './database.js';
 
 // A write spans tables of several features (a run and its leaderboard entries; a sign-in's player
@@ -75,6 +75,9 @@ class CommitLane<DB> {
  * commit that made it durable; when the commit itself fails, the batch's writes run again one
  * transaction each, so none is reported done without being durable.
  *
+ * Statements the writes defer to just before the commit (`deferToCommit`: their change
+ * announcements on PostgreSQL) run once per transaction, not once per write.
+ *
  * SQLite has one writer: one lane. PostgreSQL runs several lanes side by side on its pool; a
  * write's lane comes from its lane name, so one player's writes are never in two open
  * transactions at once (two transactions locking the same players in opposite orders would
@@ -134,6 +137,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
    * transaction back, and the batch runs again under savepoints.
    */
   async #runTogether(trx: Transaction<DB>, batch: Array<QueuedWrite<DB>>): Promise<Outcome[]> {
+    gatherBeforeCommit(trx);
     const outcomes: Outcome[] = [];
     for (const item of batch) {
       try {
@@ -142,6 +146,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
         throw new BatchWriteFailed('a write of the batch failed', { cause: error });
       }
     }
+    await runGathered(trx);
     return outcomes;
   }
 
@@ -170,6 +175,9 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
 
   async #runIsolated(trx: Transaction<DB>, batch: Array<QueuedWrite<DB>>): Promise<Outcome[]> {
     const { first, between, last, rollback } = this.#savepoints;
+    // A failed write's gathered statements stay (announcements: one too many only makes a
+    // listener read the rows again).
+    gatherBeforeCommit(trx);
     const outcomes: Outcome[] = [];
     await trx.executeQuery(first);
     for (const [i, item] of batch.entries()) {
@@ -182,12 +190,20 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
       }
     }
     await trx.executeQuery(last);
+    await runGathered(trx);
     return outcomes;
   }
 
   async #commitAlone(item: QueuedWrite<DB>): Promise<void> {
     try {
-      item.resolve(await this.#db.transaction().execute((trx) => item.work(trx)));
+      item.resolve(
+        await this.#db.transaction().execute(async (trx) => {
+          gatherBeforeCommit(trx);
+          const value = await item.work(trx);
+          await runGathered(trx);
+          return value;
+        }),
+      );
     } catch (error) {
       item.reject(error);
     }

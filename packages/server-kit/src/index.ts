@@ -18,6 +18,7 @@ export { databaseView, tableView } from './db/table-view.js';
 export { SqliteDatabase } from './db/sqlite-driver.js';
 export { migrateToLatest, type ServiceMigration } from './db/migrator.js';
 export { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed, type ChangeHandlers } from './db/change-feed.js';
+export { deferToCommit, gatherBeforeCommit, runGathered, type GatheredStatement } from './db/before-commit.js';
 export { autoIncrementPrimaryKey, greatest, least, portable } from './db/column-types.js';
 export { connectRedis, type Redis, type RedisConnectionOptions } from './redis/redis.js';
 export { RedisHealth, type RedisHealthOptions, type RedisRecovery } from './redis/redis-health.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase, PostgresChangeFeed, type Database } from '../src/index.js';
+import { gatherBeforeCommit, openDatabase, PostgresChangeFeed, runGathered, type Database } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 // LISTEN/NOTIFY needs PostgreSQL; CI always sets TEST_DATABASE_URL.
@@ -51,6 +51,25 @@ if (process.env.TEST_DATABASE_URL) {
       await sender.publish('things', 'after the fact');
       await sender.publish('other topic', 'not for this subscriber');
       await vi.waitFor(() => expect(heard).toEqual(['committed', 'after the fact']));
+    });
+
+    it('defers the announcements of a transaction that gathers them to the statement run before its commit, each once', async () => {
+      const [sender, receiver] = [feed(), feed()];
+      const { heard, handlers } = listener();
+      await receiver.subscribe('gathered', handlers);
+      await database.db.transaction().execute(async (trx) => {
+        gatherBeforeCommit(trx);
+        for (const message of ['a', 'b', 'a']) await sender.publishOnCommit(trx, 'gathered', message);
+        await runGathered(trx);
+      });
+      // Gathered but never run: nothing is sent (they were deferred, not sent when announced).
+      await database.db.transaction().execute(async (trx) => {
+        gatherBeforeCommit(trx);
+        await sender.publishOnCommit(trx, 'gathered', 'deferred, never run');
+      });
+      await sender.publish('gathered', 'after');
+      await vi.waitFor(() => expect(heard).toContain('after'));
+      expect([...heard].sort()).toEqual(['a', 'after', 'b']);
     });
 
     it('does not deliver an instance its own announcements', async () => {

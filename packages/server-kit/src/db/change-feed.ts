@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { RedisHealth } from '../redis/redis-health.js';
+import { deferToCommit, type GatheredStatement } from './before-commit.js';
 
 /** What a subscriber does with the changes other instances announce. */
 export interface ChangeHandlers {
@@ -129,8 +130,13 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.#log = options.log;
     this.#subscribers = new Subscribers(options.log);
     this.channel = `playstack_changes_${createHash('sha256').update(options.schema).digest('hex').slice(0, 16)}`;
+    // In a transaction that gathers statements before its commit (a group commit), its writes'
+    // announcements go in one statement.
+    const notifyAll: GatheredStatement = (trx, envelopes) => sql`select pg_notify(${this.channel}, e) from unnest(${envelopes}::text[]) as e`.execute(trx);
     this.publishOnCommit = async (trx, topic, message) => {
-      await sql`select pg_notify(${this.channel}, ${this.#subscribers.envelope(topic, message)})`.execute(trx);
+      const envelope = this.#subscribers.envelope(topic, message);
+      if (deferToCommit(trx, this.channel, envelope, notifyAll)) return;
+      await sql`select pg_notify(${this.channel}, ${envelope})`.execute(trx);
     };
   }
 
