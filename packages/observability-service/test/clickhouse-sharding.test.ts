@@ -9,9 +9,11 @@ import { summaryView } from '../src/query/summary-view.js';
 import { trendView } from '../src/query/trend-view.js';
 import type { ApdexThresholds } from '../src/service-settings/service-settings.js';
 import type { ClickHouseRollupQuery } from '../src/telemetry/clickhouse/clickhouse-rollups.js';
+import { ClickHouseLogStore } from '../src/telemetry/clickhouse/clickhouse-log-store.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
 import { dayMs, minuteMs } from '../src/time-units.js';
 import { generateDataSet } from './support/generated-occurrences.js';
+import { generateLogs } from './support/generated-logs.js';
 
 // Telemetry sharded over two ClickHouse servers (CLICKHOUSE_CLUSTER): two observability
 // instances, one per shard, each writing part of the traffic to its own server; either answers
@@ -34,6 +36,8 @@ function comparable(groups: readonly RollupAggregate[]) {
 if (clickHouseServerInstalled()) describe('ClickHouse telemetry sharded over two servers', () => {
   const clock = new ManualClock(now);
   const data = generateDataSet(now, 1200, 21);
+  // As many log records as spans: each request carries a share of both.
+  const logs = generateLogs(now, 1200, 21);
   let shards: TestClickHouseServer[] = [];
   let one: ClickHouseTelemetry;
   let instances: ClickHouseTelemetry[] = [];
@@ -47,7 +51,8 @@ if (clickHouseServerInstalled()) describe('ClickHouse telemetry sharded over two
     // Each request goes to one instance, as a load balancer would send it; the single server gets them all.
     for (let offset = 0, request = 0; offset < data.rows.length; offset += 150, request++) {
       const batch = data.rows.slice(offset, offset + 150);
-      await Promise.all([instances[request % 2]!.write(batch, request % 3), one.write(batch, request % 3)]);
+      const records = logs.records.slice(offset, offset + 150);
+      await Promise.all([instances[request % 2]!.write(batch, request % 3, records), one.write(batch, request % 3, records)]);
     }
   }, 180_000);
   afterAll(async () => {
@@ -94,8 +99,43 @@ if (clickHouseServerInstalled()) describe('ClickHouse telemetry sharded over two
     };
     const expected = await answers(one);
     expect(expected.rollups[0]!.length).toBeGreaterThan(0);
-    expect(expected.ingested.accepted).toBe(data.rows.length);
+    expect(expected.ingested.accepted).toBe(data.rows.length + logs.records.length);
     for (const store of instances) expect(await answers(store)).toEqual(expected);
     await expect(instances[1]!.trace('e'.repeat(32))).rejects.toMatchObject({ code: 'trace-not-found' });
+  });
+
+  it('answers log searches, trends, trace records and tenant counts through either instance as one server does', async () => {
+    const range = { fromMs: now - 3 * dayMs, toMs: now + minuteMs };
+    const partRange = { fromMs: now - 30 * hourMs + 12_345, toMs: now - 5 * hourMs };
+    // Ids differ (each writer has its own uids), and records of one millisecond written through two instances sort by their writers' uids: compared by content, in time order.
+    const contents = (records: ReadonlyArray<{ id: number | string; time_ms: number }>) =>
+      records.map(({ id: _id, ...record }) => record).sort((a, b) => a.time_ms - b.time_ms || (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+    const byKey = <T>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
+    const answers = async (store: ClickHouseTelemetry) => {
+      const logStore = new ClickHouseLogStore(store);
+      return {
+        searches: await Promise.all(
+          [
+            { range, filters: {}, limit: 2_000 },
+            { range: partRange, filters: { service: 'orders' }, severityMin: 13, limit: 2_000 },
+            { range, filters: {}, terms: ['timeout'], limit: 2_000 },
+            { range, filters: {}, attributes: [['region', 'eu']] as Array<[string, string]>, limit: 2_000 },
+          ].map(async (request) => contents(await logStore.search(request))),
+        ),
+        trends: await Promise.all(
+          [
+            { range, filters: {} },
+            { range: partRange, filters: { environment: 'staging' }, severityMin: 9 },
+            { range, filters: {}, terms: ['lock'] },
+          ].map(async (selection) => byKey(await logStore.trend(selection, hourMs))),
+        ),
+        traces: await Promise.all(logs.traceIds.map(async (traceId) => contents(await logStore.traceLogs(traceId, 1_000)))),
+        tenants: byKey(await logStore.tenantCounts({ range, filters: {}, bucketMs: dayMs })),
+      };
+    };
+    const expected = await answers(one);
+    expect(expected.searches[0]!.length).toBe(logs.records.length);
+    expect(expected.traces[0]!.length).toBeGreaterThan(0);
+    for (const store of instances) expect(await answers(store)).toEqual(expected);
   });
 });
