@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { gatherBeforeCommit, runGathered, type Dialect } from '@playstack/server-kit';
+import { captureContext, gatherBeforeCommit, runGathered, runInContext, type Dialect, type TraceContext } from '@playstack/server-kit';
 import type { GameDatabase } from './database.js';
 
 // A write spans tables of several features (a run and its leaderboard entries; a sign-in's player
@@ -20,6 +20,8 @@ export interface CommitWriter<DB = GameDatabase> {
 
 interface QueuedWrite<DB> {
   work(trx: Transaction<DB>): Promise<unknown>;
+  /** The trace context of the caller that queued it (undefined while tracing is off). */
+  context: TraceContext | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -82,6 +84,11 @@ class CommitLane<DB> {
  * write's lane comes from its lane name, so one player's writes are never in two open
  * transactions at once (two transactions locking the same players in opposite orders would
  * deadlock).
+ *
+ * Traced (a sampled request's spans): each write's statements run in the trace context of the
+ * caller that queued it, so they are that request's SQL spans whatever batch it shares; the
+ * transaction's own statements (BEGIN, COMMIT, savepoints, those gathered for before the commit)
+ * are those of the request whose write opened the batch, and a write of an unsampled request starts no spans.
  */
 export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
   readonly #db: Kysely<DB>;
@@ -99,7 +106,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
   write<T>(work: (trx: Transaction<DB>) => Promise<T>, lane = ''): Promise<T> {
     const target = this.#lanes[this.#lanes.length === 1 ? 0 : laneIndex(lane, this.#lanes.length)]!;
     return new Promise<T>((resolve, reject) => {
-      target.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      target.queue.push({ work, context: captureContext(), resolve: resolve as (value: unknown) => void, reject });
       // Deferred to the next turn so writes arriving in the same burst share the first commit.
       target.running ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drainLane(target));
     });
@@ -121,7 +128,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
     if (batch.length === 1) return this.#commitAlone(batch[0]!);
     let outcomes: Outcome[];
     try {
-      outcomes = await this.#db.transaction().execute((trx) => this.#runTogether(trx, batch));
+      outcomes = await runInContext(batch[0]!.context, () => this.#db.transaction().execute((trx) => this.#runTogether(trx, batch)));
     } catch (error) {
       // A write failed (its transaction rolled back: nothing of the batch was written), or the
       // commit did: the savepoint path decides write by write.
@@ -141,7 +148,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
     const outcomes: Outcome[] = [];
     for (const item of batch) {
       try {
-        outcomes.push({ ok: true, value: await item.work(trx) });
+        outcomes.push({ ok: true, value: await runInContext(item.context, () => item.work(trx)) });
       } catch (error) {
         throw new BatchWriteFailed('a write of the batch failed', { cause: error });
       }
@@ -153,7 +160,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
   async #commitIsolated(batch: Array<QueuedWrite<DB>>): Promise<void> {
     let outcomes: Outcome[];
     try {
-      outcomes = await this.#db.transaction().execute((trx) => this.#runIsolated(trx, batch));
+      outcomes = await runInContext(batch[0]!.context, () => this.#db.transaction().execute((trx) => this.#runIsolated(trx, batch)));
     } catch {
       // The commit (or a rollback to a savepoint) failed: whatever the batch wrote is gone.
       return this.#commitEachAlone(batch);
@@ -183,7 +190,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
     for (const [i, item] of batch.entries()) {
       if (i > 0) for (const statement of between) await trx.executeQuery(statement);
       try {
-        outcomes.push({ ok: true, value: await item.work(trx) });
+        outcomes.push({ ok: true, value: await runInContext(item.context, () => item.work(trx)) });
       } catch (error) {
         await trx.executeQuery(rollback);
         outcomes.push({ ok: false, error });
@@ -197,12 +204,14 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
   async #commitAlone(item: QueuedWrite<DB>): Promise<void> {
     try {
       item.resolve(
-        await this.#db.transaction().execute(async (trx) => {
-          gatherBeforeCommit(trx);
-          const value = await item.work(trx);
-          await runGathered(trx);
-          return value;
-        }),
+        await runInContext(item.context, () =>
+          this.#db.transaction().execute(async (trx) => {
+            gatherBeforeCommit(trx);
+            const value = await item.work(trx);
+            await runGathered(trx);
+            return value;
+          }),
+        ),
       );
     } catch (error) {
       item.reject(error);

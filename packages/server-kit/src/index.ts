@@ -29,7 +29,7 @@ export { mulberry32 } from './system/mulberry32.js';
 export { systemRoutes } from './system/system-routes.js';
 export { ErrorResponse, errorResponses, HealthResponse, ReadinessResponse, VersionResponse, type VersionInfo } from './system/system-schemas.js';
 export { createServiceApp, sqlitePragmaOptions, type CommonConfig, type ServiceApp, type ServiceAppOptions } from './platform/service-app.js';
-export { activeSpanIds, activeTracing, inSpan, recordFailure, startTracing, tracingRequested, type Tracing, type TracingIdentity } from './telemetry/tracing.js';
+export { activeSpanIds, activeTracing, captureContext, inSpan, runInContext, recordFailure, startTracing, tracingRequested, type TraceContext, type Tracing, type TracingIdentity } from './telemetry/tracing.js';
 export { tracedFetch } from './telemetry/fetch-spans.js';
 export type { RequestSpanOptions } from './telemetry/request-spans.js';
 export { runService, type ServiceDefinition } from './platform/run-service.js';
