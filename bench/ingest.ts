@@ -30,7 +30,8 @@
 // phase and its ceiling, "search" alone the search over a seeded store, "stores" alone the same
 // requests written straight to each telemetry store (SQLite, PostgreSQL with BENCH_DATABASE_URL
 // or TEST_DATABASE_URL, ClickHouse on a private clickhouse-server) beside ClickHouse's ceiling,
-// and ClickHouse's bytes per stored span (support/store-ingest.ts).
+// then requests of 1,000 log records the same way, and ClickHouse's bytes per stored span and
+// per log record (support/store-ingest.ts).
 // The servers run in child processes, so the load generator does not share their event loop;
 // BENCH_TARGET_NODE_ARGS passes Node flags to them, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 import { rmSync } from 'node:fs';
