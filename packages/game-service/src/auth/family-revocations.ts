@@ -1,6 +1,7 @@
 import type { Clock, RedisHealth } from '@playstack/server-kit';
 import type { Awaitable } from '../awaitable.js';
 import type { GameDb } from '../database.js';
+import { PrecompiledQuery } from '../precompiled-query.js';
 
 export interface FamilyRevocationsOptions {
   /** Revocations only matter while access tokens issued before them can still be valid. */
@@ -80,9 +81,12 @@ export class FamilyRevocations {
   #nextSweepAt = 0;
   readonly #checkTimer: NodeJS.Timeout | undefined;
   #checking: Promise<void> | undefined;
+  /** One family's revocation, compiled once: read on a request whose family's trust has lapsed. */
+  readonly #revokedAt: PrecompiledQuery<{ id: string }, { revoked_at: number | null }>;
 
   constructor(db: GameDb, redis: RedisHealth | undefined, clock: Clock, options: FamilyRevocationsOptions) {
     this.#db = db;
+    this.#revokedAt = new PrecompiledQuery((arg) => db.selectFrom('session_families').select('revoked_at').where('id', '=', arg('id')));
     this.#redis = redis;
     this.#clock = clock;
     this.#options = options;
@@ -214,7 +218,7 @@ export class FamilyRevocations {
 
   /** A revoked family, or one erased with its player, is dead; the database knows both. */
   async #revokedInDatabase(familyId: string, now: number): Promise<boolean> {
-    const row = await this.#db.selectFrom('session_families').select('revoked_at').where('id', '=', familyId).executeTakeFirst();
+    const [row] = (await this.#revokedAt.execute(this.#db, { id: familyId })).rows;
     if (!row || row.revoked_at !== null) {
       this.#rememberFamily(familyId);
       return true;
