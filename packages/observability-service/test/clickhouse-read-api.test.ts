@@ -174,6 +174,7 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
         expect(columnar).toEqual(sql);
         const [sqlAfter, columnarAfter] = await both(`/api/v1/errors?${range}&status=${status}`);
         expect(comparable(columnarAfter.body)).toEqual(comparable(sqlAfter.body));
+        clock.advance(1);
       }
       clock.advance(60_000);
       const sample = (await ask('columnar', `/api/v1/errors/${group.groupId}?${range}`)).body as { recentOccurrences: Array<{ traceId: string; spanId: string }> };
@@ -183,6 +184,24 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
       const [sql, columnar] = await both(`/api/v1/errors?from=${iso(now - dayMs)}&to=${iso(clock.now())}&status=regressed`);
       expect((columnar.body as { items: unknown[] }).items).toHaveLength(1);
       expect(comparable(columnar.body)).toEqual(comparable(sql.body));
+    }, 120_000);
+
+    it('takes the latest of several status changes made in one millisecond', async () => {
+      const [sqlList] = await both(`/api/v1/errors?${range}&limit=2`);
+      const group = (sqlList.body as { items: Array<{ groupId: string }> }).items[1]!;
+      const changes: Array<{ status: string; statusChangedAt: string }> = [];
+      for (const status of ['ignored', 'resolved', 'open', 'ignored'] as const) {
+        const [sql, columnar] = await both(`/api/v1/errors/${group.groupId}/status`, 'POST', { status });
+        expect(sql.status).toBe(200);
+        expect(columnar.status).toBe(200);
+        changes.push(columnar.body as { status: string; statusChangedAt: string });
+        const [sqlDetail, columnarDetail] = await both(`/api/v1/errors/${group.groupId}?${range}`);
+        expect((columnarDetail.body as { status: string }).status).toBe(status);
+        expect((columnarDetail.body as { status: string }).status).toBe((sqlDetail.body as { status: string }).status);
+      }
+      // The clock did not move: each change is recorded a millisecond after the one before.
+      const times = changes.map((change) => Date.parse(change.statusChangedAt));
+      expect(times.map((time) => time - times[0]!)).toEqual([0, 1, 2, 3]);
     }, 120_000);
   });
 });

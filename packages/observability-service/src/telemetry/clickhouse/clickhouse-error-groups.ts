@@ -219,7 +219,12 @@ export async function clickHouseErrorGroup(telemetry: ClickHouseTelemetry, nowMs
   };
 }
 
-/** Records a user's status change (404 for an unknown group); the latest change is the group's status. */
+/**
+ * Records a user's status change (404 for an unknown group); the latest change is the group's
+ * status. Changes are appended and the latest `changed_at` wins, so a change made in the same
+ * millisecond as the group's latest (or, with clocks apart, before it) is recorded a millisecond
+ * after it: two rows with one `changed_at` would leave `argMax` to pick either.
+ */
 export async function setClickHouseErrorGroupStatus(
   telemetry: ClickHouseTelemetry,
   groupId: string,
@@ -227,9 +232,11 @@ export async function setClickHouseErrorGroupStatus(
   userId: string,
   nowMs: number,
 ): Promise<ErrorGroupStatusResponse> {
-  await storedGroup(telemetry, groupId);
+  const group = await storedGroup(telemetry, groupId);
+  const latest = group.status_changed_at;
+  const changedAt = latest !== null && latest >= nowMs ? latest + 1 : nowMs;
   await telemetry.command(
-    `INSERT INTO ${telemetry.database}.error_group_statuses (group_id, status, changed_at, changed_by) VALUES (${stringLiteral(groupId)}, ${stringLiteral(status)}, ${numberLiteral(nowMs)}, ${stringLiteral(userId)})`,
+    `INSERT INTO ${telemetry.database}.error_group_statuses (group_id, status, changed_at, changed_by) VALUES (${stringLiteral(groupId)}, ${stringLiteral(status)}, ${numberLiteral(changedAt)}, ${stringLiteral(userId)})`,
   );
-  return { groupId, status, statusChangedAt: new Date(nowMs).toISOString() };
+  return { groupId, status, statusChangedAt: new Date(changedAt).toISOString() };
 }
