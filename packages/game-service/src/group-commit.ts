@@ -128,7 +128,7 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
     if (batch.length === 1) return this.#commitAlone(batch[0]!);
     let outcomes: Outcome[];
     try {
-      outcomes = await runInContext(batch[0]!.context, () => this.#db.transaction().execute((trx) => this.#runTogether(trx, batch)));
+      outcomes = await this.#transaction(batch[0]!.context, (trx) => this.#runTogether(trx, batch));
     } catch (error) {
       // A write failed (its transaction rolled back: nothing of the batch was written), or the
       // commit did: the savepoint path decides write by write.
@@ -144,7 +144,6 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
    * transaction back, and the batch runs again under savepoints.
    */
   async #runTogether(trx: Transaction<DB>, batch: Array<QueuedWrite<DB>>): Promise<Outcome[]> {
-    gatherBeforeCommit(trx);
     const outcomes: Outcome[] = [];
     for (const item of batch) {
       try {
@@ -153,14 +152,13 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
         throw new BatchWriteFailed('a write of the batch failed', { cause: error });
       }
     }
-    await runGathered(trx);
     return outcomes;
   }
 
   async #commitIsolated(batch: Array<QueuedWrite<DB>>): Promise<void> {
     let outcomes: Outcome[];
     try {
-      outcomes = await runInContext(batch[0]!.context, () => this.#db.transaction().execute((trx) => this.#runIsolated(trx, batch)));
+      outcomes = await this.#transaction(batch[0]!.context, (trx) => this.#runIsolated(trx, batch));
     } catch {
       // The commit (or a rollback to a savepoint) failed: whatever the batch wrote is gone.
       return this.#commitEachAlone(batch);
@@ -184,7 +182,6 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
     const { first, between, last, rollback } = this.#savepoints;
     // A failed write's gathered statements stay (announcements: one too many only makes a
     // listener read the rows again).
-    gatherBeforeCommit(trx);
     const outcomes: Outcome[] = [];
     await trx.executeQuery(first);
     for (const [i, item] of batch.entries()) {
@@ -197,24 +194,30 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
       }
     }
     await trx.executeQuery(last);
-    await runGathered(trx);
     return outcomes;
   }
 
   async #commitAlone(item: QueuedWrite<DB>): Promise<void> {
     try {
-      item.resolve(
-        await runInContext(item.context, () =>
-          this.#db.transaction().execute(async (trx) => {
-            gatherBeforeCommit(trx);
-            const value = await item.work(trx);
-            await runGathered(trx);
-            return value;
-          }),
-        ),
-      );
+      item.resolve(await this.#transaction(item.context, (trx) => item.work(trx)));
     } catch (error) {
       item.reject(error);
     }
+  }
+
+  /**
+   * A transaction opened in `context` (the trace context of the write that opened it): `work`
+   * runs in it, then the statements its writes deferred to the commit (`deferToCommit`), then
+   * the commit.
+   */
+  #transaction<T>(context: TraceContext | undefined, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return runInContext(context, () =>
+      this.#db.transaction().execute(async (trx) => {
+        gatherBeforeCommit(trx);
+        const value = await work(trx);
+        await runGathered(trx);
+        return value;
+      }),
+    );
   }
 }
