@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createServiceApp, currentCommit, packageInfo, readOrCreateSecretFile, type App, type Clock } from '@playstack/server-kit';
+import { createServiceApp, currentCommit, packageInfo, readOrCreateSecretFile, sqlitePragmaOptions, type App, type Clock } from '@playstack/server-kit';
 import type { ObservabilityApp } from './database.js';
 import type { ObservabilityConfig } from './config.js';
 import { observabilityMigrations } from './migrations/index.js';
@@ -31,6 +31,9 @@ import { alertRoutes } from './alerts/alert-routes.js';
 
 export const apiVersion = '0.1.0';
 
+/** The service database's file name under DATA_DIR (SQLite). */
+const sqliteFile = 'observability.sqlite';
+
 export interface BuildOptions {
   clock?: Clock;
   /** Where log lines go instead of stdout (tests read them). */
@@ -44,7 +47,7 @@ export async function buildApp(config: Readonly<ObservabilityConfig>, options: B
     config,
     version: { name, version, commit: currentCommit(), apiVersion },
     metricsPrefix: 'observability',
-    sqliteFile: 'observability.sqlite',
+    sqliteFile,
     migrations: observabilityMigrations,
     migrationTablePrefix: 'obs',
     bodyLimitBytes: config.OBSERVABILITY_BODY_LIMIT_BYTES,
@@ -103,6 +106,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild, errorGroupsRebuild] });
   await app.register(telemetryStorePlugin, {
     maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
+    writerThread: config.SQLITE_WRITER_THREAD ? { path: join(config.DATA_DIR, sqliteFile), pragmas: sqlitePragmaOptions(config) } : undefined,
     clickHouse: config.CLICKHOUSE_URL === undefined ? undefined : { url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE },
   });
   await app.register(retentionPlugin, {

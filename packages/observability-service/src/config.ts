@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commonConfigProperties, configSchema, loadConfig, Port } from '@playstack/server-kit';
+import { commonConfigProperties, configSchema, Flag, loadConfig, Port } from '@playstack/server-kit';
 
 /** Every environment variable the observability service reads. */
 export const observabilityConfigSchema = configSchema({
@@ -26,6 +26,10 @@ export const observabilityConfigSchema = configSchema({
   INGEST_MAX_OCCURRENCES: Type.Integer({ minimum: 1, maximum: 100_000, default: 10_000, description: 'occurrences per envelope (or OTLP request); more is 413' }),
   INGEST_MAX_LOG_RECORDS: Type.Integer({ minimum: 1, maximum: 100_000, default: 10_000, description: 'log records per envelope (or OTLP logs request); more is 413' }),
   INGEST_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100, description: 'envelopes per second per ingestion key; more is 429 with Retry-After' }),
+  SQLITE_WRITER_THREAD: Flag(
+    true,
+    'SQLite: ingest transactions run on a thread of their own with its own connection, so SQLite works on one core while requests are parsed and validated on the other (acknowledged after the commit either way); false (or 0) runs them on the main thread',
+  ),
   INGEST_MAX_ROWS_PER_TRANSACTION: Type.Integer({ minimum: 1, maximum: 200_000, default: 20_000, description: 'occurrences and log records committed together at most (envelopes arriving together share a transaction)' }),
   CLICKHOUSE_URL: Type.Optional(
     Type.String({ pattern: '^https?://', description: 'http(s):// URL of a ClickHouse server (its HTTP interface): telemetry (spans, rollups, error groups, log records) is stored and read there instead of the service database; users, sessions, keys and settings stay in the service database' }),

@@ -1,4 +1,4 @@
-import { tableView } from '@playstack/server-kit';
+import { tableView } from '@playstack/server-kit/core';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
 
 /**

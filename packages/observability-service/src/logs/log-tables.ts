@@ -1,4 +1,4 @@
-import { tableView } from '@playstack/server-kit';
+import { tableView } from '@playstack/server-kit/core';
 
 /**
  * The logs storage contract: tables written by ingestion and read by the logs views, through the

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { ApiError } from '@playstack/server-kit';
+import { ApiError } from '@playstack/server-kit/core';
 
 /**
  * Text search over log bodies with the database's own full-text index, with the same meaning on

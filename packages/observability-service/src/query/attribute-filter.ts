@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { ApiError, type Dialect } from '@playstack/server-kit';
+import { ApiError, type Dialect } from '@playstack/server-kit/core';
 import { attributeFilterPattern, attributeFiltersMax } from './query-schemas.js';
 
 const attributePrefix = 'attr.';

@@ -1,4 +1,4 @@
-import { ApiError } from '@playstack/server-kit';
+import { ApiError } from '@playstack/server-kit/core';
 import { minuteMs } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
 

@@ -1,4 +1,4 @@
-import { databaseView, tableView } from '@playstack/server-kit';
+import { databaseView, tableView } from '@playstack/server-kit/core';
 import type { TelemetryDatabase } from './storage-tables.js';
 
 /**

@@ -15,6 +15,8 @@ import { compactTiers } from '../query/tier-compactor.js';
 import { lookupId, traceView } from '../query/trace-view.js';
 import { trendView } from '../query/trend-view.js';
 import { OccurrenceWriter } from './occurrence-writer.js';
+import { SqliteWriterThread } from './sqlite-writer-thread.js';
+import type { SqliteWriterSettings } from './sqlite-writer-protocol.js';
 import type { NewOccurrence } from '../storage/storage-tables.js';
 import { usageExportBatches, usageTrendView, usageView } from '../usage/usage-views.js';
 import { sqlHealthFigures } from './sql-health-figures.js';
@@ -32,6 +34,11 @@ export interface SqlTelemetryStoreOptions {
   logs: LogStore & SqlLogWriter;
   /** Requests waiting together are committed together, up to this many rows per transaction. */
   maxRowsPerTransaction: number;
+  /**
+   * SQLite: the file and settings of the service database, to write it on a thread of its own
+   * (sqlite-writer-thread.ts); unset: on this thread's connection.
+   */
+  writerThread?: Omit<SqliteWriterSettings, 'maxRowsPerTransaction'> | undefined;
 }
 
 /**
@@ -45,7 +52,7 @@ export class SqlTelemetryStore implements TelemetryStore {
   /** The storage layer's tables, for the read views, the tiers and the health figures. */
   readonly #telemetry: Database<TelemetryDatabase>;
   readonly #errorGroups: Kysely<ErrorGroupDatabase>;
-  readonly #writer: OccurrenceWriter;
+  readonly #writer: OccurrenceWriter | SqliteWriterThread;
   readonly #listeners: Array<(commit: CommitReport) => void> = [];
 
   constructor(options: SqlTelemetryStoreOptions) {
@@ -53,15 +60,13 @@ export class SqlTelemetryStore implements TelemetryStore {
     this.#telemetry = telemetryDatabase(options.database);
     this.#errorGroups = errorGroupTables(options.database.db);
     this.logs = options.logs;
-    this.#writer = new OccurrenceWriter({
-      database: options.database,
-      clock: options.clock,
-      maxRowsPerTransaction: options.maxRowsPerTransaction,
-      logs: options.logs,
-      onCommit: (commit) => {
-        for (const listener of this.#listeners) listener(commit);
-      },
-    });
+    const onCommit = (commit: CommitReport) => {
+      for (const listener of this.#listeners) listener(commit);
+    };
+    const { database, clock, maxRowsPerTransaction, writerThread } = options;
+    this.#writer = writerThread
+      ? new SqliteWriterThread({ settings: { ...writerThread, maxRowsPerTransaction }, clock, onCommit })
+      : new OccurrenceWriter({ database, clock, maxRowsPerTransaction, logs: options.logs, onCommit });
   }
 
   write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
@@ -70,6 +75,11 @@ export class SqlTelemetryStore implements TelemetryStore {
 
   idle(): Promise<void> {
     return this.#writer.idle();
+  }
+
+  /** Ends the writer thread, if there is one, once what it holds is committed. */
+  async close(): Promise<void> {
+    if (this.#writer instanceof SqliteWriterThread) await this.#writer.close();
   }
 
   onCommit(listener: (commit: CommitReport) => void): void {
@@ -113,5 +123,7 @@ export class SqlTelemetryStore implements TelemetryStore {
 
   health: TelemetryStore['health'] = (nowMs) => sqlHealthFigures(this.#telemetry, nowMs);
   prune: TelemetryStore['prune'] = (cutoffMs, batchRows, stopped) => pruneSqlTelemetry(this.#database, this.logs, cutoffMs, batchRows, stopped);
+  // On this thread even with the writer thread: folding tiers is mostly reads, and the writer
+  // thread is what bounds ingestion (measured: bench/ingest's spans a little faster this way).
   maintain: TelemetryStore['maintain'] = () => compactTiers(this.#telemetry);
 }

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { sqlLogStore, type LogStore } from '../logs/index.js';
-import { SqlTelemetryStore } from './sql-telemetry-store.js';
+import { SqlTelemetryStore, type SqlTelemetryStoreOptions } from './sql-telemetry-store.js';
 import type { TelemetryStore } from './telemetry-store.js';
 import { sqlTelemetryDatabase } from './sql-telemetry-database.js';
 import { ClickHouseTelemetryStore } from './clickhouse/clickhouse-telemetry-store.js';
@@ -17,6 +17,8 @@ declare module 'fastify' {
 export interface TelemetryStorePluginOptions {
   /** Rows (occurrences and log records) committed together at most. */
   maxRowsPerTransaction: number;
+  /** SQLite: the service database's file and settings, to write it on a thread of its own (SQLITE_WRITER_THREAD). */
+  writerThread?: SqlTelemetryStoreOptions['writerThread'];
   /** ClickHouse holds the telemetry (CLICKHOUSE_URL, CLICKHOUSE_DATABASE); unset: the service database. */
   clickHouse?: { url: string; database: string } | undefined;
 }
@@ -45,16 +47,17 @@ export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
       app.addHook('onClose', async () => store.close());
       return;
     }
-    const store: TelemetryStore = new SqlTelemetryStore({
+    const store = new SqlTelemetryStore({
       database: sqlTelemetryDatabase(app),
       clock: app.clock,
       logs: sqlLogStore(app.database),
       maxRowsPerTransaction: options.maxRowsPerTransaction,
+      writerThread: app.database.dialect === 'sqlite' ? options.writerThread : undefined,
     });
-    app.decorate('telemetry', store);
+    app.decorate<TelemetryStore>('telemetry', store);
     app.decorate<LogStore>('logStore', store.logs);
     // Runs before the database closes (hooks run last-registered first): queued batches are stored.
-    app.addHook('onClose', async () => store.idle());
+    app.addHook('onClose', async () => store.close());
   },
   { name: 'telemetry-store' },
 );

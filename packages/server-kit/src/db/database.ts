@@ -1,16 +1,14 @@
-import type { Database as SqliteFile } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
 import { tracedDialect } from '../telemetry/sql-spans.js';
 import { activeTracing } from '../telemetry/tracing.js';
-import { SqliteDatabase } from './sqlite-driver.js';
-import { withStatementCache } from './statement-cache.js';
+import type { SqliteStatements } from './direct-statements.js';
+import { sqliteDialect, type SqlitePragmaOptions } from './sqlite-connection.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface DatabaseOptions {
+export interface DatabaseOptions extends SqlitePragmaOptions {
   /** `postgres://...`; unset selects SQLite. */
   url?: string | undefined;
   /** PostgreSQL schema (created when missing); every connection's search_path. */
@@ -19,34 +17,14 @@ export interface DatabaseOptions {
   /** SQLite: directory and file name of the database file. */
   dataDir: string;
   fileName: string;
-  sqliteSynchronous: 'normal' | 'full';
-  /** SQLite: bytes of the file read through memory mapping (`mmap_size`); SQLite's default (none) when unset. */
-  sqliteMmapBytes?: number | undefined;
-  /** SQLite: bytes of page cache (`cache_size`); SQLite's default (2 MiB) when unset. */
-  sqliteCacheBytes?: number | undefined;
-  /** SQLite: WAL pages after which a commit checkpoints (`wal_autocheckpoint`); SQLite's default (1,000) when unset. */
-  sqliteWalAutocheckpointPages?: number | undefined;
-}
-
-/** The SQLite settings a connection is opened with (`openDatabase`); benchmarks open their raw files with the same. */
-export type SqlitePragmaOptions = Pick<DatabaseOptions, 'sqliteSynchronous' | 'sqliteMmapBytes' | 'sqliteCacheBytes' | 'sqliteWalAutocheckpointPages'>;
-
-/** Sets a SQLite connection up as `openDatabase` does: WAL, `synchronous`, a busy timeout, memory mapping, page cache, checkpoint interval. */
-export function applySqlitePragmas(file: SqliteFile, options: SqlitePragmaOptions): void {
-  file.pragma('journal_mode = WAL');
-  file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-  file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
-  if (options.sqliteMmapBytes !== undefined) file.pragma(`mmap_size = ${Math.floor(options.sqliteMmapBytes)}`);
-  // A negative cache_size is in KiB.
-  if (options.sqliteCacheBytes !== undefined) file.pragma(`cache_size = ${-Math.max(1, Math.floor(options.sqliteCacheBytes / 1024))}`);
-  if (options.sqliteWalAutocheckpointPages !== undefined) file.pragma(`wal_autocheckpoint = ${Math.floor(options.sqliteWalAutocheckpointPages)}`);
 }
 
 /** A Kysely instance over SQLite or PostgreSQL, with what callers need to know about it. */
 export interface Database<DB = any> {
   readonly db: Kysely<DB>;
   readonly dialect: Dialect;
+  /** SQLite: the connection's prepared statements, for the owner of a transaction (`runStatementsDirectly`). */
+  readonly sqliteStatements?: SqliteStatements;
   /** Round trip to the database; rejects when it is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -76,13 +54,12 @@ export async function openDatabase<DB = any>(options: DatabaseOptions): Promise<
 }
 
 function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
-  mkdirSync(options.dataDir, { recursive: true });
-  const file = new SqliteDatabase(join(options.dataDir, options.fileName));
-  applySqlitePragmas(file, options);
-  const db = new Kysely<DB>({ dialect: traced(new SqliteDialect({ database: withStatementCache(file) }), 'sqlite', options.fileName) });
+  const { dialect, file, statements } = sqliteDialect(join(options.dataDir, options.fileName), options);
+  const db = new Kysely<DB>({ dialect: traced(dialect, 'sqlite', options.fileName) });
   return {
     db,
     dialect: 'sqlite',
+    sqliteStatements: statements,
     async ping() {
       file.prepare('select 1').get();
     },

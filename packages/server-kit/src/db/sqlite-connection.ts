@@ -1,0 +1,44 @@
+import type { Database as SqliteFile } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SqliteDialect } from 'kysely';
+import { SqliteDatabase } from './sqlite-driver.js';
+import type { SqliteStatements } from './direct-statements.js';
+import { withStatementCache } from './statement-cache.js';
+
+/** The SQLite settings a connection is opened with (`openDatabase`); benchmarks open their raw files with the same. */
+export interface SqlitePragmaOptions {
+  sqliteSynchronous: 'normal' | 'full';
+  /** Bytes of the file read through memory mapping (`mmap_size`); SQLite's default (none) when unset. */
+  sqliteMmapBytes?: number | undefined;
+  /** Bytes of page cache (`cache_size`); SQLite's default (2 MiB) when unset. */
+  sqliteCacheBytes?: number | undefined;
+  /** WAL pages after which a commit checkpoints (`wal_autocheckpoint`); SQLite's default (1,000) when unset. */
+  sqliteWalAutocheckpointPages?: number | undefined;
+}
+
+/** Sets a SQLite connection up as `openDatabase` does: WAL, `synchronous`, a busy timeout, memory mapping, page cache, checkpoint interval. */
+export function applySqlitePragmas(file: SqliteFile, options: SqlitePragmaOptions): void {
+  file.pragma('journal_mode = WAL');
+  file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  if (options.sqliteMmapBytes !== undefined) file.pragma(`mmap_size = ${Math.floor(options.sqliteMmapBytes)}`);
+  // A negative cache_size is in KiB.
+  if (options.sqliteCacheBytes !== undefined) file.pragma(`cache_size = ${-Math.max(1, Math.floor(options.sqliteCacheBytes / 1024))}`);
+  if (options.sqliteWalAutocheckpointPages !== undefined) file.pragma(`wal_autocheckpoint = ${Math.floor(options.sqliteWalAutocheckpointPages)}`);
+}
+
+/**
+ * Kysely's SQLite dialect over the file at `path` (created with its directory when missing), set
+ * up by `applySqlitePragmas`, with a prepared-statement cache; the file itself, and the cache
+ * (`runStatementsDirectly`). Loads nothing
+ * beyond better-sqlite3 and Kysely, so a worker thread can open a second connection cheaply.
+ */
+export function sqliteDialect(path: string, options: SqlitePragmaOptions): { dialect: SqliteDialect; file: SqliteFile; statements: SqliteStatements } {
+  mkdirSync(dirname(path), { recursive: true });
+  const file = new SqliteDatabase(path);
+  applySqlitePragmas(file, options);
+  const statements = withStatementCache(file);
+  return { dialect: new SqliteDialect({ database: statements }), file, statements };
+}
