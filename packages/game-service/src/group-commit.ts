@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { captureContext, gatherBeforeCommit, runGathered, runInContext, type Dialect, type TraceContext } from '@playstack/server-kit';
+import { captureContext, gatherBeforeCommit, runGathered, runInContext, runStatementsDirectly, type Dialect, type SqliteStatements, type TraceContext } from '@playstack/server-kit';
 import type { GameDatabase } from './database.js';
 
 // A write spans tables of several features (a run and its leaderboard entries; a sign-in's player
@@ -95,9 +95,12 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
   readonly #maxBatch: number;
   readonly #lanes: Array<CommitLane<DB>>;
   readonly #savepoints: SavepointStatements;
+  readonly #statements: SqliteStatements | undefined;
 
-  constructor(db: Kysely<DB>, options: { dialect: Dialect; maxBatch: number; lanes?: number }) {
+  /** `statements`: SQLite's prepared statements, which the writes' precompiled queries then run on directly (`runStatementsDirectly`). */
+  constructor(db: Kysely<DB>, options: { dialect: Dialect; maxBatch: number; lanes?: number; statements?: SqliteStatements | undefined }) {
     this.#db = db;
+    this.#statements = options.statements;
     this.#maxBatch = options.maxBatch;
     this.#lanes = Array.from({ length: options.lanes ?? 1 }, () => new CommitLane<DB>());
     this.#savepoints = savepointStatements(options.dialect);
@@ -214,9 +217,14 @@ export class GroupCommitWriter<DB = GameDatabase> implements CommitWriter<DB> {
     return runInContext(context, () =>
       this.#db.transaction().execute(async (trx) => {
         gatherBeforeCommit(trx);
-        const value = await work(trx);
-        await runGathered(trx);
-        return value;
+        const release = this.#statements && runStatementsDirectly(trx, this.#statements);
+        try {
+          const value = await work(trx);
+          await runGathered(trx);
+          return value;
+        } finally {
+          release?.();
+        }
       }),
     );
   }

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { directStatementsOf, executeDirectly, recordingSpanActive } from '@playstack/server-kit';
 
 /** Where a named argument goes in a query compiled once: replaced by the argument on each run. */
 class Slot {
@@ -32,9 +33,21 @@ export class PrecompiledQuery<Args, Row> {
     );
   }
 
-  /** Runs the query with these arguments. */
+  /**
+   * Runs the query with these arguments. In a SQLite transaction whose owner lets its statements
+   * run directly (the group commit: `runStatementsDirectly`), it runs on the connection at once,
+   * unless a sampled request's span is active: its SQL spans come from Kysely's traced driver.
+   */
   execute(db: QueryRunner, args: Args): Promise<QueryResult<Row>> {
     const parameters = this.#parameters.map((p) => ('argument' in p ? args[p.argument] : p.constant));
+    const statements = directStatementsOf(db);
+    if (statements && !recordingSpanActive()) {
+      try {
+        return Promise.resolve(executeDirectly<Row>(statements, this.#compiled.sql, parameters));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return db.executeQuery({ ...this.#compiled, parameters });
   }
 }

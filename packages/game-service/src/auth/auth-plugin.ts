@@ -94,7 +94,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.addHook('onClose', () => revocations.close());
     // SQLite: sign-ins arriving together share a transaction (one writer; one commit for many).
     // PostgreSQL runs them side by side on its pool, a transaction each.
-    const signIns = database.dialect === 'sqlite' ? new GroupCommitWriter(db, { dialect: database.dialect, maxBatch: signInsPerCommitMax }) : undefined;
+    const signIns = database.dialect === 'sqlite' ? new GroupCommitWriter(db, { dialect: database.dialect, maxBatch: signInsPerCommitMax, statements: database.sqliteStatements }) : undefined;
     if (signIns) app.addHook('onClose', () => signIns.drain());
     const sessions = new SessionService({
       db,

@@ -35,12 +35,13 @@ export class MemoryRankEngine implements RankEngine {
     return 'built';
   }
 
-  async upsert(setId: string, item: RankItem): Promise<boolean> {
+  // Writes, too, answer at once: a run's placements are written to six sets or so.
+  upsert(setId: string, item: RankItem): boolean {
     this.#set(setId).upsert(item);
     return true;
   }
 
-  async remove(setId: string, playerId: string): Promise<boolean> {
+  remove(setId: string, playerId: string): boolean {
     this.#sets.get(setId)?.remove(playerId);
     return true;
   }
@@ -78,7 +79,7 @@ export class MemoryRankEngine implements RankEngine {
     return items;
   }
 
-  async drop(setId: string): Promise<void> {
+  drop(setId: string): void {
     this.#sets.delete(setId);
   }
 }

@@ -57,10 +57,10 @@ export interface RankEngine {
    * keeps writes made during the rebuild (`upsert`, `remove`) over what the rebuild read.
    */
   replace(setId: string, batches: AsyncIterable<readonly RankItem[]>, options?: ReplaceOptions): Promise<RebuildOutcome>;
-  /** Sets a player's position and name (insert, move or rename); false when the set is not held. */
-  upsert(setId: string, item: RankItem): Promise<boolean>;
-  /** False when the set is not held. */
-  remove(setId: string, playerId: string): Promise<boolean>;
+  /** Sets a player's position and name (insert, move or rename); false when the set is not held. In process: at once. */
+  upsert(setId: string, item: RankItem): Awaitable<boolean>;
+  /** False when the set is not held. In process: at once. */
+  remove(setId: string, playerId: string): Awaitable<boolean>;
   /** The player's standing, with up to `radius` players either side (radius 0: none). */
   standing(setId: string, playerId: string, radius: number): Awaitable<Standing | NotHeld>;
   /** Up to `count` entries from 1-based `fromRank`, in rank order. */
@@ -75,6 +75,6 @@ export interface RankEngine {
   itemsOf(setId: string, playerIds: readonly string[]): Awaitable<HeldItem[] | NotHeld>;
   /** Which of these sets the engine holds whole (in the same order). */
   holds(setIds: readonly string[]): Promise<boolean[]>;
-  /** Forgets a set (an expired period: SQL answers for it from then on). */
-  drop(setId: string): Promise<void>;
+  /** Forgets a set (an expired period: SQL answers for it from then on). In process: at once. */
+  drop(setId: string): Awaitable<void>;
 }

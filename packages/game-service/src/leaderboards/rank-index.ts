@@ -104,6 +104,15 @@ interface MissedPlayer {
  *   answers it while one instance rebuilds it under a lease; the others wait for it;
  * - a catch-up (`resynchronise`): every held set rebuilt, with writes made meanwhile replayed.
  */
+/** The rows a run's transaction left, and the `syncMark` taken before it wrote them. */
+interface CommittedRows {
+  rows: ReadonlyArray<Entry | undefined>;
+  mark: number;
+}
+
+/** A sync that found every set in step. */
+const nothingOutOfStep: ReadonlySet<string> = new Set();
+
 export class RankIndex {
   readonly #db: GameDb;
   /** The after-commit read of a player's entries, compiled once. */
@@ -173,7 +182,7 @@ export class RankIndex {
    * Never throws for the engine: a write it misses is remembered and replayed once it answers.
    * Answers the ids of the sets the engine is not in step with for this player (SQL answers them).
    */
-  async syncPlayer(gameId: string, playerId: string, sets: readonly RankedSet[]): Promise<ReadonlySet<string>> {
+  syncPlayer(gameId: string, playerId: string, sets: readonly RankedSet[]): Awaitable<ReadonlySet<string>> {
     return this.#sync(gameId, playerId, sets, undefined);
   }
 
@@ -193,55 +202,92 @@ export class RankIndex {
    * rebuild may have changed the rows since), and for a shared engine (other instances write
    * the same player's rows in an order this one does not see), SQL is read as by `syncPlayer`.
    * The caller's writes of one player must publish in commit order (the group commit's lanes).
+   * Answered at once, without a promise, when the in-process engine holds every set loaded and
+   * the rows can be trusted (nearly every run).
    */
-  async syncPlayerWith(gameId: string, playerId: string, sets: readonly RankedSet[], rows: ReadonlyArray<Entry | undefined>, mark: number): Promise<ReadonlySet<string>> {
+  syncPlayerWith(gameId: string, playerId: string, sets: readonly RankedSet[], rows: ReadonlyArray<Entry | undefined>, mark: number): Awaitable<ReadonlySet<string>> {
     return this.#sync(gameId, playerId, sets, { rows, mark });
   }
 
-  async #sync(gameId: string, playerId: string, sets: readonly RankedSet[], committed: { rows: ReadonlyArray<Entry | undefined>; mark: number } | undefined): Promise<ReadonlySet<string>> {
-    return this.#playerTurns.run(`${gameId}:${playerId}`, async () => {
-      const held: Array<{ set: RankedSet; id: string }> = [];
-      for (const set of sets) {
-        const id = await this.#track(set);
-        if (id !== undefined) held.push({ set, id });
-      }
-      const notInStep = new Set<string>();
-      if (held.length === 0) return notInStep;
-      if (!this.#engine.usable) {
-        for (const { set, id } of held) {
-          this.#missedWrite(gameId, playerId, set, id);
-          notInStep.add(id);
-        }
-        return notInStep;
-      }
-      let rowOf: (set: RankedSet) => Entry | undefined;
-      if (committed && this.#engine.kind === 'in-process' && committed.mark === this.#sqlSyncs) {
-        rowOf = (set) => committed.rows[sets.indexOf(set)];
-      } else {
-        this.#sqlSyncs += 1;
-        const rows = await this.#statements.entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
-        rowOf = (set) => rows.find((r) => r.boardId === set.boardId && r.period === set.period);
-      }
+  #sync(gameId: string, playerId: string, sets: readonly RankedSet[], committed: CommittedRows | undefined): Awaitable<ReadonlySet<string>> {
+    return this.#playerTurns.run(`${gameId}:${playerId}`, () => this.#syncAtOnce(gameId, playerId, sets, committed) ?? this.#syncWaiting(gameId, playerId, sets, committed));
+  }
+
+  /**
+   * The sync without a promise: the in-process engine, every set held and loaded, and rows this
+   * index may trust (no sync read SQL since they were written). Undefined, having done nothing,
+   * otherwise.
+   */
+  #syncAtOnce(gameId: string, playerId: string, sets: readonly RankedSet[], committed: CommittedRows | undefined): ReadonlySet<string> | undefined {
+    if (!committed || this.#engine.kind !== 'in-process' || committed.mark !== this.#sqlSyncs) return undefined;
+    const ids: string[] = [];
+    for (const set of sets) {
+      const id = this.#heldNow(set);
+      if (id === undefined) return undefined;
+      ids.push(id);
+    }
+    ids.forEach((id, index) => {
+      const set = sets[index]!;
+      this.#syncedDuringRebuild.get(id)?.add(JSON.stringify([gameId, playerId]));
+      const row = committed.rows[index];
+      const written = row ? this.#engine.upsert(id, rankItemOf(set, row)) : this.#engine.remove(id, playerId);
+      // The in-process engine writes at once and always holds its sets.
+      if (written !== true) throw new Error('the in-process rank engine answered a write with a promise or false');
+    });
+    return nothingOutOfStep;
+  }
+
+  async #syncWaiting(gameId: string, playerId: string, sets: readonly RankedSet[], committed: CommittedRows | undefined): Promise<ReadonlySet<string>> {
+    const held: Array<{ set: RankedSet; id: string }> = [];
+    for (const set of sets) {
+      const id = await this.#track(set);
+      if (id !== undefined) held.push({ set, id });
+    }
+    const notInStep = new Set<string>();
+    if (held.length === 0) return notInStep;
+    if (!this.#engine.usable) {
       for (const { set, id } of held) {
-        this.#syncedDuringRebuild.get(id)?.add(JSON.stringify([gameId, playerId]));
-        const row = rowOf(set);
-        try {
-          const inStep = row ? await this.#engine.upsert(id, rankItemOf(set, row)) : await this.#engine.remove(id, playerId);
-          if (!inStep) {
-            notInStep.add(id);
-            this.#lost(set, id);
-          }
-        } catch {
-          // The engine failed (RedisHealth took note): SQL answers this set until the write is replayed.
-          this.#missedWrite(gameId, playerId, set, id);
-          notInStep.add(id);
-          continue;
-        }
-        // The period may have ended while this ran; forget what was just written to it.
-        if (!this.#held.has(id)) await this.#engine.drop(id).catch(() => undefined);
+        this.#missedWrite(gameId, playerId, set, id);
+        notInStep.add(id);
       }
       return notInStep;
-    });
+    }
+    let rowOf: (set: RankedSet) => Entry | undefined;
+    if (committed && this.#engine.kind === 'in-process' && committed.mark === this.#sqlSyncs) {
+      rowOf = (set) => committed.rows[sets.indexOf(set)];
+    } else {
+      this.#sqlSyncs += 1;
+      const rows = await this.#statements.entriesOfPlayer(this.#db, gameId, playerId, held.map((h) => h.set));
+      rowOf = (set) => rows.find((r) => r.boardId === set.boardId && r.period === set.period);
+    }
+    for (const { set, id } of held) {
+      this.#syncedDuringRebuild.get(id)?.add(JSON.stringify([gameId, playerId]));
+      const row = rowOf(set);
+      try {
+        const inStep = row ? await this.#engine.upsert(id, rankItemOf(set, row)) : await this.#engine.remove(id, playerId);
+        if (!inStep) {
+          notInStep.add(id);
+          this.#lost(set, id);
+        }
+      } catch {
+        // The engine failed (RedisHealth took note): SQL answers this set until the write is replayed.
+        this.#missedWrite(gameId, playerId, set, id);
+        notInStep.add(id);
+        continue;
+      }
+      // The period may have ended while this ran; forget what was just written to it.
+      if (!this.#held.has(id)) await this.#dropQuietly(id);
+    }
+    return notInStep;
+  }
+
+  /** Forgets a set in the engine; a failure is no matter (the engine forgets it on its own, or answers notHeld). */
+  async #dropQuietly(id: string): Promise<void> {
+    try {
+      await this.#engine.drop(id);
+    } catch {
+      // Nothing to do: see above.
+    }
   }
 
   /** Removes a player from every set of a game the engine holds, after their rows were deleted. */
@@ -293,15 +339,13 @@ export class RankIndex {
   }
 
   /** The player's 1-based rank, or undefined without an entry. */
-  rankOfPlayer(set: RankedSet, playerId: string): Promise<number | undefined> {
+  rankOfPlayer(set: RankedSet, playerId: string): Awaitable<number | undefined> {
     const fromSql = async () => {
       const entry = await findEntry(this.#db, set, playerId);
       return entry && (await countBefore(this.#db, set, entry)) + 1;
     };
-    return Promise.resolve(
-      andThen(this.#answering(set), (id) =>
-        id === undefined ? fromSql() : this.#fromEngine(set, id, () => this.#engine.standing(id, playerId, 0), (found) => found.rank, fromSql),
-      ),
+    return andThen(this.#answering(set), (id) =>
+      id === undefined ? fromSql() : this.#fromEngine(set, id, () => this.#engine.standing(id, playerId, 0), (found) => found.rank, fromSql),
     );
   }
 
@@ -498,13 +542,15 @@ export class RankIndex {
    * on it, as `syncPlayer` keeps every held set in step.)
    */
   #track(set: RankedSet): Awaitable<string | undefined> {
+    return this.#heldNow(set) ?? this.#trackOnceLoaded(set, rankedSetId(set), this.#clock.now());
+  }
+
+  /** The set's id when `#track` can answer it at once (held, loaded, same ordering, no period ended since the last look); else undefined. */
+  #heldNow(set: RankedSet): string | undefined {
+    if (this.#clock.now() >= this.#nextPeriodEndMs) return undefined;
     const id = rankedSetId(set);
-    const now = this.#clock.now();
-    if (now < this.#nextPeriodEndMs) {
-      const held = this.#held.get(id);
-      if (held && !held.loading && sameOrdering(held.set, set)) return id;
-    }
-    return this.#trackOnceLoaded(set, id, now);
+    const held = this.#held.get(id);
+    return held && !held.loading && sameOrdering(held.set, set) ? id : undefined;
   }
 
   async #trackOnceLoaded(set: RankedSet, id: string, now: number): Promise<string | undefined> {
@@ -552,7 +598,7 @@ export class RankIndex {
       this.#held.delete(id);
       this.#stale.delete(id);
       this.#log?.info({ setId: id, order: set.order, subscoreOrder: set.subscoreOrder ?? null }, 'rank engine: the board\'s order changed in the manifest; rebuilding the set from SQL');
-      await this.#engine.drop(id).catch(() => undefined);
+      await this.#dropQuietly(id);
     }
     return this.#held.get(id);
   }
@@ -732,7 +778,7 @@ export class RankIndex {
       this.#rebuiltElsewhere.delete(id);
     }
     this.#nextPeriodEndMs = nextEnd;
-    for (const id of ended) await this.#engine.drop(id).catch(() => undefined);
+    for (const id of ended) await this.#dropQuietly(id);
   }
 }
 

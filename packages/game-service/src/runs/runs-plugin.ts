@@ -36,8 +36,8 @@ export interface RunsPluginOptions {
  */
 export const runsPlugin = fp<RunsPluginOptions>(
   async (app: GameApp, options) => {
-    const { db, dialect } = app.database;
-    const writer: CommitWriter = new GroupCommitWriter(db, { dialect, maxBatch: options.maxRunsPerCommit, lanes: dialect === 'sqlite' ? 1 : options.commitLanes });
+    const { db, dialect, sqliteStatements } = app.database;
+    const writer: CommitWriter = new GroupCommitWriter(db, { dialect, maxBatch: options.maxRunsPerCommit, lanes: dialect === 'sqlite' ? 1 : options.commitLanes, statements: sqliteStatements });
     const recorded = new Counter({
       name: 'game_runs_total',
       help: 'Runs recorded, by game, adapter and status (accepted, flagged, rejected)',
