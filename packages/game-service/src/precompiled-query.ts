@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { directStatementsOf, executeDirectly, recordingSpanActive } from '@playstack/server-kit';
+import { directStatementsOf } from '@playstack/server-kit';
 
 /** Where a named argument goes in a query compiled once: replaced by the argument on each run. */
 class Slot {
@@ -36,19 +36,17 @@ export class PrecompiledQuery<Args, Row> {
   /**
    * Runs the query with these arguments. In a SQLite transaction whose owner lets its statements
    * run directly (the group commit: `runStatementsDirectly`), it runs on the connection at once,
-   * unless a sampled request's span is active: its SQL spans come from Kysely's traced driver.
+   * not through Kysely's executor (a sampled request's statement is a span all the same).
    */
   execute(db: QueryRunner, args: Args): Promise<QueryResult<Row>> {
     const parameters = this.#parameters.map((p) => ('argument' in p ? args[p.argument] : p.constant));
     const statements = directStatementsOf(db);
-    if (statements && !recordingSpanActive()) {
-      try {
-        return Promise.resolve(executeDirectly<Row>(statements, this.#compiled.sql, parameters));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    if (!statements) return db.executeQuery({ ...this.#compiled, parameters });
+    try {
+      return Promise.resolve(statements.execute<Row>(this.#compiled.sql, parameters));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return db.executeQuery({ ...this.#compiled, parameters });
   }
 }
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
-import { tracedDialect } from '../telemetry/sql-spans.js';
+import { statementSpans, tracedDialect } from '../telemetry/sql-spans.js';
 import { activeTracing } from '../telemetry/tracing.js';
-import type { SqliteStatements } from './direct-statements.js';
+import { sqliteStatements, type SqliteStatements } from './direct-statements.js';
 import { sqliteDialect, type SqlitePragmaOptions } from './sqlite-connection.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -56,10 +56,11 @@ export async function openDatabase<DB = any>(options: DatabaseOptions): Promise<
 function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
   const { dialect, file, statements } = sqliteDialect(join(options.dataDir, options.fileName), options);
   const db = new Kysely<DB>({ dialect: traced(dialect, 'sqlite', options.fileName) });
+  const tracing = activeTracing();
   return {
     db,
     dialect: 'sqlite',
-    sqliteStatements: statements,
+    sqliteStatements: sqliteStatements(statements, tracing && statementSpans(tracing, 'sqlite', options.fileName)),
     async ping() {
       file.prepare('select 1').get();
     },

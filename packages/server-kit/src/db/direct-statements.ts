@@ -1,9 +1,16 @@
 import type { Statement } from 'better-sqlite3';
 import type { QueryResult } from 'kysely';
+import { inStatementSpan, type StatementSpanStarter } from '../telemetry/sql-spans.js';
 
 /** Prepared statements of one SQLite connection by SQL text (the kit's statement cache, `withStatementCache`). */
-export interface SqliteStatements {
+export interface PreparedStatements {
   prepare(sql: string): Statement;
+}
+
+/** Runs statements on one SQLite connection at once (`sqliteStatements`). */
+export interface SqliteStatements {
+  /** Runs SQL at once, answering as Kysely's SQLite driver does; a CLIENT span of it when traced and a sampled request's span is active. */
+  execute<R>(sql: string, parameters: readonly unknown[]): QueryResult<R>;
 }
 
 /** Transactions whose statements may go straight to their SQLite connection, with its statements. */
@@ -27,10 +34,14 @@ export function directStatementsOf(trx: object): SqliteStatements | undefined {
   return direct.get(trx);
 }
 
-/** Runs SQL on the connection at once, answering as Kysely's SQLite driver does. */
-export function executeDirectly<R>(statements: SqliteStatements, sql: string, parameters: readonly unknown[]): QueryResult<R> {
-  const statement = statements.prepare(sql);
-  if (statement.reader) return { rows: statement.all(parameters) as R[] };
-  const { changes, lastInsertRowid } = statement.run(parameters);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+/** The connection's statements run at once, each in a statement span when `startSpan` is given (tracing on). */
+export function sqliteStatements(prepared: PreparedStatements, startSpan: StatementSpanStarter | undefined): SqliteStatements {
+  const run = <R>(sql: string, parameters: readonly unknown[]): QueryResult<R> => {
+    const statement = prepared.prepare(sql);
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  };
+  if (!startSpan) return { execute: run };
+  return { execute: (sql, parameters) => inStatementSpan(startSpan, sql, () => run(sql, parameters)) };
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SqliteDialect } from 'kysely';
 import { SqliteDatabase } from './sqlite-driver.js';
-import type { SqliteStatements } from './direct-statements.js';
+import type { PreparedStatements } from './direct-statements.js';
 import { withStatementCache } from './statement-cache.js';
 
 /** The SQLite settings a connection is opened with (`openDatabase`); benchmarks open their raw files with the same. */
@@ -35,7 +35,7 @@ export function applySqlitePragmas(file: SqliteFile, options: SqlitePragmaOption
  * (`runStatementsDirectly`). Loads nothing
  * beyond better-sqlite3 and Kysely, so a worker thread can open a second connection cheaply.
  */
-export function sqliteDialect(path: string, options: SqlitePragmaOptions): { dialect: SqliteDialect; file: SqliteFile; statements: SqliteStatements } {
+export function sqliteDialect(path: string, options: SqlitePragmaOptions): { dialect: SqliteDialect; file: SqliteFile; statements: PreparedStatements } {
   mkdirSync(dirname(path), { recursive: true });
   const file = new SqliteDatabase(path);
   applySqlitePragmas(file, options);

@@ -1,6 +1,6 @@
 import type { Database as SqliteFile, Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
-import type { SqliteStatements } from './direct-statements.js';
+import type { PreparedStatements } from './direct-statements.js';
 
 /** How many distinct SQL texts keep their prepared statement. */
 export const defaultStatementCacheSize = 512;
@@ -13,7 +13,7 @@ export const defaultStatementCacheSize = 512;
  * statement by itself when the schema changes. The least recently used statement goes first.
  * Transactions begin IMMEDIATE (below).
  */
-export function withStatementCache(file: SqliteFile, maxStatements = defaultStatementCacheSize): SqliteDatabase & SqliteStatements {
+export function withStatementCache(file: SqliteFile, maxStatements = defaultStatementCacheSize): SqliteDatabase & PreparedStatements {
   const statements = new Map<string, Statement>();
   return {
     close() {

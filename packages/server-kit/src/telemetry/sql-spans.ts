@@ -1,4 +1,4 @@
-import { SpanKind, type Attributes } from '@opentelemetry/api';
+import { SpanKind, type Attributes, type Span } from '@opentelemetry/api';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 import { recordFailure, recordingSpanActive, type Tracing } from './tracing.js';
 
@@ -15,16 +15,15 @@ function operationOf(sqlText: string): { operation: string | undefined; table: s
   return { operation, table };
 }
 
-/**
- * A Kysely dialect whose queries are CLIENT spans (`SELECT game_runs`) with the statement
- * (`db.query.text`, bound values never included), `db.system`/`db.system.name`, the operation and
- * table, when a recording span is active (a sampled request's): work outside any request starts no root spans.
- */
-export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSystem, namespace: string): Dialect {
+/** Starts the CLIENT span of a statement (see `tracedDialect`), its name and attributes worked out once per statement text. */
+export type StatementSpanStarter = (sqlText: string) => Span;
+
+/** The span starter of a database's statements: `db.system`/`db.system.name`, `db.namespace`, the statement, its operation and table. */
+export function statementSpans(tracing: Tracing, system: DbSystem, namespace: string): StatementSpanStarter {
   // A service runs a few hundred distinct statements: each one's span name and attributes are
   // worked out once (the map is emptied should it ever pass `statementsKept`).
   const statements = new Map<string, { name: string; attributes: Attributes }>();
-  const statementSpan = (sqlText: string) => {
+  return (sqlText) => {
     let known = statements.get(sqlText);
     if (!known) {
       const { operation, table } = operationOf(sqlText);
@@ -40,8 +39,39 @@ export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSyst
       if (statements.size >= statementsKept) statements.clear();
       statements.set(sqlText, known);
     }
-    return known;
+    // A statement starts no work of its own: its span is a child of the active one, not made
+    // active itself (no context switch per statement). Its attributes are set once it is
+    // started: given to startSpan they would be checked and copied twice more for the sampler,
+    // and no sampler the OTEL_TRACES_SAMPLER variable names reads them.
+    const span = tracing.tracer.startSpan(known.name, { kind: SpanKind.CLIENT });
+    span.setAttributes(known.attributes);
+    return span;
   };
+}
+
+/** Runs a statement that answers at once in its span when a recording span is active (`statementSpans`). */
+export function inStatementSpan<R>(startSpan: StatementSpanStarter | undefined, sqlText: string, run: () => QueryResult<R>): QueryResult<R> {
+  if (!startSpan || !recordingSpanActive()) return run();
+  const span = startSpan(sqlText);
+  try {
+    const result = run();
+    span.setAttribute('db.response.returned_rows', result.rows.length);
+    return result;
+  } catch (error) {
+    recordFailure(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * A Kysely dialect whose queries are CLIENT spans (`SELECT game_runs`) with the statement
+ * (`db.query.text`, bound values never included), `db.system`/`db.system.name`, the operation and
+ * table, when a recording span is active (a sampled request's): work outside any request starts no root spans.
+ */
+export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSystem, namespace: string): Dialect {
+  const statementSpan = statementSpans(tracing, system, namespace);
   const createDriver = dialect.createDriver.bind(dialect);
   return {
     createAdapter: () => dialect.createAdapter(),
@@ -56,13 +86,7 @@ export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSyst
           const executeQuery = connection.executeQuery.bind(connection);
           connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
             if (!recordingSpanActive()) return executeQuery<R>(query);
-            const { name, attributes } = statementSpan(query.sql);
-            // A statement starts no work of its own: its span is a child of the active one, not
-            // made active itself (no context switch per statement). Its attributes are set once
-            // it is started: given to startSpan they would be checked and copied twice more for
-            // the sampler, and no sampler the OTEL_TRACES_SAMPLER variable names reads them.
-            const span = tracing.tracer.startSpan(name, { kind: SpanKind.CLIENT });
-            span.setAttributes(attributes);
+            const span = statementSpan(query.sql);
             const failed = (error: unknown) => {
               recordFailure(span, error);
               span.end();
