@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely } from 'kysely';
 import { sqliteDialect, type Database } from '@playstack/server-kit/core';
-import { sqlLogStore } from '../logs/sql-log-store.js';
+import { sqlLogStore } from '../logs/index.js';
 import { OccurrenceWriter } from './occurrence-writer.js';
 import type { SqlTelemetryDatabase } from './sql-telemetry-database.js';
 import type { SqliteWriterSettings, WriterReply, WriterRequest } from './sqlite-writer-protocol.js';
