@@ -1,3 +1,4 @@
+import { EntryNames } from './entry-names.js';
 import { comparePackedUuids, hashPackedUuid, isPackedUuid, packUuid, unpackUuid } from './packed-player-ids.js';
 
 /** A hash table at most this full doubles (open addressing, linear probing). */
@@ -9,14 +10,15 @@ const noEntry = -1;
 /**
  * The per-player part of a rank tree, by entry number (stable while the player has an entry,
  * reused after): the player id (packed UUID words, or a string kept aside for other ids), the
- * display name, and the number of the leaf holding the entry. UUID entries are found by an
+ * display name (as UTF-8 in one arena: entry-names.ts), and the number of the leaf holding the entry. UUID entries are found by an
  * open-addressing hash over their packed words (4 bytes a slot); other ids by a `Map`.
  */
 export class RankTreeEntries {
   /** Four words per entry: a packed UUID, or zeros for an id in `#otherIds`. */
   ids = new Uint32Array(minEntries * 4);
   leafOf = new Int32Array(minEntries);
-  readonly names: string[];
+  /** Display names by entry. */
+  readonly names: EntryNames;
   #capacity = minEntries;
   #next = 0;
   readonly #free: number[] = [];
@@ -30,11 +32,10 @@ export class RankTreeEntries {
   /** Scratch for packing a looked-up id. */
   readonly #key = new Uint32Array(4);
 
-  /** `expected`: how many entries to make room for at once (a build from sorted items). */
-  constructor(expected = 0) {
+  /** `expected`: how many entries to make room for at once (a build from sorted items), with names of about `expectedNameBytes`. */
+  constructor(expected = 0, expectedNameBytes = 0) {
+    this.names = new EntryNames(minEntries, expectedNameBytes);
     if (expected > minEntries) this.#resize(expected);
-    // Sized at once: grown an assignment at a time, the array would end with up to half its slots unused.
-    this.names = new Array<string>(expected);
     let slots = minHashSlots;
     while (expected > slots * maxLoad) slots *= 2;
     this.#slots = new Int32Array(slots).fill(noEntry);
@@ -60,7 +61,7 @@ export class RankTreeEntries {
   add(playerId: string, displayName: string): number {
     const entry = this.#free.pop() ?? this.#next++;
     if (entry >= this.#capacity) this.#resize(Math.ceil(this.#capacity * 1.5));
-    this.names[entry] = displayName;
+    this.names.set(entry, displayName);
     this.#size += 1;
     if (packUuid(playerId, this.ids, entry * 4)) {
       if (this.#packedCount + 1 > this.#slots.length * maxLoad) this.#rehash(this.#slots.length * 2);
@@ -83,7 +84,7 @@ export class RankTreeEntries {
       this.#entryOfOther.delete(this.#otherIds.get(entry)!);
       this.#otherIds.delete(entry);
     }
-    this.names[entry] = '';
+    this.names.clear(entry);
     this.leafOf[entry] = noEntry;
     this.#size -= 1;
     this.#free.push(entry);
@@ -121,6 +122,7 @@ export class RankTreeEntries {
     leafOf.set(this.leafOf.subarray(0, Math.min(this.leafOf.length, capacity)));
     this.ids = ids;
     this.leafOf = leafOf;
+    this.names.resize(capacity);
     this.#capacity = capacity;
   }
 

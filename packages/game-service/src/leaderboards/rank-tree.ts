@@ -112,13 +112,14 @@ export class RankTree {
 
   /**
    * `capacity` (>= 4): most items per leaf and children per branch; small values are for tests.
-   * `expected`: how many entries to make room for at once.
+   * `expected`: how many entries to make room for at once, and `expectedNameUnits` the UTF-16
+   * units of their display names (about their bytes).
    */
-  constructor(capacity = defaultCapacity, expected = 0) {
+  constructor(capacity = defaultCapacity, expected = 0, expectedNameUnits = 0) {
     if (!Number.isInteger(capacity) || capacity < 4) throw new RangeError('capacity must be an integer of at least 4');
     this.#capacity = capacity;
     this.#stride = capacity + 1;
-    this.#entries = new RankTreeEntries(expected);
+    this.#entries = new RankTreeEntries(expected, expectedNameUnits);
     this.#root = this.#newLeaf();
   }
 
@@ -128,7 +129,8 @@ export class RankTree {
 
   /** Builds the tree from items already in rank order, one per player, in O(n); throws `NotInRankOrderError` if they are not. */
   static fromSorted(items: Iterable<RankItem>, capacity = defaultCapacity): RankTree {
-    const tree = new RankTree(capacity, Array.isArray(items) ? items.length : 0);
+    const sized = Array.isArray(items) ? (items as readonly RankItem[]) : undefined;
+    const tree = new RankTree(capacity, sized?.length ?? 0, sized?.reduce((units, item) => units + item.displayName.length, 0) ?? 0);
     const entries = tree.#entries;
     // Leaves start three-quarters full, so the first writes after a rebuild rarely split.
     const fill = Math.max(2, Math.floor((capacity * 3) / 4));
@@ -175,7 +177,7 @@ export class RankTree {
     if (entry !== -1) {
       const leaf = this.#leaves[entries.leafOf[entry]!]!;
       const index = this.#indexOf(leaf, entry);
-      entries.names[entry] = item.displayName;
+      entries.names.set(entry, item.displayName);
       if (this.#holdsKey(leaf, index, item)) return;
       this.#removeAt(leaf, index);
     } else {
@@ -240,7 +242,7 @@ export class RankTree {
     if (entry === -1) return undefined;
     const leaf = this.#leaves[entries.leafOf[entry]!]!;
     const at = leaf.base + this.#indexOf(leaf, entry);
-    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores ? leaf.subscores[at]! : 0, achievedAt: leaf.times[at]!, playerId, displayName: entries.names[entry]! };
+    return { sortScore: leaf.scores[at]!, sortSubscore: leaf.subscores ? leaf.subscores[at]! : 0, achievedAt: leaf.times[at]!, playerId, displayName: entries.names.get(entry) };
   }
 
   /**
@@ -390,7 +392,7 @@ export class RankTree {
           sortSubscore: current.subscores ? current.subscores[at]! : 0,
           achievedAt: current.times[at]!,
           playerId: entries.playerIdOf(entry),
-          displayName: entries.names[entry]!,
+          displayName: entries.names.get(entry),
         });
       }
     }
