@@ -18,7 +18,7 @@ export { applySqlitePragmas, sqliteDialect, type SqlitePragmaOptions } from './d
 export { databaseView, tableView } from './db/table-view.js';
 export { directStatementsOf, runStatementsDirectly, type SqliteStatements } from './db/direct-statements.js';
 export { SqliteDatabase } from './db/sqlite-driver.js';
-export { migrateToLatest, type ServiceMigration } from './db/migrator.js';
+export { migrateToLatest, pendingMigrations, type ServiceMigration } from './db/migrator.js';
 export { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed, type ChangeHandlers } from './db/change-feed.js';
 export { deferToCommit, gatherBeforeCommit, runGathered, type GatheredStatement } from './db/before-commit.js';
 export { autoIncrementPrimaryKey, greatest, least, portable } from './db/column-types.js';

@@ -6,16 +6,13 @@ export interface ServiceMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
 }
 
-/**
- * Runs a service's migrations (a record keyed by date-prefixed names, applied in name order)
- * up to the latest. Throws with the failing migration's name.
- */
-export async function migrateToLatest(
+/** A Kysely migrator over a service's migrations and its migration tables (`<tablePrefix>_migration`). */
+async function serviceMigrator(
   db: Kysely<any>,
   dialect: Dialect,
   migrations: Readonly<Record<string, ServiceMigration>>,
   tablePrefix: string,
-): Promise<void> {
+): Promise<Migrator> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
@@ -27,18 +24,46 @@ export async function migrateToLatest(
   // another schema's tables (other tenants, parallel test suites) would make it skip creating ours.
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db: migrationTableSchema ? introspectingOnly(db, migrationTableSchema) : db,
     provider,
     migrationTableName: `${tablePrefix}_migration`,
     migrationLockTableName: `${tablePrefix}_migration_lock`,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
+}
+
+/**
+ * Runs a service's migrations (a record keyed by date-prefixed names, applied in name order)
+ * up to the latest. Throws with the failing migration's name.
+ */
+export async function migrateToLatest(
+  db: Kysely<any>,
+  dialect: Dialect,
+  migrations: Readonly<Record<string, ServiceMigration>>,
+  tablePrefix: string,
+): Promise<void> {
+  const migrator = await serviceMigrator(db, dialect, migrations, tablePrefix);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/**
+ * The names of the service's migrations the database has not run (all of them for a database
+ * the service never started on), without changing anything: a tool that reads a service's
+ * database checks it is at the release's schema.
+ */
+export async function pendingMigrations(
+  db: Kysely<any>,
+  dialect: Dialect,
+  migrations: Readonly<Record<string, ServiceMigration>>,
+  tablePrefix: string,
+): Promise<string[]> {
+  const migrator = await serviceMigrator(db, dialect, migrations, tablePrefix);
+  return (await migrator.getMigrations()).filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }
 
 /**
