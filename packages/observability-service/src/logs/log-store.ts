@@ -1,9 +1,16 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { QueryFilters, QueryRange } from '../query/query-range.js';
+import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
 import type { LogTables, LogsTable } from './log-tables.js';
 
-/** A record to store: every column but the id (assigned by the store) and the receipt time. */
-export type NewLogRecord = Omit<LogsTable, 'id' | 'received_at'>;
+/**
+ * A record to store: every column but the id (assigned by the store), and the receipt time only
+ * when it was earlier than the write (the copy command keeps the source store's; ingestion leaves
+ * it out: the commit's time).
+ */
+export type NewLogRecord = Omit<LogsTable, 'id' | 'received_at'> & { received_at?: number };
+/** A stored record as the copy command reads it (storage/telemetry-export.ts): as written, and when it was received. */
+export type ExportedLogRecord = NewLogRecord & { received_at: number };
 /** A stored record: the SQL store's row; ids are the store's own (numbers in SQL, decimal strings in ClickHouse). */
 export type StoredLogRecord = Omit<Selectable<LogsTable>, 'id'> & { id: number | string };
 
@@ -76,4 +83,6 @@ export interface LogStore {
   tenantCounts(request: TenantLogCountRequest): Promise<TenantLogCount[]>;
   /** Deletes records and counts older than `cutoffMs`, `batchRows` records per statement, until done or `stopped()`. */
   prune(cutoffMs: number, batchRows: number, stopped: () => boolean): Promise<number>;
+  /** The stored records of a time range in the store's order (time, then arrival), in bounded batches: what the copy command reads. */
+  exportRecords(request: ExportRequest): ExportBatches<ExportedLogRecord>;
 }

@@ -5,7 +5,8 @@ import { multiRowInsertSql } from '../storage/multi-row-insert.js';
 import { cellId } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
 import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPerMs } from './log-ids.js';
-import type { LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, SqlLogWriter, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
+import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
+import type { ExportedLogRecord, LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, SqlLogWriter, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
 import { logTables, type LogTables, type LogsTable } from './log-tables.js';
 import { fts5BodyQuery, fts5TraceQuery, postgresBodyMatches } from './log-text-search.js';
 
@@ -108,7 +109,7 @@ class SqlLogStore implements LogStore, SqlLogWriter {
       const parameters: unknown[] = [];
       chunk.forEach((row, index) => {
         for (const column of logColumns) {
-          parameters.push(column === 'id' ? ids[offset + index] : column === 'received_at' ? receivedAt : row[column]);
+          parameters.push(column === 'id' ? ids[offset + index] : column === 'received_at' ? (row.received_at ?? receivedAt) : row[column]);
         }
       });
       await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, chunk.length), parameters));
@@ -318,6 +319,26 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     const { query, idColumn } = this.#selectFrom({ range: { fromMs: logIdEpochMs, toMs: lastLogTimeMs }, filters: {}, traceId }, sql`l.*`);
     const result = await sql<StoredLogRecord>`${query} order by ${idColumn} limit ${limit}`.execute(this.#db);
     return result.rows;
+  }
+
+  /**
+   * By id (time order, a millisecond's records by arrival), from the range's first id: a walk of
+   * the primary key. The last batch walks on to the table's end, for records of the range that
+   * overflowed into later milliseconds' slots (log-ids.ts).
+   */
+  async *exportRecords(request: ExportRequest): ExportBatches<ExportedLogRecord> {
+    let afterId = request.after === undefined ? undefined : Number(request.after);
+    const throughId = request.through === undefined ? undefined : Number(request.through);
+    for (;;) {
+      let query = this.#db.selectFrom('logs').selectAll().where('id', '>=', firstIdAt(request.fromMs)).where('time_ms', '>=', request.fromMs).where('time_ms', '<', request.toMs);
+      if (afterId !== undefined) query = query.where('id', '>', afterId);
+      if (throughId !== undefined) query = query.where('id', '<=', throughId);
+      const rows = await query.orderBy('id').limit(request.batchRows).execute();
+      if (rows.length === 0) return;
+      yield rows.map(({ id, ...record }) => ({ row: record, position: String(id) }));
+      if (rows.length < request.batchRows) return;
+      afterId = Number(rows[rows.length - 1]!.id);
+    }
   }
 
   async prune(cutoffMs: number, batchRows: number, stopped: () => boolean): Promise<number> {

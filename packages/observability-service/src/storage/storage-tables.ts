@@ -64,8 +64,18 @@ export interface OccurrencesTable {
   received_at: number;
 }
 
-/** A row to store, plus the normalized statement its database rollup is keyed by. */
-export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at' | 'error_group_id'> & { normalized_statement: string | null };
+/**
+ * A row to store, plus the normalized statement its database rollup is keyed by, and when it was
+ * received when that was earlier than its write (the copy command keeps the source store's time;
+ * ingestion leaves it out: the commit's time).
+ */
+export type NewOccurrence = Omit<OccurrencesTable, 'id' | 'received_at' | 'error_group_id'> & { normalized_statement: string | null; received_at?: number };
+
+/**
+ * A stored occurrence as the copy command reads it (storage/telemetry-export.ts): its columns as
+ * written, and when it was received; the normalized statement is derived again when it is written.
+ */
+export type ExportedOccurrence = Omit<NewOccurrence, 'normalized_statement' | 'received_at'> & { received_at: number };
 
 /** Columns every rollup row carries besides its key. */
 export interface RollupFigures {

@@ -31,12 +31,12 @@ export const occurrenceColumns = [
   'received_at',
 ] as const satisfies ReadonlyArray<keyof OccurrencesTable>;
 
-/** The parameters of a `multiRowInsertSql` over `occurrenceColumns` for these rows. */
+/** The parameters of a `multiRowInsertSql` over `occurrenceColumns` for these rows (received at `receivedAt` unless a row says when). */
 export function occurrenceParameters(rows: readonly GroupedOccurrence[], receivedAt: number): unknown[] {
   const parameters: unknown[] = [];
   for (const row of rows) {
     for (const column of occurrenceColumns) {
-      parameters.push(column === 'received_at' ? receivedAt : column === 'error_group_id' ? (row.errorGroup?.groupId ?? null) : row[column]);
+      parameters.push(column === 'received_at' ? (row.received_at ?? receivedAt) : column === 'error_group_id' ? (row.errorGroup?.groupId ?? null) : row[column]);
     }
   }
   return parameters;
@@ -52,6 +52,8 @@ export interface OccurrenceWriterOptions {
   maxRowsPerTransaction: number;
   /** Where log records go, in the same transaction as the occurrences they arrived with. */
   logs?: SqlLogWriter;
+  /** False: writes are not counted as accepted items for the health view (the copy command's are not ingestion). Default true. */
+  countsIngestion?: boolean;
   /** Called after each committed transaction (metrics). */
   onCommit?: (commit: { envelopes: number; rows: number; logs: number; durationMs: number }) => void;
 }
@@ -119,7 +121,7 @@ export class OccurrenceWriter {
         await mergeRollups(trx, grouped, parentChildEdges);
       }
       if (logs.length > 0) await this.#options.logs!.writeBatch(trx, logs, now);
-      await recordIngestion(telemetryTables(trx), now, rows.length + logs.length, refused);
+      if (this.#options.countsIngestion !== false) await recordIngestion(telemetryTables(trx), now, rows.length + logs.length, refused);
     });
     onCommit?.({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
   }

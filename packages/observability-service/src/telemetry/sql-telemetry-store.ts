@@ -1,5 +1,5 @@
 import type { Clock, Database } from '@playstack/server-kit';
-import { setErrorGroupStatus } from '../errors/error-group-status.js';
+import { exportErrorGroupStatusChanges, setErrorGroupStatus } from '../errors/error-group-status.js';
 import { errorGroupDetail, errorGroupsView } from '../errors/error-groups-view.js';
 import type { LogStore, NewLogRecord, SqlLogWriter } from '../logs/index.js';
 import { databaseView } from '../query/database-view.js';
@@ -18,6 +18,7 @@ import { OccurrenceWriter } from './occurrence-writer.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
 import type { SqliteWriterSettings } from './sqlite-writer-protocol.js';
 import type { NewOccurrence } from '../storage/storage-tables.js';
+import { exportSqlOccurrences } from '../storage/occurrence-export.js';
 import { usageExportBatches, usageTrendView, usageView } from '../usage/usage-views.js';
 import { sqlHealthFigures } from './sql-health-figures.js';
 import { pruneSqlTelemetry } from './sql-prune.js';
@@ -38,7 +39,9 @@ export interface SqlTelemetryStoreOptions {
    * SQLite: the file and settings of the service database, to write it on a thread of its own
    * (sqlite-writer-thread.ts); unset: on this thread's connection.
    */
-  writerThread?: Omit<SqliteWriterSettings, 'maxRowsPerTransaction'> | undefined;
+  writerThread?: Omit<SqliteWriterSettings, 'maxRowsPerTransaction' | 'countsIngestion'> | undefined;
+  /** False: writes are not counted for the health view (the copy command's). Default true. */
+  countsIngestion?: boolean;
 }
 
 /**
@@ -63,10 +66,10 @@ export class SqlTelemetryStore implements TelemetryStore {
     const onCommit = (commit: CommitReport) => {
       for (const listener of this.#listeners) listener(commit);
     };
-    const { database, clock, maxRowsPerTransaction, writerThread } = options;
+    const { database, clock, maxRowsPerTransaction, writerThread, countsIngestion } = options;
     this.#writer = writerThread
-      ? new SqliteWriterThread({ settings: { ...writerThread, maxRowsPerTransaction }, clock, onCommit })
-      : new OccurrenceWriter({ database, clock, maxRowsPerTransaction, logs: options.logs, onCommit });
+      ? new SqliteWriterThread({ settings: { ...writerThread, maxRowsPerTransaction, countsIngestion }, clock, onCommit })
+      : new OccurrenceWriter({ database, clock, maxRowsPerTransaction, logs: options.logs, countsIngestion, onCommit });
   }
 
   write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
@@ -120,6 +123,9 @@ export class SqlTelemetryStore implements TelemetryStore {
   errorGroups: TelemetryStore['errorGroups'] = (nowMs, query) => errorGroupsView(this.#errorGroups, nowMs, query);
   errorGroup: TelemetryStore['errorGroup'] = (nowMs, groupId, query) => errorGroupDetail(this.#errorGroups, nowMs, groupId, query);
   setErrorGroupStatus: TelemetryStore['setErrorGroupStatus'] = (groupId, status, userId, nowMs) => setErrorGroupStatus(this.#errorGroups, groupId, status, userId, nowMs);
+
+  exportErrorGroupStatusChanges: TelemetryStore['exportErrorGroupStatusChanges'] = (request) => exportErrorGroupStatusChanges(this.#errorGroups, request);
+  exportOccurrences: TelemetryStore['exportOccurrences'] = (request) => exportSqlOccurrences(this.#telemetry.db, request);
 
   health: TelemetryStore['health'] = (nowMs) => sqlHealthFigures(this.#telemetry, nowMs);
   prune: TelemetryStore['prune'] = (cutoffMs, batchRows, stopped) => pruneSqlTelemetry(this.#database, this.logs, cutoffMs, batchRows, stopped);

@@ -10,6 +10,8 @@ export interface SqliteWriterSettings {
   pragmas: SqlitePragmaOptions;
   /** Occurrences and log records committed together at most. */
   maxRowsPerTransaction: number;
+  /** False: writes are not counted for the health view (OccurrenceWriterOptions.countsIngestion). */
+  countsIngestion?: boolean | undefined;
 }
 
 /** A message to the writer thread. `now` is the service clock's time when it was sent. */

@@ -32,6 +32,7 @@ const writer = new OccurrenceWriter({
   clock: { now: () => now },
   maxRowsPerTransaction: settings.maxRowsPerTransaction,
   logs: sqlLogStore(database),
+  countsIngestion: settings.countsIngestion,
   onCommit: (commit) => post({ type: 'commit', commit }),
 });
 

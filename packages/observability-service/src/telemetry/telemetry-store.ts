@@ -18,7 +18,8 @@ import type {
 import type { TraceView } from '../query/trace-view.js';
 import type { TrendInterval } from '../query/trend-interval.js';
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
-import type { NewOccurrence } from '../storage/storage-tables.js';
+import type { ExportedOccurrence, NewOccurrence } from '../storage/storage-tables.js';
+import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
 import type { UsageExportRow, UsageResponse, UsageTrendResponse } from '../usage/usage-schemas.js';
 
 /** Where ingestion hands its batches: resolves only once the store has them durably. */
@@ -102,6 +103,13 @@ export interface TelemetryStore extends TelemetryWriter, ErrorGroups {
   usage(read: TelemetryRead, tenantId: string | undefined): Promise<UsageResponse>;
   usageTrend(read: TelemetryRead, tenantId: string | undefined, interval?: TrendInterval): Promise<UsageTrendResponse>;
   usageExport(read: TelemetryRead, tenantId: string | undefined, interval: TrendInterval): AsyncIterable<UsageExportRow[]>;
+
+  /**
+   * The stored occurrences of a time range in the store's order (start, then the store's own
+   * key), in batches of at most `request.batchRows`: what the copy command reads
+   * (telemetry-copy/). Memory stays bounded whatever the store holds.
+   */
+  exportOccurrences(request: ExportRequest): ExportBatches<ExportedOccurrence>;
 
   /** The store's figures for the health view at `nowMs`, or why it did not answer. */
   health(nowMs: number): Promise<TelemetryHealth>;

@@ -33,7 +33,7 @@ export class LogUids {
   }
 }
 
-/** The records as one RowBinary body in `logInsertColumns` order, each with the next uid. */
+/** The records as one RowBinary body in `logInsertColumns` order, each with the next uid, received at `receivedAt` unless a record says when. */
 export function logRowsBinary(rows: readonly NewLogRecord[], receivedAt: number, uids: LogUids): Buffer {
   const out = new RowBinaryWriter();
   for (const row of rows) {
@@ -59,7 +59,7 @@ export function logRowsBinary(rows: readonly NewLogRecord[], receivedAt: number,
     out.nullableString(row.tenant_id);
     out.nullableString(row.attributes);
     out.nullableString(row.resource_attributes);
-    out.uint64(receivedAt);
+    out.uint64(row.received_at ?? receivedAt);
   }
   return out.bytes();
 }

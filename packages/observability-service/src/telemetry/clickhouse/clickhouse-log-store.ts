@@ -1,6 +1,8 @@
-import { bodyWordsPattern, type LogCount, type LogPageRequest, type LogSelection, type LogStore, type StoredLogRecord, type TenantLogCount, type TenantLogCountRequest } from '../../logs/index.js';
+import { bodyWordsPattern, type ExportedLogRecord, type LogCount, type LogPageRequest, type LogSelection, type LogStore, type StoredLogRecord, type TenantLogCount, type TenantLogCountRequest } from '../../logs/index.js';
 import type { QueryRange } from '../../query/query-range.js';
+import type { ExportBatches, ExportRequest } from '../../storage/telemetry-export.js';
 import { dayMs, minuteMs } from '../../time-units.js';
+import { exportClickHouseLogRecords } from './clickhouse-export.js';
 import { numberLiteral, stringLiteral } from './clickhouse-literal.js';
 import { attributeCondition } from './clickhouse-occurrences.js';
 import type { ClickHouseTelemetry } from './clickhouse-telemetry.js';
@@ -161,6 +163,10 @@ export class ClickHouseLogStore implements LogStore {
   traceLogs(traceId: string, limit: number): Promise<StoredLogRecord[]> {
     const id = stringLiteral(traceId);
     return this.#records([`day IN (SELECT DISTINCT day FROM ${this.#telemetry.database}.log_trace_days WHERE trace_id = ${id})`, `trace_id = ${id}`], 'ASC', limit);
+  }
+
+  exportRecords(request: ExportRequest): ExportBatches<ExportedLogRecord> {
+    return exportClickHouseLogRecords(this.#telemetry, request);
   }
 
   /** Drops the log tables' day partitions past the cutoff (whole UTC days, as the occurrences'); returns the records dropped. */

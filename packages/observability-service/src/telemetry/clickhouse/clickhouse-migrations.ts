@@ -215,9 +215,14 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
   },
 ];
 
+/** Database names are written into statements: plain identifiers only. */
+function checkDatabaseName(database: string): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`CLICKHOUSE_DATABASE must be a plain identifier, not "${database}"`);
+}
+
 /** Creates the database and applies the versions not recorded yet, in order. */
 export async function migrateClickHouse(client: ClickHouseClient, database: string, migrations: readonly ClickHouseMigration[] = clickHouseMigrations): Promise<string[]> {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`CLICKHOUSE_DATABASE must be a plain identifier, not "${database}"`);
+  checkDatabaseName(database);
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
   await client.command({ query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (version String, applied_at UInt64) ENGINE = MergeTree ORDER BY version` });
   const result = await client.query({ query: `SELECT DISTINCT version FROM ${database}.schema_migrations`, format: 'JSONEachRow' });
@@ -230,4 +235,18 @@ export async function migrateClickHouse(client: ClickHouseClient, database: stri
     ran.push(migration.version);
   }
   return ran;
+}
+
+/** The versions `database` has not applied (every one where it holds no telemetry schema), changing nothing: a reader checks the schema is this release's. */
+export async function pendingClickHouseMigrations(client: ClickHouseClient, database: string, migrations: readonly ClickHouseMigration[] = clickHouseMigrations): Promise<string[]> {
+  checkDatabaseName(database);
+  const tables = await client.query({
+    query: `SELECT count() AS n FROM system.tables WHERE database = '${database}' AND name = 'schema_migrations'`,
+    format: 'JSONEachRow',
+  });
+  const [found] = await tables.json<{ n: string }>();
+  if (Number(found?.n ?? 0) === 0) return migrations.map((migration) => migration.version);
+  const result = await client.query({ query: `SELECT DISTINCT version FROM ${database}.schema_migrations`, format: 'JSONEachRow' });
+  const applied = new Set((await result.json<{ version: string }>()).map((row) => row.version));
+  return migrations.map((migration) => migration.version).filter((version) => !applied.has(version));
 }

@@ -26,9 +26,9 @@ export const occurrenceInsertColumns = [
 /**
  * The occurrences as one RowBinary body in `occurrenceInsertColumns` order: one buffer per batch,
  * no object or text per row (JSONEachRow's objects and per-row JSON.stringify were the write
- * path's main cost, and parsing text the server's). Each gets a new id: its start (ms, base 36)
- * and 8 random bytes, so ids from several writers never collide and an id names the day
- * partition it lives in.
+ * path's main cost, and parsing text the server's), received at `receivedAt` unless a row says
+ * when. Each gets a new id: its start (ms, base 36) and 8 random bytes, so ids from several
+ * writers never collide and an id names the day partition it lives in.
  */
 export function occurrenceRowsBinary(rows: readonly NewOccurrence[], receivedAt: number): Buffer {
   const random = randomBytes(rows.length * idRandomBytes);
@@ -74,7 +74,7 @@ export function occurrenceRowsBinary(rows: readonly NewOccurrence[], receivedAt:
     out.nullableString(row.resource_attributes);
     out.nullableString(row.events);
     out.nullableString(row.links);
-    out.uint64(receivedAt);
+    out.uint64(row.received_at ?? receivedAt);
   }
   return out.bytes();
 }

@@ -11,6 +11,7 @@ import { usageExportBatches, usageTrendView, usageView } from '../../usage/usage
 import type { CommitReport, TelemetryStore } from '../telemetry-store.js';
 import { clickHouseDependencies } from './clickhouse-dependencies.js';
 import { clickHouseErrorGroup, clickHouseErrorGroups, setClickHouseErrorGroupStatus } from './clickhouse-error-groups.js';
+import { exportClickHouseOccurrences, exportClickHouseStatusChanges } from './clickhouse-export.js';
 import { clickHouseHealthFigures } from './clickhouse-health.js';
 import { clickHouseLookup, clickHouseOccurrenceById, clickHouseOccurrenceDurations, clickHouseOccurrences } from './clickhouse-occurrences.js';
 import { ClickHouseLogStore } from './clickhouse-log-store.js';
@@ -23,6 +24,8 @@ export interface ClickHouseTelemetryStoreOptions {
   database: string;
   clock: Clock;
   maxRowsPerInsert: number;
+  /** False: writes are not counted for the health view (the copy command's). Default true. */
+  countsIngestion?: boolean;
 }
 
 /**
@@ -34,7 +37,7 @@ export class ClickHouseTelemetryStore implements TelemetryStore {
   readonly clickHouse: ClickHouseTelemetry;
 
   constructor(options: ClickHouseTelemetryStoreOptions) {
-    this.clickHouse = new ClickHouseTelemetry({ url: options.url, database: options.database, clock: options.clock, maxRowsPerInsert: options.maxRowsPerInsert });
+    this.clickHouse = new ClickHouseTelemetry(options);
     this.logs = new ClickHouseLogStore(this.clickHouse);
   }
 
@@ -78,6 +81,9 @@ export class ClickHouseTelemetryStore implements TelemetryStore {
   errorGroups: TelemetryStore['errorGroups'] = (nowMs, query) => clickHouseErrorGroups(this.clickHouse, nowMs, query);
   errorGroup: TelemetryStore['errorGroup'] = (nowMs, groupId, query) => clickHouseErrorGroup(this.clickHouse, nowMs, groupId, query);
   setErrorGroupStatus: TelemetryStore['setErrorGroupStatus'] = (groupId, status, userId, nowMs) => setClickHouseErrorGroupStatus(this.clickHouse, groupId, status, userId, nowMs);
+
+  exportErrorGroupStatusChanges: TelemetryStore['exportErrorGroupStatusChanges'] = (request) => exportClickHouseStatusChanges(this.clickHouse, request);
+  exportOccurrences: TelemetryStore['exportOccurrences'] = (request) => exportClickHouseOccurrences(this.clickHouse, request);
 
   health: TelemetryStore['health'] = (nowMs) => clickHouseHealthFigures(this.clickHouse, nowMs);
 

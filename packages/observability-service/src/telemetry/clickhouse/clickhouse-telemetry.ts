@@ -9,7 +9,7 @@ import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { dayMs, minuteOf } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
 import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
-import { migrateClickHouse } from './clickhouse-migrations.js';
+import { migrateClickHouse, pendingClickHouseMigrations } from './clickhouse-migrations.js';
 import { aggregateClickHouseRollups, clickHouseRollupTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
 import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.js';
@@ -33,6 +33,8 @@ export interface ClickHouseTelemetryOptions {
   database: string;
   clock: Clock;
   maxRowsPerInsert: number;
+  /** False: writes are not counted for the health view (the copy command's). Default true. */
+  countsIngestion?: boolean;
   /**
    * The cluster (of the servers' `remote_servers`) telemetry is sharded over (CLICKHOUSE_CLUSTER):
    * this instance writes to its server's shard tables and reads through `Distributed` tables
@@ -86,6 +88,7 @@ export class ClickHouseTelemetry {
       database: this.#shardDatabase,
       clock: options.clock,
       maxRowsPerInsert: options.maxRowsPerInsert,
+      countsIngestion: options.countsIngestion,
       onCommit: (commit) => {
         for (const listener of this.#listeners) listener(commit);
       },
@@ -97,6 +100,11 @@ export class ClickHouseTelemetry {
     const applied = await migrateClickHouse(this.#client, this.#shardDatabase);
     if (this.#cluster !== undefined) await createDistributedTables(this.#client, this.database, this.#cluster);
     return applied;
+  }
+
+  /** The schema versions this server's database lacks, changing nothing (all of them where it holds no telemetry). */
+  pendingMigrations(): Promise<string[]> {
+    return pendingClickHouseMigrations(this.#client, this.#shardDatabase);
   }
 
   /** Resolves once ClickHouse has accepted the rows and log records (group-committed with other writes). */

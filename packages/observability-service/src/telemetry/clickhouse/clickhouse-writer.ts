@@ -18,6 +18,8 @@ export interface ClickHouseWriterOptions {
   clock: Clock;
   /** Requests waiting together are inserted together, up to this many rows per insert. */
   maxRowsPerInsert: number;
+  /** False: writes are not counted in `ingestion_minutes` (the copy command's are not ingestion). Default true. */
+  countsIngestion?: boolean;
   onCommit: (commit: CommitReport) => void;
 }
 
@@ -70,12 +72,14 @@ export class ClickHouseWriter {
     const now = clock.now();
     if (rows.length > 0) await this.#insertRowBinary('occurrences', occurrenceInsertColumns, occurrenceRowsBinary(rows, now));
     if (logs.length > 0) await this.#insertRowBinary('logs', logInsertColumns, logRowsBinary(logs, now, this.#logUids));
-    const minute = minuteOf(now);
-    await this.#options.client.insert({
-      table: `${this.#options.database}.ingestion_minutes`,
-      values: [{ day: dayOf(minute), minute, accepted: rows.length + logs.length, refused }],
-      format: 'JSONEachRow',
-    });
+    if (this.#options.countsIngestion !== false) {
+      const minute = minuteOf(now);
+      await this.#options.client.insert({
+        table: `${this.#options.database}.ingestion_minutes`,
+        values: [{ day: dayOf(minute), minute, accepted: rows.length + logs.length, refused }],
+        format: 'JSONEachRow',
+      });
+    }
     this.#options.onCommit({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
   }
 
