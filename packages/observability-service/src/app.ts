@@ -17,13 +17,11 @@ import { logRoutes } from './logs/log-routes.js';
 import { otlpGrpcPlugin } from './otlp/otlp-grpc-server.js';
 import { queryRoutes } from './query/query-routes.js';
 import { serviceSettingsRoutes } from './service-settings/service-settings-routes.js';
-import { operationRollupsRebuild } from './storage/operation-rollups-rebuild.js';
 import { usageRoutes } from './usage/usage-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import { tierCompactorPlugin } from './telemetry/tier-compactor-plugin.js';
 import { rollupRebuildPlugin } from './storage/rollup-rebuild-plugin.js';
-import { statementRollupsRebuild } from './ingest/statement-rollups-rebuild.js';
-import { errorGroupsRebuild } from './errors/error-groups-rebuild.js';
+import { rollupRebuildParts } from './rollup-rebuild-parts.js';
 import { errorRoutes } from './errors/error-routes.js';
 import { alertsPlugin } from './alerts/alerts-plugin.js';
 import { telemetryStorePlugin } from './telemetry/telemetry-store-plugin.js';
@@ -103,7 +101,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   // Before anything ingests or reads: derived data whose rules changed is recomputed first.
-  await app.register(rollupRebuildPlugin, { parts: [statementRollupsRebuild, operationRollupsRebuild, errorGroupsRebuild] });
+  await app.register(rollupRebuildPlugin, { parts: rollupRebuildParts });
   await app.register(telemetryStorePlugin, {
     maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
     writerThread: config.SQLITE_WRITER_THREAD ? { path: join(config.DATA_DIR, sqliteFile), pragmas: sqlitePragmaOptions(config) } : undefined,
