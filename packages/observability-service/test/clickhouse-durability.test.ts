@@ -5,6 +5,7 @@ import { ManualClock } from '@playstack/server-kit';
 import { clickHouseAvailable } from '@playstack/server-kit/testing';
 import { ClickHouseLogStore } from '../src/telemetry/clickhouse/clickhouse-log-store.js';
 import { clickHouseStoreForSuite } from './support/clickhouse-store.js';
+import { eachLine } from './support/stream-lines.js';
 
 // What the ClickHouse store acknowledged (spans and log records) survives its process being
 // killed (SIGKILL) at once: a write resolves only after ClickHouse has answered the inserts holding it.
@@ -28,12 +29,8 @@ if (clickHouseAvailable()) describe('ClickHouse store durability', () => {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const acknowledged = await new Promise<string[]>((resolve, reject) => {
       const traces: string[] = [];
-      let pending = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        pending += chunk.toString();
-        const lines = pending.split('\n');
-        pending = lines.pop()!;
-        for (const line of lines) if (line.startsWith('acknowledged ')) traces.push(line.slice('acknowledged '.length));
+      eachLine(child.stdout!, (line) => {
+        if (line.startsWith('acknowledged ')) traces.push(line.slice('acknowledged '.length));
         if (traces.length >= killAfterAcknowledged) {
           child.kill('SIGKILL');
           resolve(traces);

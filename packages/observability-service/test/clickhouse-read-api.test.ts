@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@playstack/server-kit';
 import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
-import type { NewOccurrence } from '../src/storage/storage-tables.js';
-import { generateDataSet } from './support/generated-occurrences.js';
+import { comparableAnswer } from './support/comparable-answer.js';
+import { generateErrorGroupedDataSet } from './support/generated-occurrences.js';
 import { sqlAndClickHouseApps } from './support/sql-and-clickhouse-apps.js';
 
 // Equivalence: one generated data set stored in the SQL store (SQLite, PostgreSQL) and in
@@ -16,32 +16,6 @@ const now = Date.parse('2026-11-21T12:00:00.000Z');
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-const errorShapes = [
-  { error_type: 'TimeoutError', error_message: 'timed out after 3000 ms', error_stack: 'TimeoutError: timed out\n    at fetchOrder (/app/src/orders.js:10:5)' },
-  { error_type: 'TypeError', error_message: "Cannot read properties of undefined (reading 'id')", error_stack: 'TypeError: x\n    at render (/app/src/view.js:3:1)' },
-  { error_type: null, error_message: 'payment declined for order 42', error_stack: null },
-] as const;
-
-/** The generated rows, a share of their errors given a type, message and stack (grouped into error groups). */
-function dataSet(): { rows: NewOccurrence[]; traceId: string } {
-  const data = generateDataSet(now, 1200, 11);
-  let errors = 0;
-  const rows = data.rows.map((row) => (row.status === 'error' && (errors += 1) % 2 === 0 ? { ...row, ...errorShapes[errors % errorShapes.length]! } : row));
-  return { rows, traceId: data.traceId };
-}
-
-/** An answer with ids left out and doubles to 9 significant digits. */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(comparable);
-  if (typeof value === 'number') return Number.isInteger(value) ? value : Number(value.toPrecision(9));
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== 'id' && key !== 'occurrenceId' && key !== 'nextCursor')
-      .map(([key, entry]) => [key, comparable(entry)]),
-  );
-}
 
 const range = `from=${iso(now - 3 * dayMs)}&to=${iso(now + 60_000)}`;
 const partRange = `from=${iso(now - 7 * hourMs + 12_345)}&to=${iso(now - hourMs)}`;
@@ -80,7 +54,7 @@ const questions = [
 if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on the SQL stores', () => {
   let clickHouse: TestClickHouse;
   const clock = new ManualClock(now);
-  const data = dataSet();
+  const data = generateErrorGroupedDataSet(now, 1200, 11);
 
   beforeAll(async () => {
     clickHouse = await startTestClickHouse();
@@ -117,7 +91,7 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
         const [sql, columnar] = await both(url);
         expect(sql.status).toBe(200);
         expect(columnar.status).toBe(200);
-        expect(comparable(columnar.body)).toEqual(comparable(sql.body));
+        expect(comparableAnswer(columnar.body)).toEqual(comparableAnswer(sql.body));
       });
     }
 
@@ -125,14 +99,14 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
       for (const traceId of [data.traceId, ...new Set(data.rows.slice(0, 20).map((row) => row.trace_id))]) {
         const [sql, columnar] = await both(`/api/v1/traces/${traceId}`);
         expect(columnar.status).toBe(200);
-        expect(comparable(columnar.body)).toEqual(comparable(sql.body));
+        expect(comparableAnswer(columnar.body)).toEqual(comparableAnswer(sql.body));
         const [sqlLookup, columnarLookup] = await both(`/api/v1/lookup/${traceId.toUpperCase()}`);
         expect(columnarLookup).toEqual(sqlLookup);
       }
       const span = data.rows[5]!;
       const [sqlSpan, columnarSpan] = await both(`/api/v1/lookup/${span.span_id}`);
       expect(columnarSpan.status).toBe(200);
-      expect(comparable(columnarSpan.body)).toEqual(comparable(sqlSpan.body));
+      expect(comparableAnswer(columnarSpan.body)).toEqual(comparableAnswer(sqlSpan.body));
       const listed = (await ask('columnar', `/api/v1/occurrences?${range}&limit=3`)).body as { items: Array<{ id: string; spanId: string }> };
       for (const item of listed.items) {
         const found = await ask('columnar', `/api/v1/occurrences/${item.id}`);
@@ -156,12 +130,12 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
         ask('sql', `/api/v1/errors?${range}&limit=2&cursor=${next(sqlList.body)}`),
         ask('columnar', `/api/v1/errors?${range}&limit=2&cursor=${next(columnarList.body)}`),
       ]);
-      expect(comparable(columnarPage.body)).toEqual(comparable(sqlPage.body));
+      expect(comparableAnswer(columnarPage.body)).toEqual(comparableAnswer(sqlPage.body));
       for (const { groupId } of groups) {
         for (const query of [range, `${partRange}&environment=production`, `from=${iso(now - 2 * hourMs)}&to=${iso(now)}`]) {
           const [sql, columnar] = await both(`/api/v1/errors/${groupId}?${query}`);
           expect(columnar.status).toBe(200);
-          expect(comparable(columnar.body)).toEqual(comparable(sql.body));
+          expect(comparableAnswer(columnar.body)).toEqual(comparableAnswer(sql.body));
         }
       }
     }, 120_000);
@@ -173,7 +147,7 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
         const [sql, columnar] = await both(`/api/v1/errors/${group.groupId}/status`, 'POST', { status });
         expect(columnar).toEqual(sql);
         const [sqlAfter, columnarAfter] = await both(`/api/v1/errors?${range}&status=${status}`);
-        expect(comparable(columnarAfter.body)).toEqual(comparable(sqlAfter.body));
+        expect(comparableAnswer(columnarAfter.body)).toEqual(comparableAnswer(sqlAfter.body));
         clock.advance(1);
       }
       clock.advance(60_000);
@@ -183,7 +157,7 @@ if (clickHouseAvailable()) describe('the read API on ClickHouse answers as on th
       await Promise.all([app('sql').telemetry.write([recurrence]), app('columnar').telemetry.write([recurrence])]);
       const [sql, columnar] = await both(`/api/v1/errors?from=${iso(now - dayMs)}&to=${iso(clock.now())}&status=regressed`);
       expect((columnar.body as { items: unknown[] }).items).toHaveLength(1);
-      expect(comparable(columnar.body)).toEqual(comparable(sql.body));
+      expect(comparableAnswer(columnar.body)).toEqual(comparableAnswer(sql.body));
     }, 120_000);
 
     it('takes the latest of several status changes made in one millisecond', async () => {

@@ -130,3 +130,18 @@ export function generateDataSet(nowMs: number, count: number, seed = 7): Generat
   return { rows, traceId };
 }
 
+
+/** Error details given to a share of the generated errors, so they are grouped into error groups. */
+const errorShapes = [
+  { error_type: 'TimeoutError', error_message: 'timed out after 3000 ms', error_stack: 'TimeoutError: timed out\n    at fetchOrder (/app/src/orders.js:10:5)' },
+  { error_type: 'TypeError', error_message: "Cannot read properties of undefined (reading 'id')", error_stack: 'TypeError: x\n    at render (/app/src/view.js:3:1)' },
+  { error_type: null, error_message: 'payment declined for order 42', error_stack: null },
+] as const;
+
+/** `generateDataSet`, every second error given a type, message and stack (three error groups per service, at most). */
+export function generateErrorGroupedDataSet(nowMs: number, count: number, seed = 7): GeneratedDataSet {
+  const data = generateDataSet(nowMs, count, seed);
+  let errors = 0;
+  const rows = data.rows.map((row) => (row.status === 'error' && (errors += 1) % 2 === 0 ? { ...row, ...errorShapes[errors % errorShapes.length]! } : row));
+  return { rows, traceId: data.traceId };
+}
