@@ -8,4 +8,4 @@ export interface Build {
 export declare const builds: readonly Build[];
 export declare function staleReason(build: Build): string | undefined;
 export declare function runBuild(build: Build): number;
-export declare function buildIfStale(say: (message: string) => void): number;
+export declare function buildIfStale(say: (message: string) => void, only?: readonly string[]): number;

@@ -29,7 +29,7 @@ export const builds = [
   {
     name: 'services',
     inputs: [...rootInputs, ...servicePackages.flatMap((name) => [`packages/${name}/src`, `packages/${name}/package.json`, `packages/${name}/tsconfig.json`])],
-    outputs: ['packages/game-service/dist/main.js', 'packages/observability-service/dist/main.js'],
+    outputs: ['packages/game-service/dist/main.js', 'packages/observability-service/dist/main.js', 'packages/observability-service/dist/telemetry-copy.js'],
     command: () => [process.execPath, [binOf('typescript', 'tsc'), '-b'], root],
   },
   {
@@ -94,11 +94,11 @@ export function runBuild(build) {
 }
 
 /**
- * Builds whatever is stale, telling `say` what and why. Returns 0, or the failing build's exit
- * status.
+ * Builds whatever is stale (of the builds named in `only`, by default all), telling `say` what
+ * and why. Returns 0, or the failing build's exit status.
  */
-export function buildIfStale(say) {
-  for (const build of builds) {
+export function buildIfStale(say, only = builds.map((build) => build.name)) {
+  for (const build of builds.filter((candidate) => only.includes(candidate.name))) {
     const reason = staleReason(build);
     if (reason === undefined) continue;
     say(`building the ${build.name} (${reason})`);
