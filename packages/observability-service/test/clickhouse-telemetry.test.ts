@@ -10,6 +10,8 @@ import { trendView } from '../src/query/trend-view.js';
 import { apdexThresholdsFrom } from '../src/service-settings/service-settings.js';
 import { LatencyHistogram } from '../src/storage/latency-histogram.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
+import { createClient } from '@clickhouse/client';
+import { clickHouseMigrations, migrateClickHouse } from '../src/telemetry/clickhouse/clickhouse-migrations.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
 import type { ClickHouseRollupQuery } from '../src/telemetry/clickhouse/clickhouse-rollups.js';
 import { dayMs, minuteMs } from '../src/time-units.js';
@@ -77,9 +79,30 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
 
   it('creates its schema once: a second migration run applies nothing', async () => {
     const store = open(clickHouse.database());
-    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs']);
+    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs', '2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index']);
     expect(await store.migrate()).toEqual([]);
     expect(await open(store.database).migrate()).toEqual([]);
+  });
+
+  it('fills the rollup tiers and the trace index from the spans stored before an upgrade', async () => {
+    const data = generateDataSet(now, 600, 7);
+    const upgraded = open(clickHouse.database());
+    const client = createClient({ url: clickHouse.url });
+    try {
+      await migrateClickHouse(client, upgraded.database, clickHouseMigrations.filter((migration) => migration.version < '2026-12-01'));
+      await upgraded.write(data.rows);
+    } finally {
+      await client.close();
+    }
+    expect(await upgraded.migrate()).toEqual(['2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index']);
+    const fresh = open(clickHouse.database());
+    await fresh.migrate();
+    await fresh.write(data.rows);
+    for (const { query } of rollupQueries) expect(comparable(await upgraded.aggregate(query))).toEqual(comparable(await fresh.aggregate(query)));
+    // Ids aside: each store's writer assigns its own.
+    const withoutIds = (view: Awaited<ReturnType<typeof upgraded.trace>>) => ({ ...view, spans: view.spans.map(({ id: _id, ...span }) => span) });
+    expect(withoutIds(await upgraded.trace(data.traceId))).toEqual(withoutIds(await fresh.trace(data.traceId)));
+    expect((await upgraded.tableRows()).has('trace_days')).toBe(false);
   });
 
   describeEachDatabase('the same rollups as the SQL store from the same data', (database) => {

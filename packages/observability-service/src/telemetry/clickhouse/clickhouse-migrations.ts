@@ -14,6 +14,14 @@ export interface ClickHouseMigration {
   version: string;
   /** Statements with `{db}` standing for the database name. */
   statements: readonly string[];
+  /**
+   * Statements run once per day partition of `occurrences` stored before the version's
+   * statements ran, with `{day}` standing for the day and `{before}` for the epoch milliseconds
+   * the version began at: an upgrade fills new tables from the data already stored.
+   */
+  perStoredDay?: readonly string[];
+  /** Statements run after the fill (dropping what the new tables replace). */
+  afterFill?: readonly string[];
 }
 
 /** Columns every rollup carries besides its key: mergeable states, so several writers' rows of one minute add up. */
@@ -32,6 +40,94 @@ const rollupStates = `
   sumMapState([latency_bucket], [toUInt64(1)]) AS histogram`;
 
 const minuteOf = 'toUInt64(floor(started_at / 60000)) * 60000';
+
+/**
+ * The sizes of the rollup tiers, in milliseconds (a minute, 15 minutes, an hour, a day): each
+ * divides the next and a day, so a tier's bucket lies in one day partition. A read covers its
+ * range with the coarsest buckets that fit (clickhouse-rollups.ts), minutes at the ragged ends.
+ */
+export const clickHouseTierSizesMs = [60_000, 900_000, 3_600_000, 86_400_000] as const;
+
+/**
+ * Rows per granule of the tier tables. Reading a histogram state (sumMap) costs about 20 µs a row
+ * on 18.16, and a read deserializes every row of each granule it touches: small granules keep a
+ * read's rows close to the buckets it asks for (SigNoz's small aggregate tables use 32 too).
+ */
+const tierGranuleRows = 32;
+
+/**
+ * A tier table: a per-minute rollup's figures summed into buckets of every tier size at once
+ * (ARRAY JOIN in the view: one table, one view, one pass over an inserted block), at the key a
+ * view reads, in the order its reads want. `tier_ms` leads, so each tier reads as its own table.
+ */
+function tierTable(name: string, keyColumns: string, orderBy: string, figures: string): string {
+  return `CREATE TABLE IF NOT EXISTS {db}.${name} (day Date, tier_ms UInt64, bucket UInt64, ${keyColumns}, ${figures})
+    ENGINE = AggregatingMergeTree PARTITION BY day ORDER BY (tier_ms, ${orderBy}) SETTINGS index_granularity = ${tierGranuleRows}`;
+}
+
+/** What a tier's view selects from `occurrences`, its key and states aside. */
+function tierSelect(keys: string, states: string, where: string, groupBy: string): string {
+  return `SELECT day, toUInt64(tier) AS tier_ms, toUInt64(floor(started_at / tier_ms)) * tier_ms AS bucket, ${keys}, ${states}
+    FROM {db}.occurrences ARRAY JOIN [${clickHouseTierSizesMs.join(', ')}] AS tier
+    WHERE ${where} GROUP BY day, tier_ms, bucket, ${groupBy}`;
+}
+
+function traceIndexSelect(where: string): string {
+  return `SELECT day, trace_id, service, minState(started_at) AS first_started_at, maxState(started_at) AS last_started_at, countState() AS spans
+    FROM {db}.occurrences WHERE ${where} GROUP BY day, trace_id, service`;
+}
+
+const errorHistogramState =
+  'sumMapState(if(is_error = 1, [latency_bucket], emptyArrayUInt16()), if(is_error = 1, [toUInt64(1)], emptyArrayUInt64())) AS error_histogram';
+const errorHistogramFigure = 'error_histogram AggregateFunction(sumMap, Array(UInt16), Array(UInt64))';
+
+/** The tier tables: name, columns, order, the view's selected keys and states, its filter and grouping. */
+const tiers = [
+  {
+    // The services, summary and trend views: a service's figures per role, operations summed away;
+    // they read every service's buckets of a range, so time comes first.
+    name: 'service_tiers',
+    keyColumns: 'service String, environment String, span_role String',
+    orderBy: 'bucket, service, environment, span_role',
+    figures: `${rollupFigures}, ${errorHistogramFigure}`,
+    keys: 'service, environment, span_role',
+    states: `${rollupStates}, ${errorHistogramState}`,
+    where: '1',
+    groupBy: 'service, environment, span_role',
+  },
+  {
+    // The operations view reads the histograms of its top operations only: each operation's
+    // buckets are together.
+    name: 'operation_tiers',
+    keyColumns: 'service String, environment String, span_role String, operation String, kind String',
+    orderBy: 'service, environment, span_role, operation, kind, bucket',
+    figures: `${rollupFigures}, ${errorHistogramFigure}`,
+    keys: 'service, environment, span_role, operation, kind',
+    states: `${rollupStates}, ${errorHistogramState}`,
+    where: '1',
+    groupBy: 'service, environment, span_role, operation, kind',
+  },
+  {
+    name: 'tenant_tiers',
+    keyColumns: 'tenant_id String, service String, environment String',
+    orderBy: 'bucket, tenant_id, service, environment',
+    figures: rollupFigures,
+    keys: 'assumeNotNull(tenant_id) AS tenant_id, service, environment',
+    states: rollupStates,
+    where: 'has_tenant = 1',
+    groupBy: 'tenant_id, service, environment',
+  },
+  {
+    name: 'statement_tiers',
+    keyColumns: 'service String, environment String, db_system String, statement_hash String, statement AggregateFunction(any, String), db_operation AggregateFunction(any, String)',
+    orderBy: 'bucket, service, environment, db_system, statement_hash',
+    figures: rollupFigures,
+    keys: 'service, environment, assumeNotNull(db_system) AS db_system, assumeNotNull(db_statement_hash) AS statement_hash',
+    states: `anyState(assumeNotNull(normalized_statement)) AS statement, anyState(db_operation) AS db_operation, ${rollupStates}`,
+    where: 'has_statement = 1',
+    groupBy: 'service, environment, db_system, statement_hash',
+  },
+] as const;
 
 export const clickHouseMigrations: readonly ClickHouseMigration[] = [
   {
@@ -213,11 +309,52 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
         FROM {db}.logs WHERE isNotNull(tenant_id) GROUP BY day, minute, tenant, service, environment`,
     ],
   },
+  {
+    version: '2026-12-01-01-rollup-tiers',
+    // The views first, then the fill: a block inserted meanwhile reaches the tiers through the
+    // views and has a receipt time after the version began, so the fill skips it (only a batch
+    // received before and inserted after that moment, in flight during the upgrade, counts twice).
+    statements: tiers.flatMap((tier) => [
+      tierTable(tier.name, tier.keyColumns, tier.orderBy, tier.figures),
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.${tier.name}_mv TO {db}.${tier.name} AS ${tierSelect(tier.keys, tier.states, tier.where, tier.groupBy)}`,
+    ]),
+    perStoredDay: tiers.map(
+      (tier) => `INSERT INTO {db}.${tier.name} ${tierSelect(tier.keys, tier.states, `day = toDate('{day}') AND received_at < {before} AND ${tier.where}`, tier.groupBy)}`,
+    ),
+  },
+  {
+    version: '2026-12-01-02-trace-index',
+    // A trace's days, services and the span of its starts in each (Jaeger's trace id -> time
+    // range table): its spans are then read from a few granules of the `(service, started_at)`
+    // order, not from a scan of its days' trace ids. One row per trace, day and service once
+    // merged; small granules (256 rows), since every read of it is a point look-up in every part.
+    // It replaces `trace_days` (a row per span), dropped after the fill.
+    statements: [
+      `CREATE TABLE IF NOT EXISTS {db}.trace_index (
+        day Date, trace_id String, service String,
+        first_started_at AggregateFunction(min, Float64),
+        last_started_at AggregateFunction(max, Float64),
+        spans AggregateFunction(count)
+      ) ENGINE = AggregatingMergeTree PARTITION BY day ORDER BY (trace_id, service) SETTINGS index_granularity = 256`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.trace_index_mv TO {db}.trace_index AS ${traceIndexSelect('1')}`,
+    ],
+    perStoredDay: [`INSERT INTO {db}.trace_index ${traceIndexSelect("day = toDate('{day}') AND received_at < {before}")}`],
+    afterFill: ['DROP TABLE IF EXISTS {db}.trace_days_mv', 'DROP TABLE IF EXISTS {db}.trace_days'],
+  },
 ];
 
 /** Database names are written into statements: plain identifiers only. */
 function checkDatabaseName(database: string): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`CLICKHOUSE_DATABASE must be a plain identifier, not "${database}"`);
+}
+
+/** The day partitions `occurrences` holds (none before its table exists). */
+async function daysStored(client: ClickHouseClient, database: string): Promise<string[]> {
+  const result = await client.query({
+    query: `SELECT DISTINCT partition FROM system.parts WHERE database = '${database}' AND table = 'occurrences' AND active ORDER BY partition`,
+    format: 'JSONEachRow',
+  });
+  return (await result.json<{ partition: string }>()).map((row) => row.partition);
 }
 
 /** Creates the database and applies the versions not recorded yet, in order. */
@@ -230,7 +367,15 @@ export async function migrateClickHouse(client: ClickHouseClient, database: stri
   const ran: string[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
+    const before = Date.now();
+    const storedDays = migration.perStoredDay ? await daysStored(client, database) : [];
     for (const statement of migration.statements) await client.command({ query: statement.replaceAll('{db}', database) });
+    for (const day of storedDays) {
+      for (const statement of migration.perStoredDay ?? []) {
+        await client.command({ query: statement.replaceAll('{db}', database).replaceAll('{day}', day).replaceAll('{before}', String(before)) });
+      }
+    }
+    for (const statement of migration.afterFill ?? []) await client.command({ query: statement.replaceAll('{db}', database) });
     await client.insert({ table: `${database}.schema_migrations`, values: [{ version: migration.version, applied_at: Date.now() }], format: 'JSONEachRow' });
     ran.push(migration.version);
   }

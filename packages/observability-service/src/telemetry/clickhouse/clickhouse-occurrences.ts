@@ -151,13 +151,13 @@ export async function clickHouseOccurrenceById(telemetry: ClickHouseTelemetry, i
 }
 
 /**
- * What a pasted id names (query/trace-view.ts `lookupId`): a trace through `trace_days`; a span
+ * What a pasted id names (query/trace-view.ts `lookupId`): a trace through `trace_index`; a span
  * by its id over every partition (no index holds span ids: a column scan).
  */
 export async function clickHouseLookup(telemetry: ClickHouseTelemetry, idParam: string): Promise<LookupResponse> {
   const id = idParam.toLowerCase();
   if (id.length === 32) {
-    const [row] = await telemetry.rows<{ trace_id: string }>(`SELECT trace_id FROM ${telemetry.database}.trace_days WHERE trace_id = ${stringLiteral(id)} LIMIT 1`);
+    const [row] = await telemetry.rows<{ trace_id: string }>(`SELECT trace_id FROM ${telemetry.database}.trace_index WHERE trace_id = ${stringLiteral(id)} LIMIT 1`);
     if (row) return { kind: 'trace', traceId: id, spanId: null, occurrenceId: null };
     throw new ApiError('trace-not-found', `No trace with the id ${id} is stored (it may not have been received, or retention has removed it).`);
   }

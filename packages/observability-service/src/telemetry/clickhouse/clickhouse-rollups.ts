@@ -1,7 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { rollupMinuteBounds, type RollupAggregate, type RollupAggregateQuery } from '../../query/rollup-aggregate.js';
-import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
+import { numberLiteral, sentDouble, stringLiteral } from './clickhouse-literal.js';
 import { dayOf } from './clickhouse-writer.js';
+import { clickHouseTierSizesMs } from './clickhouse-migrations.js';
+import { minuteMs } from '../../time-units.js';
 
 /** The rollups the ClickHouse store keeps (materialized views over `occurrences`). */
 export const clickHouseRollupTables = ['operation_rollups', 'tenant_rollups', 'statement_rollups'] as const;
@@ -27,27 +29,82 @@ export function histogramText(state: [Array<number | string>, Array<number | str
   return state[0].map((index, i) => `${index}:${state[1][i]}`).join(',');
 }
 
+/** The tier tables (clickhouse-migrations.ts): the rollups' figures in 1-minute, 15-minute, hourly and daily buckets. */
+export const clickHouseTierTables = ['service_tiers', 'operation_tiers', 'tenant_tiers', 'statement_tiers'] as const;
+
+/** Each rollup's tiers, coarsest key first: a read uses the first whose key has every column it filters or groups by. */
+const tiersOf: Readonly<Record<ClickHouseRollupTable, ReadonlyArray<{ table: (typeof clickHouseTierTables)[number]; keyColumns: readonly string[] }>>> = {
+  operation_rollups: [
+    { table: 'service_tiers', keyColumns: ['service', 'environment', 'span_role'] },
+    { table: 'operation_tiers', keyColumns: ['service', 'environment', 'span_role', 'operation', 'kind'] },
+  ],
+  tenant_rollups: [{ table: 'tenant_tiers', keyColumns: ['tenant_id', 'service', 'environment'] }],
+  statement_rollups: [{ table: 'statement_tiers', keyColumns: ['service', 'environment', 'db_system', 'statement_hash'] }],
+};
+
+/** A run of consecutive buckets of one size (a tier's, or minutes) that a read covers. */
+export interface RollupSpan {
+  sizeMs: number;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * Covers the minutes [firstMinuteMs, endMinuteMs) with the coarsest buckets that lie inside it
+ * and, for bucketed reads, inside one output bucket (the tier size divides `bucketMs`): minutes
+ * only at the ragged ends. Adjacent buckets of one size are joined into one span.
+ */
+export function planRollupSpans(firstMinuteMs: number, endMinuteMs: number, bucketMs: number | undefined): RollupSpan[] {
+  const sizes = [...clickHouseTierSizesMs].reverse().filter((size) => size === minuteMs || bucketMs === undefined || bucketMs % size === 0);
+  const spans: RollupSpan[] = [];
+  let at = firstMinuteMs;
+  while (at < endMinuteMs) {
+    const sizeMs = sizes.find((size) => at % size === 0 && at + size <= endMinuteMs) ?? minuteMs;
+    const last = spans[spans.length - 1];
+    if (last && last.sizeMs === sizeMs && last.toMs === at) last.toMs = at + sizeMs;
+    else spans.push({ sizeMs, fromMs: at, toMs: at + sizeMs });
+    at += sizeMs;
+  }
+  return spans;
+}
+
+function spanConditions(spans: readonly RollupSpan[]): string {
+  return `(${spans.map((span) => `(tier_ms = ${span.sizeMs} AND bucket >= ${numberLiteral(span.fromMs)} AND bucket < ${numberLiteral(span.toMs)})`).join(' OR ')})`;
+}
+
 /**
  * Sums a rollup's states over a range, grouped by key columns and optionally time buckets: the
  * ClickHouse counterpart of `aggregateRollups` (query/rollup-aggregate.ts), same minutes counted
- * (any part in the range), same figures, histograms in the same encoding.
+ * (any part in the range), same figures, histograms in the same encoding. The range is read from
+ * the coarsest tier that answers each part of it exactly (`planRollupSpans`), at the coarsest key
+ * that has the columns asked for.
  */
 export async function aggregateClickHouseRollups(client: ClickHouseClient, database: string, query: ClickHouseRollupQuery): Promise<RollupAggregate[]> {
   const { firstMinuteMs, endMinuteMs } = rollupMinuteBounds(query.range);
   if (endMinuteMs <= firstMinuteMs) return [];
   const groupBy = (query.groupBy ?? []).map(column);
+  const keyConditions: string[] = [];
+  const named = new Set(groupBy);
+  for (const [name, value] of Object.entries(query.equals ?? {})) {
+    if (value === undefined) continue;
+    keyConditions.push(`${column(name)} = ${stringLiteral(value)}`);
+    named.add(name);
+  }
+  for (const [name, values] of Object.entries(query.oneOf ?? {})) {
+    // IN, not has(): the primary key narrows the granules read by IN only.
+    keyConditions.push(values.length === 0 ? '0' : `${column(name)} IN (${[...new Set(values)].map(stringLiteral).join(', ')})`);
+    named.add(name);
+  }
+  const tier = tiersOf[query.table].find((candidate) => [...named].every((name) => candidate.keyColumns.includes(name)));
+  if (tier === undefined) throw new Error(`no tier of ${query.table} has every column of ${[...named].join(', ')}`);
+  const extra = (query.extraColumns ?? []).map(column);
+  const bucket = query.bucketMs === undefined ? 'toUInt64(0)' : `toUInt64(bucket - (bucket % ${Math.floor(query.bucketMs)}))`;
   const conditions = [
     `day >= toDate(${stringLiteral(dayOf(firstMinuteMs))})`,
     `day <= toDate(${stringLiteral(dayOf(endMinuteMs - 1))})`,
-    `minute >= ${numberLiteral(firstMinuteMs)}`,
-    `minute < ${numberLiteral(endMinuteMs)}`,
+    spanConditions(planRollupSpans(firstMinuteMs, endMinuteMs, query.bucketMs)),
+    ...keyConditions,
   ];
-  for (const [name, value] of Object.entries(query.equals ?? {})) {
-    if (value !== undefined) conditions.push(`${column(name)} = ${stringLiteral(value)}`);
-  }
-  for (const [name, values] of Object.entries(query.oneOf ?? {})) conditions.push(`has(${stringArrayLiteral(values)}, ${column(name)})`);
-  const bucket = query.bucketMs === undefined ? 'toUInt64(0)' : `minute - (minute % ${Math.floor(query.bucketMs)})`;
-  const extra = (query.extraColumns ?? []).map(column);
   const select = [
     ...groupBy,
     `${bucket} AS bucket_start`,
@@ -59,7 +116,7 @@ export async function aggregateClickHouseRollups(client: ClickHouseClient, datab
     query.withErrorHistogram ? 'sumMapMerge(error_histogram) AS error_hist' : 'NULL AS error_hist',
     ...extra.map((name) => `anyMerge(${name}) AS extra_${name}`),
   ];
-  const sql = `SELECT ${select.join(', ')} FROM ${database}.${column(query.table)} WHERE ${conditions.join(' AND ')} GROUP BY ${[...groupBy, 'bucket_start'].join(', ')}`;
+  const sql = `SELECT ${select.join(', ')} FROM ${database}.${tier.table} WHERE ${conditions.join(' AND ')} GROUP BY ${[...groupBy, 'bucket_start'].join(', ')}`;
   const result = await client.query({ query: sql, format: 'JSONEachRow' });
   const rows = await result.json<Record<string, unknown>>();
   return rows.map((row) => ({

@@ -6,21 +6,22 @@ import type { LastSeenReader } from '../../query/services-view.js';
 import { traceSpansMax, traceViewOf, type TraceView } from '../../query/trace-view.js';
 import type { NewLogRecord } from '../../logs/index.js';
 import type { NewOccurrence } from '../../storage/storage-tables.js';
-import { dayMs, minuteOf } from '../../time-units.js';
+import { dayMs, minuteMs, minuteOf } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
 import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
 import { migrateClickHouse, pendingClickHouseMigrations } from './clickhouse-migrations.js';
-import { aggregateClickHouseRollups, clickHouseRollupTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
+import { aggregateClickHouseRollups, clickHouseRollupTables, clickHouseTierTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
 import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.js';
 
 /** The occurrence tables retention drops day partitions of (the log store drops its own: clickhouse-log-store.ts). */
 const partitionedTables = [
   'occurrences',
-  'trace_days',
+  'trace_index',
   'operation_rollups',
   'tenant_rollups',
   'statement_rollups',
+  ...clickHouseTierTables,
   'ingestion_minutes',
   'error_group_hours',
   'error_group_tenants',
@@ -137,7 +138,7 @@ export class ClickHouseTelemetry {
 
   /**
    * The rollups as the figure views read them (summary, trend, services' figures, operations,
-   * database): the per-minute states, which need no tiers (`tiers` is the SQL store's choice).
+   * database): the tier tables (clickhouse-rollups.ts picks them; `tiers` is the SQL store's choice).
    */
   readonly rollups: RollupReader = {
     aggregate: (query) => this.aggregate(this.#rollupQuery(query)),
@@ -151,42 +152,69 @@ export class ClickHouseTelemetry {
     return { ...rest, table: found };
   }
 
-  /** A trace's occurrences, earliest first, at most `limit`: its days from `trace_days`, then those partitions only. */
-  async traceSpans(traceId: string, limit: number): Promise<ClickHouseOccurrenceRow[]> {
-    const id = stringLiteral(traceId.toLowerCase());
-    const result = await this.#client.query({
-      query: `SELECT * FROM ${this.database}.occurrences
-        WHERE day IN (SELECT DISTINCT day FROM ${this.database}.trace_days WHERE trace_id = ${id}) AND trace_id = ${id}
-        ORDER BY started_at, id LIMIT ${numberLiteral(limit)}`,
-      format: 'JSONEachRow',
-    });
-    return (await result.json<ClickHouseOccurrenceRow>()).map(storedOccurrence);
+  /** Where a trace's spans are: per day and service, the first and last start and how many (`trace_index`). */
+  async #traceWhereabouts(traceId: string): Promise<Array<{ day: string; service: string; first: number; last: number; spans: string }>> {
+    return this.rows(
+      `SELECT day, service, minMerge(first_started_at) AS first, maxMerge(last_started_at) AS last, countMerge(spans) AS spans
+        FROM ${this.database}.trace_index WHERE trace_id = ${stringLiteral(traceId)} GROUP BY day, service`,
+    );
   }
 
-  /** The latest start per service among (service, environment) pairs (the services view's last seen). */
+  /**
+   * A trace's occurrences, earliest first, at most `limit`: where they are from `trace_index`,
+   * then those days, services and starts only (a few granules of the `(service, started_at)` order).
+   */
+  async traceSpans(traceIdParam: string, limit: number): Promise<ClickHouseOccurrenceRow[]> {
+    return (await this.#traceSpansOf(traceIdParam.toLowerCase(), await this.#traceWhereabouts(traceIdParam.toLowerCase()), limit)).map(storedOccurrence);
+  }
+
+  async #traceSpansOf(traceId: string, whereabouts: ReadonlyArray<{ day: string; service: string; first: number; last: number }>, limit: number): Promise<ClickHouseOccurrenceRow[]> {
+    if (whereabouts.length === 0) return [];
+    // A millisecond either side: the starts come back as decimal text (trace_id decides anyway).
+    const places = whereabouts.map(
+      (place) =>
+        `(day = toDate(${stringLiteral(place.day)}) AND service = ${stringLiteral(place.service)} AND started_at >= ${numberLiteral(Math.floor(place.first) - 1)} AND started_at <= ${numberLiteral(Math.ceil(place.last) + 1)})`,
+    );
+    return this.rows<ClickHouseOccurrenceRow>(
+      `SELECT * FROM ${this.database}.occurrences WHERE (${places.join(' OR ')}) AND trace_id = ${stringLiteral(traceId)}
+        ORDER BY started_at, id LIMIT ${numberLiteral(limit)}`,
+    );
+  }
+
+  /**
+   * The latest start per service among (service, environment) pairs (the services view's last
+   * seen): each service's latest minute with spans from the minute tier, then the starts of
+   * that minute only (a granule or two of the `(service, started_at)` order).
+   */
   readonly lastSeen: LastSeenReader = async (pairs, firstMinuteMs, endMinuteMs) => {
     const found = new Map<string, number>();
     if (pairs.length === 0) return found;
     const tuples = pairs.map((pair) => `(${stringLiteral(pair.service)}, ${stringLiteral(pair.environment)})`).join(', ');
-    const result = await this.#client.query({
-      query: `SELECT service, max(started_at) AS last FROM ${this.database}.occurrences
-        WHERE day >= toDate(${stringLiteral(dayOf(firstMinuteMs))}) AND day <= toDate(${stringLiteral(dayOf(endMinuteMs - 1))})
-          AND started_at >= ${numberLiteral(firstMinuteMs)} AND started_at < ${numberLiteral(endMinuteMs)} AND (service, environment) IN (${tuples})
+    const days = `day >= toDate(${stringLiteral(dayOf(firstMinuteMs))}) AND day <= toDate(${stringLiteral(dayOf(endMinuteMs - 1))})`;
+    const latestMinutes = await this.rows<{ service: string; minute: string }>(
+      `SELECT service, max(bucket) AS minute FROM ${this.database}.service_tiers
+        WHERE ${days} AND tier_ms = ${minuteMs} AND bucket >= ${numberLiteral(firstMinuteMs)} AND bucket < ${numberLiteral(endMinuteMs)} AND (service, environment) IN (${tuples})
         GROUP BY service`,
-      format: 'JSONEachRow',
-    });
-    for (const row of await result.json<{ service: string; last: number }>()) found.set(row.service, sentDouble(row.last, 16));
+    );
+    if (latestMinutes.length === 0) return found;
+    const minutes = latestMinutes.map(
+      (row) => `(service = ${stringLiteral(row.service)} AND started_at >= ${numberLiteral(Number(row.minute))} AND started_at < ${numberLiteral(Number(row.minute) + minuteMs)})`,
+    );
+    const rows = await this.rows<{ service: string; last: number }>(
+      `SELECT service, max(started_at) AS last FROM ${this.database}.occurrences
+        WHERE ${days} AND (${minutes.join(' OR ')}) AND (service, environment) IN (${tuples})
+        GROUP BY service`,
+    );
+    for (const row of rows) found.set(row.service, sentDouble(row.last, 16));
     return found;
   };
 
   /** A trace as the waterfall the API serves (the SQL store's trace view over these rows). */
   async trace(traceIdParam: string): Promise<TraceView> {
     const traceId = traceIdParam.toLowerCase();
-    return traceViewOf(traceId, await this.traceSpans(traceId, traceSpansMax), async () => {
-      const result = await this.#client.query({ query: `SELECT count() AS n FROM ${this.database}.trace_days WHERE trace_id = ${stringLiteral(traceId)}`, format: 'JSONEachRow' });
-      const [row] = await result.json<{ n: string }>();
-      return Number(row?.n ?? 0);
-    });
+    const whereabouts = await this.#traceWhereabouts(traceId);
+    const spans = (await this.#traceSpansOf(traceId, whereabouts, traceSpansMax)).map(storedOccurrence);
+    return traceViewOf(traceId, spans, async () => whereabouts.reduce((total, place) => total + Number(place.spans), 0));
   }
 
   /** Items accepted and refused per receipt minute in [fromMs, toMs). */
