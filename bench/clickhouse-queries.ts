@@ -1,10 +1,11 @@
 // The ClickHouse store's reads over a large data set seeded inside ClickHouse (support/clickhouse-seed.ts:
 // INSERT ... SELECT over numbers(), through the same materialized views as ingestion): p50/p95 of
-// the figure views (services, summary, trend, operations, database) over the last 24 h and 7 days,
-// and of a trace by id, each beside its ceiling measured in the same run: `SELECT 1` over the same
-// HTTP client (the round trip every read pays). The views run as the API runs them, on the store's
-// rollup reader (query/*-view.ts); the service-level bench/queries.ts takes over once the service
-// selects ClickHouse with CLICKHOUSE_URL.
+// the read views bench/queries.ts measures on the SQL stores (services, summary, trend, operations,
+// database, dependencies, usage, the occurrence page, the error groups list) over the last 24 h and
+// 7 days, and of a trace by id, each beside its ceiling measured in the same run: `SELECT 1` over
+// the same HTTP client (the round trip every read pays). The reads run as the API runs them, on
+// the store (ClickHouseTelemetryStore), without HTTP. Not here: log searches (no log records are
+// seeded) and searches with row filters (bounded by OCCURRENCE_SEARCH_WINDOW, not by the size).
 //
 //   npx tsx --conditions=source bench/clickhouse-queries.ts
 //
@@ -15,13 +16,8 @@ import { loadavg } from 'node:os';
 import { createClient } from '@clickhouse/client';
 import { systemClock } from '@playstack/server-kit';
 import { TestClickHouseServer } from '@playstack/server-kit/testing';
-import { databaseView } from '../packages/observability-service/src/query/database-view.js';
-import { operationsView } from '../packages/observability-service/src/query/operations-view.js';
-import { servicesView } from '../packages/observability-service/src/query/services-view.js';
-import { summaryView } from '../packages/observability-service/src/query/summary-view.js';
-import { trendView } from '../packages/observability-service/src/query/trend-view.js';
 import type { ApdexThresholds } from '../packages/observability-service/src/service-settings/service-settings.js';
-import { ClickHouseTelemetry } from '../packages/observability-service/src/telemetry/clickhouse/clickhouse-telemetry.js';
+import { ClickHouseTelemetryStore } from '../packages/observability-service/src/telemetry/clickhouse/clickhouse-telemetry-store.js';
 import { dayMs } from '../packages/observability-service/src/time-units.js';
 import { seedClickHouse, seededTraceIdSql } from './support/clickhouse-seed.js';
 
@@ -51,36 +47,59 @@ async function main(): Promise<void> {
   const url = process.env.CLICKHOUSE_URL ?? server!.url;
   // Seeding statements run for minutes: progress headers keep the connection alive meanwhile.
   const client = createClient({ url, request_timeout: 3_600_000, clickhouse_settings: { send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '10000' } });
-  const store = new ClickHouseTelemetry({ url, database, clock: systemClock, maxRowsPerInsert: 100_000 });
+  const telemetry = new ClickHouseTelemetryStore({ url, database, clock: systemClock, maxRowsPerInsert: 100_000 });
+  const store = telemetry.clickHouse;
   try {
-    await store.migrate();
+    const migrating = performance.now();
+    const applied = await store.migrate();
+    if (applied.length > 0) console.log(`applied ${applied.join(', ')} in ${((performance.now() - migrating) / 1000).toFixed(1)} s`);
     const nowMs = Date.now();
     let stored = (await store.storage()).occurrences;
     if (stored !== total) {
-      for (const table of ['occurrences', 'trace_days', 'operation_rollups', 'tenant_rollups', 'statement_rollups']) await client.command({ query: `TRUNCATE TABLE ${database}.${table}` });
+      const tables = await (await client.query({ query: `SELECT name FROM system.tables WHERE database = '${database}' AND engine LIKE '%MergeTree' AND name != 'schema_migrations'`, format: 'JSONEachRow' })).json<{ name: string }>();
+      for (const { name } of tables) await client.command({ query: `TRUNCATE TABLE ${database}.${name}` });
       const started = performance.now();
+      console.log(`seeding ${total.toLocaleString('en-US')} spans, load ${loadavg()[0]!.toFixed(1)}`);
       await seedClickHouse(client, database, nowMs - 7 * dayMs, nowMs, total, (seeded) => console.log(`seeded ${seeded.toLocaleString('en-US')} spans (${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)})`));
       stored = (await store.storage()).occurrences;
+      // Bytes per span after merges: what the tables settle at (ClickHouse merges in the background anyway).
+      const optimizing = performance.now();
+      for (const { name } of tables) await client.command({ query: `OPTIMIZE TABLE ${database}.${name} FINAL` });
+      console.log(`merged every table (OPTIMIZE ... FINAL) in ${((performance.now() - optimizing) / 1000).toFixed(0)} s`);
     }
+    const perTable = await (
+      await client.query({ query: `SELECT table, sum(bytes_on_disk) AS bytes, count() AS parts FROM system.parts WHERE database = '${database}' AND active GROUP BY table ORDER BY bytes DESC`, format: 'JSONEachRow' })
+    ).json<{ table: string; bytes: string; parts: string }>();
     const { bytesOnDisk } = await store.storage();
     console.log(`${stored.toLocaleString('en-US')} spans over 7 days, ${(bytesOnDisk / stored).toFixed(1)} bytes per span on disk (every table); ${iterations} reads per case`);
+    console.log(`bytes per span by table: ${perTable.map((row) => `${row.table} ${(Number(row.bytes) / stored).toFixed(1)} (${row.parts} parts)`).join(', ')}`);
     const ceiling = await timed(async () => (await client.query({ query: 'SELECT 1', format: 'JSONEachRow' })).json());
     console.log(`ceiling (SELECT 1 round trip): p50 ${ceiling.p50.toFixed(1)} ms, p95 ${ceiling.p95.toFixed(1)} ms`);
     const latest = await (await client.query({ query: `SELECT max(started_at) AS at FROM ${database}.occurrences`, format: 'JSONEachRow' })).json<{ at: number }>();
     const endMs = Math.ceil(Number(latest[0]!.at) / 60_000) * 60_000;
     const traceIds = (await (await client.query({ query: `SELECT ${seededTraceIdSql('toUInt64(number * 7919)')} AS id FROM system.numbers LIMIT ${iterations + 2}`, format: 'JSONEachRow' })).json<{ id: string }>()).map((row) => row.id);
     for (const [label, spanMs, targetMs] of [['24 h', dayMs, 200], ['7 days', 7 * dayMs, 500]] as const) {
-      const query = { range: { fromMs: endMs - spanMs, toMs: endMs }, filters: {}, rollups: store.rollups };
+      const read = { range: { fromMs: endMs - spanMs, toMs: endMs }, filters: {} };
+      const errors = { from: new Date(endMs - spanMs).toISOString(), to: new Date(endMs).toISOString() };
       const cases: Array<[string, () => Promise<unknown>]> = [
-        ['services', () => servicesView({ ...query, lastSeen: store.lastSeen }, thresholds)],
-        ['summary', () => summaryView(query, thresholds)],
-        ['trend', () => trendView(query, thresholds)],
-        ['operations', () => operationsView(query, thresholds, { limit: 20 })],
-        ['operations of one service', () => operationsView({ ...query, filters: { service: 'service-07' } }, thresholds, { limit: 20 })],
-        ['database', () => databaseView(query, 20)],
+        ['services', () => telemetry.services(read, thresholds)],
+        ['summary', () => telemetry.summary(read, thresholds)],
+        ['trend', () => telemetry.trend(read, thresholds)],
+        ['operations', () => telemetry.operations(read, thresholds, { limit: 20 })],
+        ['operations of one service', () => telemetry.operations({ ...read, filters: { service: 'service-07' } }, thresholds, { limit: 20 })],
+        ['database', () => telemetry.database(read, 20)],
+        ['dependencies', () => telemetry.dependencies(read)],
+        ['usage', () => telemetry.usage(read, undefined)],
+        ['occurrence page (50)', () => telemetry.occurrences(read, { limit: 50, offset: 0, window: 50_000 })],
+        ['errors list', () => telemetry.errorGroups(endMs, errors)],
+        ['errors list, by count', () => telemetry.errorGroups(endMs, { ...errors, sort: 'count' })],
       ];
       for (const [name, read] of cases) {
-        const figures = await timed(read);
+        const figures = await timed(read).catch((error: Error) => error);
+        if (figures instanceof Error) {
+          console.log(`${label.padEnd(6)} ${name.padEnd(26)} failed: ${figures.message}`);
+          continue;
+        }
         console.log(`${label.padEnd(6)} ${name.padEnd(26)} p50 ${figures.p50.toFixed(1).padStart(7)} ms, p95 ${figures.p95.toFixed(1).padStart(7)} ms (${(figures.p95 / ceiling.p95).toFixed(1)}x the ceiling's p95; target < ${targetMs} ms)`);
       }
     }
@@ -88,7 +107,7 @@ async function main(): Promise<void> {
     const trace = await timed(() => store.trace(traceIds[next++ % traceIds.length]!));
     console.log(`trace by id                       p50 ${trace.p50.toFixed(1).padStart(7)} ms, p95 ${trace.p95.toFixed(1).padStart(7)} ms (target < 50 ms); load average ${loadavg()[0]!.toFixed(1)}`);
   } finally {
-    await store.close();
+    await telemetry.close();
     await client.close();
     await server?.dispose();
   }

@@ -2,8 +2,8 @@
 // a hundred million spans take minutes rather than hours of client inserts. The spans go through
 // the same materialized views as ingested ones (rollups, trace index). Shape: traces of 4 spans
 // (a server span and three children: an internal step, a database call, an outgoing call) over 20
-// services, 50 routes and 50 tenants, spread evenly over [fromMs, toMs), every 37th trace failing,
-// durations 2 ms to about 800 ms skewed towards fast.
+// services, 50 routes and 50 tenants, spread evenly over [fromMs, toMs), every 37th trace failing
+// (its server span an error of one of 40 groups), durations 2 ms to about 800 ms skewed towards fast.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { occurrenceInsertColumns } from '../../packages/observability-service/src/telemetry/clickhouse/clickhouse-occurrence-rows.js';
 import { histogramRelativeError, maxTrackedMs, minTrackedMs } from '../../packages/observability-service/src/storage/latency-histogram.js';
@@ -51,7 +51,12 @@ function seedStatement(database: string, fromMs: number, toMs: number, first: nu
     "if(r = 2, concat('SELECT * FROM players_', toString(tr % 30), ' WHERE id = ?'), NULL) AS normalized_statement",
     "if(r = 2, 'SELECT', NULL) AS db_operation",
     "if(r = 3, 'rank-engine', NULL) AS peer_service",
-    ...['peer_address', 'error_type', 'error_message', 'error_stack', 'error_group_id', 'attributes', 'resource_attributes', 'events', 'links'].map((column) => `NULL AS ${column}`),
+    'NULL AS peer_address',
+    "if(failed, 'TimeoutError', NULL) AS error_type",
+    "if(failed, concat('rank engine timed out on shard ', toString(tr % 40)), NULL) AS error_message",
+    'NULL AS error_stack',
+    'if(failed, lower(hex(cityHash64(tr % 40))), NULL) AS error_group_id',
+    ...['attributes', 'resource_attributes', 'events', 'links'].map((column) => `NULL AS ${column}`),
     'toUInt64(t) AS received_at',
   ];
   if (values.length !== occurrenceInsertColumns.length) throw new Error('the seed statement does not give every column');
