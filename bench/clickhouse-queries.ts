@@ -10,7 +10,8 @@
 //   npx tsx --conditions=source bench/clickhouse-queries.ts
 //
 // BENCH_OCCURRENCES (default 100,000,000) spans over 7 days ending now; BENCH_ITERATIONS (default
-// 30) reads per case. CLICKHOUSE_URL uses a running server (and keeps the seeded database
+// 30) reads per case; BENCH_SKIP=<text>[|<text>...] leaves out the cases whose label contains one
+// (e.g. '7 days dependencies', which reads raw spans for many seconds). CLICKHOUSE_URL uses a running server (and keeps the seeded database
 // BENCH_CLICKHOUSE_DATABASE, default bench_queries, for the next run); otherwise a private one.
 import { loadavg } from 'node:os';
 import { createClient } from '@clickhouse/client';
@@ -24,6 +25,7 @@ import { seedClickHouse, seededTraceIdSql } from './support/clickhouse-seed.js';
 const total = Number(process.env.BENCH_OCCURRENCES ?? 100_000_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
 const database = process.env.BENCH_CLICKHOUSE_DATABASE ?? 'bench_queries';
+const skipped = process.env.BENCH_SKIP?.split('|') ?? [];
 const thresholds: ApdexThresholds = async (services) => new Map(services.map((service) => [service, 300]));
 
 function percentile(sorted: readonly number[], q: number): number {
@@ -94,7 +96,7 @@ async function main(): Promise<void> {
         ['errors list', () => telemetry.errorGroups(endMs, errors)],
         ['errors list, by count', () => telemetry.errorGroups(endMs, { ...errors, sort: 'count' })],
       ];
-      for (const [name, read] of cases) {
+      for (const [name, read] of cases.filter(([name]) => !skipped.some((part) => `${label} ${name}`.includes(part)))) {
         const figures = await timed(read).catch((error: Error) => error);
         if (figures instanceof Error) {
           console.log(`${label.padEnd(6)} ${name.padEnd(26)} failed: ${figures.message}`);
