@@ -17,8 +17,7 @@ export function shardDatabaseOf(database: string, cluster: string | undefined): 
  * in a shard's own tables), and `<database>` holds a `Distributed` table of the same name over
  * each of them, which the reads use: each shard aggregates its part, the server asked merges
  * the states. Creates the read tables missing for the shard tables there are (materialized views
- * and the migrations' record aside), and drops those whose shard table a migration dropped; safe
- * to run again and from several instances.
+ * and the migrations' record aside); safe to run again and from several instances.
  */
 export async function createDistributedTables(client: ClickHouseClient, database: string, cluster: string): Promise<void> {
   if (!identifier.test(cluster)) throw new Error(`CLICKHOUSE_CLUSTER must be a plain identifier, not "${cluster}"`);
@@ -28,15 +27,7 @@ export async function createDistributedTables(client: ClickHouseClient, database
     query: `SELECT name FROM system.tables WHERE database = ${stringLiteral(shardDatabase)} AND engine LIKE '%MergeTree' AND name != 'schema_migrations'`,
     format: 'JSONEachRow',
   });
-  const shardTables = (await result.json<{ name: string }>()).map((row) => row.name);
-  const readTables = await client.query({
-    query: `SELECT name FROM system.tables WHERE database = ${stringLiteral(database)} AND engine = 'Distributed'`,
-    format: 'JSONEachRow',
-  });
-  for (const { name } of await readTables.json<{ name: string }>()) {
-    if (!shardTables.includes(name)) await client.command({ query: `DROP TABLE IF EXISTS ${database}.${name}` });
-  }
-  for (const name of shardTables) {
+  for (const { name } of await result.json<{ name: string }>()) {
     // rand(): a statement inserting through a read table (rare: the tables ingestion fills are written on a shard) spreads its rows.
     await client.command({ query: `CREATE TABLE IF NOT EXISTS ${database}.${name} AS ${shardDatabase}.${name} ENGINE = Distributed(${cluster}, ${shardDatabase}, ${name}, rand())` });
   }

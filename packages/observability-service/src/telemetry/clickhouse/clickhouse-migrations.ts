@@ -20,8 +20,6 @@ export interface ClickHouseMigration {
    * the version began at: an upgrade fills new tables from the data already stored.
    */
   perStoredDay?: readonly string[];
-  /** Statements run after the fill (dropping what the new tables replace). */
-  afterFill?: readonly string[];
 }
 
 /** Columns every rollup carries besides its key: mergeable states, so several writers' rows of one minute add up. */
@@ -328,7 +326,9 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
     // range table): its spans are then read from a few granules of the `(service, started_at)`
     // order, not from a scan of its days' trace ids. One row per trace, day and service once
     // merged; small granules (256 rows), since every read of it is a point look-up in every part.
-    // It replaces `trace_days` (a row per span), dropped after the fill.
+    // It replaces `trace_days` (a row per span) for reads. `trace_days` and its view stay for one
+    // release: instances of the version before, in a rolling upgrade, still read traces through it
+    // (docs/operations.md, Upgrades: drop in a later release what this one stops using).
     statements: [
       `CREATE TABLE IF NOT EXISTS {db}.trace_index (
         day Date, trace_id String, service String,
@@ -339,7 +339,6 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
       `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.trace_index_mv TO {db}.trace_index AS ${traceIndexSelect('1')}`,
     ],
     perStoredDay: [`INSERT INTO {db}.trace_index ${traceIndexSelect("day = toDate('{day}') AND received_at < {before}")}`],
-    afterFill: ['DROP TABLE IF EXISTS {db}.trace_days_mv', 'DROP TABLE IF EXISTS {db}.trace_days'],
   },
 ];
 
@@ -375,7 +374,6 @@ export async function migrateClickHouse(client: ClickHouseClient, database: stri
         await client.command({ query: statement.replaceAll('{db}', database).replaceAll('{day}', day).replaceAll('{before}', String(before)) });
       }
     }
-    for (const statement of migration.afterFill ?? []) await client.command({ query: statement.replaceAll('{db}', database) });
     await client.insert({ table: `${database}.schema_migrations`, values: [{ version: migration.version, applied_at: Date.now() }], format: 'JSONEachRow' });
     ran.push(migration.version);
   }

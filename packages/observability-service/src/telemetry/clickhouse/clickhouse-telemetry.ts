@@ -18,6 +18,8 @@ import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.j
 const partitionedTables = [
   'occurrences',
   'trace_index',
+  // Read only by the version before trace_index (a rolling upgrade); dropped in a later release.
+  'trace_days',
   'operation_rollups',
   'tenant_rollups',
   'statement_rollups',
