@@ -44,33 +44,6 @@ describe('SQLite ingest on the writer thread (SQLITE_WRITER_THREAD, on by defaul
     expect(listed.json().total).toBe(600);
   });
 
-  it('lets the service connection write (tier folding, key and status changes) while the thread commits, without busy errors', async () => {
-    app = await buildTestApp(database, { SERVICE_API_KEY: apiKey });
-    const admin = await setUpFirstAdmin(app);
-    const now = Date.now();
-    const traffic = Array.from({ length: 16 }, (_, envelopeIndex) =>
-      ingest(
-        app,
-        Array.from({ length: 400 }, (_, index) =>
-          minimalOccurrence(new Date(now - index * 50).toISOString(), {
-            operation: `op-${index % 40}`,
-            status: index % 7 === 0 ? 'error' : 'ok',
-            error: index % 7 === 0 ? { type: 'Timeout', message: `timed out after ${envelopeIndex} s` } : undefined,
-          }),
-        ),
-      ),
-    );
-    // Reads-then-writes on the service connection, racing the thread's commits.
-    const folds = Array.from({ length: 8 }, () => app.tierCompactor.runOnce());
-    const keys = Array.from({ length: 4 }, (_, index) => asBrowser(app, admin, { method: 'POST', url: '/api/v1/admin/keys', payload: { name: `key-${index}` } }));
-    const [ingested, , created] = await Promise.all([Promise.all(traffic), Promise.all(folds), Promise.all(keys)]);
-    expect(ingested.map((response) => response.statusCode)).toEqual(Array(16).fill(202));
-    expect(created.map((response) => response.statusCode)).toEqual(Array(4).fill(201));
-    await app.tierCompactor.runOnce();
-    const listed = await asBrowser(app, admin, { method: 'GET', url: '/api/v1/occurrences?limit=1' });
-    expect(listed.json().total).toBe(16 * 400);
-  });
-
   it('makes a service-connection transaction that reads before it writes wait for the thread, not fail', async () => {
     app = await buildTestApp(database, { SERVICE_API_KEY: apiKey });
     const { db } = (app as ObservabilityApp).database;
