@@ -35,7 +35,9 @@ export interface StoredPosition {
 
 /** A score as it sorts on a board of the given order, and back: negation is its own inverse. */
 export function sortScoreOf(order: SortOrder, score: number): number {
-  return order === 'desc' ? -score : score;
+  // `0 - score` rather than `-score`, and `score + 0`: never -0 (a score of 0 read back from Redis on
+  // a desc board would come out as -0, and answers must say 0).
+  return order === 'desc' ? 0 - score : score + 0;
 }
 
 /** A subscore as it sorts (0 on a set without one), and back. */
