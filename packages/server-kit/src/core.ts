@@ -4,6 +4,6 @@
 export { ApiError, type ErrorBody } from './errors/api-error.js';
 export { errorStatusOf, type ErrorCode } from './errors/error-codes.js';
 export { databaseView, tableView } from './db/table-view.js';
-export { applySqlitePragmas, sqliteDialect, type SqlitePragmaOptions } from './db/sqlite-connection.js';
+export { applySqlitePragmas, sqliteDatabase, type SqlitePragmaOptions } from './db/sqlite-connection.js';
 export type { Database, Dialect } from './db/database.js';
 export type { Clock } from './system/clock.js';

@@ -14,7 +14,7 @@ export { RequestLogController, type RequestLogMode } from './logging/request-log
 export { likelyTypos, type LikelyTypo } from './config/likely-typos.js';
 export { redactUrl } from './config/redact-url.js';
 export { openDatabase, type Database, type DatabaseOptions, type Dialect } from './db/database.js';
-export { applySqlitePragmas, sqliteDialect, type SqlitePragmaOptions } from './db/sqlite-connection.js';
+export { applySqlitePragmas, sqliteDatabase, type SqlitePragmaOptions } from './db/sqlite-connection.js';
 export { databaseView, tableView } from './db/table-view.js';
 export { directStatementsOf, runStatementsDirectly, type SqliteStatements } from './db/direct-statements.js';
 export { SqliteDatabase } from './db/sqlite-driver.js';

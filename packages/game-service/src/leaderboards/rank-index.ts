@@ -80,6 +80,15 @@ interface MissedPlayer {
   readonly sets: Map<string, RankedSet>;
 }
 
+/** The rows a run's transaction left, and the `syncMark` taken before it wrote them. */
+interface CommittedRows {
+  rows: ReadonlyArray<Entry | undefined>;
+  mark: number;
+}
+
+/** A sync that found every set in step. */
+const nothingOutOfStep: ReadonlySet<string> = new Set();
+
 /**
  * Keeps the rank engine in step with SQL and answers rank questions from whichever holds them.
  *
@@ -104,15 +113,6 @@ interface MissedPlayer {
  *   answers it while one instance rebuilds it under a lease; the others wait for it;
  * - a catch-up (`resynchronise`): every held set rebuilt, with writes made meanwhile replayed.
  */
-/** The rows a run's transaction left, and the `syncMark` taken before it wrote them. */
-interface CommittedRows {
-  rows: ReadonlyArray<Entry | undefined>;
-  mark: number;
-}
-
-/** A sync that found every set in step. */
-const nothingOutOfStep: ReadonlySet<string> = new Set();
-
 export class RankIndex {
   readonly #db: GameDb;
   /** The after-commit read of a player's entries, compiled once. */

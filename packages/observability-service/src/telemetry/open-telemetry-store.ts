@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { commonConfigProperties, configSchema, loadConfig, migrateToLatest, openDatabase, pendingMigrations, systemClock, type Database } from '@playstack/server-kit';
+import { commonConfigProperties, configSchema, loadConfig, migrateToLatest, openDatabase, pendingMigrations, sqlitePragmaOptions, systemClock, type Database } from '@playstack/server-kit';
 import type { ObservabilityDatabase } from '../database.js';
 import { sqlLogStore } from '../logs/index.js';
 import { observabilityMigrations } from '../migrations/index.js';
@@ -71,10 +71,7 @@ async function openSqlStore(location: Extract<TelemetryStoreLocation, { kind: 's
     poolSize,
     dataDir: location.kind === 'sqlite' ? location.dataDir : '.',
     fileName: location.kind === 'sqlite' ? location.fileName : 'unused.sqlite',
-    sqliteSynchronous: options.role === 'target' ? 'full' : 'normal',
-    sqliteMmapBytes: settings.SQLITE_MMAP_MB * 1024 * 1024,
-    sqliteCacheBytes: settings.SQLITE_CACHE_MB * 1024 * 1024,
-    sqliteWalAutocheckpointPages: settings.SQLITE_WAL_AUTOCHECKPOINT_PAGES,
+    ...sqlitePragmaOptions({ ...settings, SQLITE_SYNCHRONOUS: options.role === 'target' ? 'full' : 'normal' }),
   }).catch((error: unknown) => {
     throw new TelemetryStoreUnavailable(`${name} does not answer: ${reasonOf(error)}`);
   });

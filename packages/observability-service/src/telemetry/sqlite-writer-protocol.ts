@@ -24,5 +24,4 @@ export type WriterReply =
   | { type: 'ready' }
   | { type: 'done'; id: number }
   | { type: 'failed'; id: number; error: { name: string; message: string } }
-  | { type: 'commit'; commit: CommitReport }
-  | { type: 'closed' };
+  | { type: 'commit'; commit: CommitReport };

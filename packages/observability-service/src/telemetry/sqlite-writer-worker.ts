@@ -4,8 +4,7 @@
 // the write path (the kit's `core`, Kysely, better-sqlite3), never Fastify or OpenTelemetry: the
 // ingest path creates no telemetry of its own.
 import { parentPort, workerData } from 'node:worker_threads';
-import { Kysely } from 'kysely';
-import { sqliteDialect, type Database } from '@playstack/server-kit/core';
+import { sqliteDatabase } from '@playstack/server-kit/core';
 import { sqlLogStore } from '../logs/index.js';
 import { OccurrenceWriter } from './occurrence-writer.js';
 import type { SqlTelemetryDatabase } from './sql-telemetry-database.js';
@@ -15,16 +14,7 @@ const port = parentPort!;
 const settings = workerData as SqliteWriterSettings;
 const post = (reply: WriterReply) => port.postMessage(reply);
 
-const { dialect, file } = sqliteDialect(settings.path, settings.pragmas);
-const db = new Kysely<SqlTelemetryDatabase>({ dialect });
-const database: Database<SqlTelemetryDatabase> = {
-  db,
-  dialect: 'sqlite',
-  async ping() {
-    file.prepare('select 1').get();
-  },
-  close: () => db.destroy(),
-};
+const database = sqliteDatabase<SqlTelemetryDatabase>(settings.path, settings.pragmas);
 /** The service clock's newest reading: every request carries it (tests move the clock by hand). */
 let now = 0;
 const writer = new OccurrenceWriter({
@@ -42,13 +32,11 @@ function failure(error: unknown): { name: string; message: string } {
 
 port.on('message', (request: WriterRequest) => {
   if (request.type === 'close') {
+    // The thread's exit tells the service it is done.
     void writer
       .idle()
-      .then(() => db.destroy())
-      .finally(() => {
-        post({ type: 'closed' });
-        port.close();
-      });
+      .then(() => database.close())
+      .finally(() => port.close());
     return;
   }
   now = Math.max(now, request.now);

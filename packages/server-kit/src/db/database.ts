@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
-import { statementSpans, tracedDialect } from '../telemetry/sql-spans.js';
+import { statementSpans, tracedDialect, type DbSystem, type StatementSpanStarter } from '../telemetry/sql-spans.js';
 import { activeTracing } from '../telemetry/tracing.js';
-import { sqliteStatements, type SqliteStatements } from './direct-statements.js';
-import { sqliteDialect, type SqlitePragmaOptions } from './sqlite-connection.js';
+import type { Database } from './database-handle.js';
+import { sqliteStatements } from './direct-statements.js';
+import { sqliteDatabase, type SqlitePragmaOptions } from './sqlite-connection.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Database, Dialect } from './database-handle.js';
 
 export interface DatabaseOptions extends SqlitePragmaOptions {
   /** `postgres://...`; unset selects SQLite. */
@@ -17,17 +18,6 @@ export interface DatabaseOptions extends SqlitePragmaOptions {
   /** SQLite: directory and file name of the database file. */
   dataDir: string;
   fileName: string;
-}
-
-/** A Kysely instance over SQLite or PostgreSQL, with what callers need to know about it. */
-export interface Database<DB = any> {
-  readonly db: Kysely<DB>;
-  readonly dialect: Dialect;
-  /** SQLite: the connection's prepared statements, for the owner of a transaction (`runStatementsDirectly`). */
-  readonly sqliteStatements?: SqliteStatements;
-  /** Round trip to the database; rejects when it is unreachable. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
 }
 
 const int8Oid = 20;
@@ -41,10 +31,15 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
-/** The dialect, its queries traced when tracing is on (`startTracing`); as it is otherwise. */
-function traced(dialect: KyselyDialect, system: 'sqlite' | 'postgresql', namespace: string): KyselyDialect {
+/** The CLIENT spans of a database's statements when tracing is on (`startTracing`). */
+function statementSpansOf(system: DbSystem, namespace: string): StatementSpanStarter | undefined {
   const tracing = activeTracing();
-  return tracing ? tracedDialect(dialect, tracing, system, namespace) : dialect;
+  return tracing && statementSpans(tracing, system, namespace);
+}
+
+/** The dialect, its queries traced when `startSpan` is given; as it is otherwise. */
+function traced(dialect: KyselyDialect, startSpan: StatementSpanStarter | undefined): KyselyDialect {
+  return startSpan ? tracedDialect(dialect, startSpan) : dialect;
 }
 
 /** Opens the database the options describe. SQLite files are set up by `applySqlitePragmas`. */
@@ -54,20 +49,10 @@ export async function openDatabase<DB = any>(options: DatabaseOptions): Promise<
 }
 
 function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
-  const { dialect, file, statements } = sqliteDialect(join(options.dataDir, options.fileName), options);
-  const db = new Kysely<DB>({ dialect: traced(dialect, 'sqlite', options.fileName) });
-  const tracing = activeTracing();
-  return {
-    db,
-    dialect: 'sqlite',
-    sqliteStatements: sqliteStatements(statements, tracing && statementSpans(tracing, 'sqlite', options.fileName)),
-    async ping() {
-      file.prepare('select 1').get();
-    },
-    async close() {
-      await db.destroy();
-    },
-  };
+  // One span starter for both ways statements run: Kysely's and the direct ones.
+  const startSpan = statementSpansOf('sqlite', options.fileName);
+  const { statements, ...database } = sqliteDatabase<DB>(join(options.dataDir, options.fileName), options, (dialect) => traced(dialect, startSpan));
+  return { ...database, sqliteStatements: sqliteStatements(statements, startSpan) };
 }
 
 async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>> {
@@ -82,7 +67,7 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
   // discards a client that is no longer queryable when it is released.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: traced(new PostgresDialect({ pool }), 'postgresql', options.schema) });
+  const db = new Kysely<DB>({ dialect: traced(new PostgresDialect({ pool }), statementSpansOf('postgresql', options.schema)) });
   if (options.schema !== 'public') {
     await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);
   }

@@ -1,7 +1,8 @@
 import type { Database as SqliteFile } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type Dialect as KyselyDialect } from 'kysely';
+import type { Database } from './database-handle.js';
 import { SqliteDatabase } from './sqlite-driver.js';
 import type { PreparedStatements } from './direct-statements.js';
 import { withStatementCache } from './statement-cache.js';
@@ -30,15 +31,49 @@ export function applySqlitePragmas(file: SqliteFile, options: SqlitePragmaOption
 }
 
 /**
- * Kysely's SQLite dialect over the file at `path` (created with its directory when missing), set
- * up by `applySqlitePragmas`, with a prepared-statement cache; the file itself, and the cache
- * (`runStatementsDirectly`). Loads nothing
- * beyond better-sqlite3 and Kysely, so a worker thread can open a second connection cheaply.
+ * Kysely's SQLite dialect, every transaction begun IMMEDIATE. Kysely begins with a plain
+ * (deferred) BEGIN, and a deferred transaction that reads before it writes fails at once with
+ * SQLITE_BUSY (no busy wait) when another connection to the file commits in between: the
+ * observability service's writer thread's, or another process's. Taking the write lock at BEGIN
+ * makes it wait its turn instead.
  */
-export function sqliteDialect(path: string, options: SqlitePragmaOptions): { dialect: SqliteDialect; file: SqliteFile; statements: PreparedStatements } {
+function immediateTransactions(dialect: SqliteDialect): KyselyDialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver: () => {
+      const driver = dialect.createDriver();
+      driver.beginTransaction = async (connection) => {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      };
+      return driver;
+    },
+  };
+}
+
+/**
+ * The SQLite database at `path` (created with its directory when missing), set up by
+ * `applySqlitePragmas`, through Kysely with a prepared-statement cache and IMMEDIATE
+ * transactions; `dialect` wraps Kysely's dialect (tracing). Its `statements` are the cache, for
+ * `sqliteStatements`. Loads nothing beyond better-sqlite3 and Kysely, so a worker thread can open
+ * a second connection cheaply.
+ */
+export function sqliteDatabase<DB>(path: string, options: SqlitePragmaOptions, dialect: (sqlite: KyselyDialect) => KyselyDialect = (sqlite) => sqlite): Database<DB> & { statements: PreparedStatements } {
   mkdirSync(dirname(path), { recursive: true });
   const file = new SqliteDatabase(path);
   applySqlitePragmas(file, options);
   const statements = withStatementCache(file);
-  return { dialect: new SqliteDialect({ database: statements }), file, statements };
+  const db = new Kysely<DB>({ dialect: dialect(immediateTransactions(new SqliteDialect({ database: statements }))) });
+  return {
+    db,
+    dialect: 'sqlite',
+    statements,
+    async ping() {
+      file.prepare('select 1').get();
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
 }

@@ -11,7 +11,6 @@ export const defaultStatementCacheSize = 512;
  * simple statement. Reuse is safe: Kysely runs one query at a time on its single SQLite
  * connection (a stream holds the connection until it ends), and SQLite re-prepares a cached
  * statement by itself when the schema changes. The least recently used statement goes first.
- * Transactions begin IMMEDIATE (below).
  */
 export function withStatementCache(file: SqliteFile, maxStatements = defaultStatementCacheSize): SqliteDatabase & PreparedStatements {
   const statements = new Map<string, Statement>();
@@ -21,11 +20,6 @@ export function withStatementCache(file: SqliteFile, maxStatements = defaultStat
       file.close();
     },
     prepare(sql: string) {
-      // Kysely begins every transaction with a plain (deferred) BEGIN. A deferred transaction that
-      // reads before it writes fails at once with SQLITE_BUSY (no busy wait) when another
-      // connection to the file commits in between: the ingest writer thread's, or another
-      // process's. Taking the write lock at BEGIN makes it wait its turn instead.
-      if (sql === 'begin') sql = 'begin immediate';
       let statement = statements.get(sql);
       if (statement) {
         statements.delete(sql);

@@ -112,7 +112,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<App>
 }
 
 /** The SQLite settings the configuration asks for (`applySqlitePragmas`). */
-export function sqlitePragmaOptions(config: CommonConfig): SqlitePragmaOptions {
+export function sqlitePragmaOptions(config: Pick<CommonConfig, 'SQLITE_SYNCHRONOUS' | 'SQLITE_MMAP_MB' | 'SQLITE_CACHE_MB' | 'SQLITE_WAL_AUTOCHECKPOINT_PAGES'>): SqlitePragmaOptions {
   return {
     sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
     sqliteMmapBytes: config.SQLITE_MMAP_MB * 1024 * 1024,

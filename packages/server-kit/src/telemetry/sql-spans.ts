@@ -66,12 +66,12 @@ export function inStatementSpan<R>(startSpan: StatementSpanStarter | undefined, 
 }
 
 /**
- * A Kysely dialect whose queries are CLIENT spans (`SELECT game_runs`) with the statement
- * (`db.query.text`, bound values never included), `db.system`/`db.system.name`, the operation and
- * table, when a recording span is active (a sampled request's): work outside any request starts no root spans.
+ * A Kysely dialect whose queries are CLIENT spans (`SELECT game_runs`, from `statementSpans`:
+ * the statement as `db.query.text`, bound values never included, `db.system`/`db.system.name`,
+ * the operation and table) when a recording span is active (a sampled request's): work outside
+ * any request starts no root spans.
  */
-export function tracedDialect(dialect: Dialect, tracing: Tracing, system: DbSystem, namespace: string): Dialect {
-  const statementSpan = statementSpans(tracing, system, namespace);
+export function tracedDialect(dialect: Dialect, statementSpan: StatementSpanStarter): Dialect {
   const createDriver = dialect.createDriver.bind(dialect);
   return {
     createAdapter: () => dialect.createAdapter(),
