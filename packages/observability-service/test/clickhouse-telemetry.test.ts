@@ -11,7 +11,7 @@ import { apdexThresholdsFrom } from '../src/service-settings/service-settings.js
 import { LatencyHistogram } from '../src/storage/latency-histogram.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { createClient } from '@clickhouse/client';
-import { clickHouseMigrations, migrateClickHouse } from '../src/telemetry/clickhouse/clickhouse-migrations.js';
+import { clickHouseMigrations, migrateClickHouse, type ClickHouseMigration } from '../src/telemetry/clickhouse/clickhouse-migrations.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
 import type { ClickHouseRollupQuery } from '../src/telemetry/clickhouse/clickhouse-rollups.js';
 import { dayMs, minuteMs } from '../src/time-units.js';
@@ -79,12 +79,12 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
 
   it('creates its schema once: a second migration run applies nothing', async () => {
     const store = open(clickHouse.database());
-    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs', '2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index']);
+    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs', '2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms']);
     expect(await store.migrate()).toEqual([]);
     expect(await open(store.database).migrate()).toEqual([]);
   });
 
-  it('fills the rollup tiers and the trace index from the spans stored before an upgrade', async () => {
+  it('fills the rollup tiers, their histogram rows and the trace index from the spans stored before an upgrade', async () => {
     const data = generateDataSet(now, 600, 7);
     const upgraded = open(clickHouse.database());
     const client = createClient({ url: clickHouse.url });
@@ -94,7 +94,7 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
     } finally {
       await client.close();
     }
-    expect(await upgraded.migrate()).toEqual(['2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index']);
+    expect(await upgraded.migrate()).toEqual(['2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms']);
     const fresh = open(clickHouse.database());
     await fresh.migrate();
     await fresh.write(data.rows);
@@ -105,6 +105,43 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
     // The version before reads traces through trace_days: a rolling upgrade keeps it filled.
     expect((await upgraded.tableRows()).get('trace_days')).toBe((await fresh.tableRows()).get('trace_days'));
     expect((await fresh.tableRows()).get('trace_days')).toBeGreaterThan(0);
+  });
+
+  it('goes on with an interrupted fill where it stopped: no day filled twice, the same cut-off', async () => {
+    const data = generateDataSet(now, 600, 7);
+    const store = open(clickHouse.database());
+    await store.migrate();
+    await store.write(data.rows);
+    const days = (await store.rows<{ day: string; n: string }>(`SELECT toString(day) AS day, count() AS n FROM ${store.database}.occurrences GROUP BY day ORDER BY day`)).map(
+      (row) => ({ day: row.day, n: Number(row.n) }),
+    );
+    expect(days.length).toBeGreaterThanOrEqual(2);
+    const failingOn = days[1]!.day;
+    // A version whose second statement of each day fails on the second day, the first time only.
+    const fill = (failing: boolean): ClickHouseMigration => ({
+      version: '2099-01-01-01-fill-test',
+      statements: [
+        'CREATE TABLE IF NOT EXISTS {db}.fill_counts (day Date, n UInt64) ENGINE = MergeTree ORDER BY day',
+        'CREATE TABLE IF NOT EXISTS {db}.fill_marks (day Date, before UInt64) ENGINE = MergeTree ORDER BY day',
+      ],
+      perStoredDay: [
+        "INSERT INTO {db}.fill_counts SELECT toDate('{day}'), count() FROM {db}.occurrences WHERE day = toDate('{day}') AND received_at < {before}",
+        `INSERT INTO {db}.fill_marks SELECT toDate('{day}'), {before} + ${failing ? `throwIf(toDate('{day}') = toDate('${failingOn}'))` : '0'}`,
+      ],
+    });
+    const client = createClient({ url: clickHouse.url });
+    try {
+      await expect(migrateClickHouse(client, store.database, [...clickHouseMigrations, fill(true)])).rejects.toThrow();
+      expect(await migrateClickHouse(client, store.database, [...clickHouseMigrations, fill(false)])).toEqual(['2099-01-01-01-fill-test']);
+      expect(await migrateClickHouse(client, store.database, [...clickHouseMigrations, fill(false)])).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    const counts = await store.rows<{ day: string; n: string }>(`SELECT toString(day) AS day, n FROM ${store.database}.fill_counts ORDER BY day`);
+    expect(counts.map((row) => ({ day: row.day, n: Number(row.n) }))).toEqual(days);
+    const marks = await store.rows<{ day: string; before: string }>(`SELECT toString(day) AS day, toString(before) AS before FROM ${store.database}.fill_marks ORDER BY day`);
+    expect(marks.map((row) => row.day)).toEqual(days.map((row) => row.day));
+    expect(new Set(marks.map((row) => row.before)).size).toBe(1);
   });
 
   describeEachDatabase('the same rollups as the SQL store from the same data', (database) => {

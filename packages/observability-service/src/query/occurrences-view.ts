@@ -3,7 +3,7 @@ import { ApiError } from '@playstack/server-kit';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { occurrenceFromRow } from './occurrence-record.js';
 import { minuteMs, minuteOf } from '../time-units.js';
-import { aggregateRollups } from './rollup-aggregate.js';
+import { aggregateRollups, type RollupAggregate } from './rollup-aggregate.js';
 import { operationTiers } from './rollup-tiers.js';
 import type { QueryRange } from './query-range.js';
 import { storedAttributeEquals } from './attribute-filter.js';
@@ -149,27 +149,43 @@ async function countWholeMinutes(query: ReadQuery, options: IndexedFilters, whol
     range: whole,
     equals: { service: query.filters.service, environment: query.filters.environment, operation: options.operation },
   });
-  if (!all) return 0;
-  return options.status === 'ok' ? all.count - all.errorCount : options.status === 'error' ? all.errorCount : all.count;
+  return countOfFigures(all, options.status);
+}
+
+/** How many occurrences of a status (all when undefined) rollup figures count. */
+export function countOfFigures(figures: Pick<RollupAggregate, 'count' | 'errorCount'> | undefined, status: IndexedFilters['status']): number {
+  if (!figures) return 0;
+  return status === 'ok' ? figures.count - figures.errorCount : status === 'error' ? figures.errorCount : figures.count;
 }
 
 /**
- * The exact number of occurrences the indexed filters select without counting millions of raw
- * rows: whole minutes come from the rollups (written in the same transaction as the raw rows, so
- * they agree), the partial minutes at either end from the raw rows.
+ * The exact number of occurrences in a range without counting millions of raw rows: the whole
+ * minutes from the rollups (`wholeMinutes`: they count every occurrence the raw rows hold), the
+ * partial minutes at either end from the raw rows (`raw`). Both stores count their totals so.
  */
-async function countIndexed(query: ReadQuery, options: IndexedFilters): Promise<number> {
-  const { range } = query;
-  const raw = (fromMs: number, toMs: number) => (toMs <= fromMs ? Promise.resolve(0) : countRaw(query, indexedConditions(query, options, fromMs, toMs)));
+export async function countByMinutes(
+  range: QueryRange,
+  wholeMinutes: (whole: QueryRange) => Promise<number>,
+  raw: (fromMs: number, toMs: number) => Promise<number>,
+): Promise<number> {
+  const partial = (fromMs: number, toMs: number) => (toMs <= fromMs ? Promise.resolve(0) : raw(fromMs, toMs));
   const wholeFromMs = Math.ceil(range.fromMs / minuteMs) * minuteMs;
   const wholeToMs = minuteOf(range.toMs);
-  if (wholeToMs <= wholeFromMs) return raw(range.fromMs, range.toMs);
-  const [wholeMinutes, head, tail] = await Promise.all([
-    countWholeMinutes(query, options, { fromMs: wholeFromMs, toMs: wholeToMs }),
-    raw(range.fromMs, wholeFromMs),
-    raw(wholeToMs, range.toMs),
-  ]);
-  return wholeMinutes + head + tail;
+  if (wholeToMs <= wholeFromMs) return partial(range.fromMs, range.toMs);
+  const [whole, head, tail] = await Promise.all([wholeMinutes({ fromMs: wholeFromMs, toMs: wholeToMs }), partial(range.fromMs, wholeFromMs), partial(wholeToMs, range.toMs)]);
+  return whole + head + tail;
+}
+
+/**
+ * The exact number of occurrences the indexed filters select: whole minutes from the rollups
+ * (written in the same transaction as the raw rows, so they agree), the rest from the raw rows.
+ */
+function countIndexed(query: ReadQuery, options: IndexedFilters): Promise<number> {
+  return countByMinutes(
+    query.range,
+    (whole) => countWholeMinutes(query, options, whole),
+    (fromMs, toMs) => countRaw(query, indexedConditions(query, options, fromMs, toMs)),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ApiError } from '@playstack/server-kit';
 import { spelledVerbatim } from '../../query/attribute-filter.js';
-import { durationBinsPerDecade, hasRowFilters, type IndexedFilters, type OccurrenceListOptions, type RowFilters, type SearchBound } from '../../query/occurrences-view.js';
+import { countByMinutes, countOfFigures, durationBinsPerDecade, hasRowFilters, type IndexedFilters, type OccurrenceListOptions, type RowFilters, type SearchBound } from '../../query/occurrences-view.js';
 import { occurrenceFromRow } from '../../query/occurrence-record.js';
 import type { QueryRange } from '../../query/query-range.js';
 import {
@@ -80,17 +80,79 @@ interface SearchWindow {
  * where it stops: the same window the SQL store searches (occurrences-view.ts).
  */
 async function searchWindowOf(telemetry: ClickHouseTelemetry, read: TelemetryRead, options: IndexedFilters & SearchBound): Promise<{ window: SearchWindow; from: string }> {
-  const where = indexedConditions(read, options).join(' AND ');
-  const [last] = await telemetry.rows<{ started_at: number }>(
-    `SELECT started_at FROM ${telemetry.database}.occurrences WHERE ${where} ${newestFirst} LIMIT ${numberLiteral(options.window - 1)}, 1`,
-  );
-  const from = `(SELECT * FROM ${telemetry.database}.occurrences WHERE ${where} ${newestFirst} LIMIT ${numberLiteral(options.window)})`;
-  return { window: { size: options.window, oldestStartedAt: last === undefined ? undefined : Number(last.started_at) }, from };
+  const oldest = await nthNewestStart(telemetry, read, options, options.window);
+  const conditions = indexedConditions(startingAt(read, oldest), options);
+  return {
+    window: { size: options.window, oldestStartedAt: oldest },
+    from: `(SELECT * FROM ${telemetry.database}.occurrences WHERE ${conditions.join(' AND ')} ${newestFirst} LIMIT ${numberLiteral(options.window)})`,
+  };
 }
 
 function searchEcho(window: SearchWindow): OccurrenceSearch {
   const oldest = window.oldestStartedAt;
   return { window: window.size, limited: oldest !== undefined, searchedFrom: oldest === undefined ? null : new Date(oldest).toISOString() };
+}
+
+/**
+ * The read from `startedAt` on (the whole read when undefined): its rows then come from the day
+ * partitions and granules of that part only. A millisecond early, since starts come back as
+ * decimal text; the order and LIMIT of the query decide.
+ */
+function startingAt(read: TelemetryRead, startedAt: number | undefined): TelemetryRead {
+  if (startedAt === undefined) return read;
+  return { ...read, range: { ...read.range, fromMs: Math.max(read.range.fromMs, Math.floor(startedAt) - 1) } };
+}
+
+/** The first window `nthNewestStart` looks in, and how much each next one is longer. */
+const firstWindowMs = 60_000;
+const windowGrowth = 16;
+
+/**
+ * The start of the `n`th newest occurrence the range and the indexed filters select (undefined
+ * when there are fewer). Looked for in the range's last minute, then in windows 16 times longer
+ * until one holds `n` or the window is the whole range: ClickHouse 18.16 does not read a table in
+ * its key's order, so a top-n over the whole range sorts every start in it (14 million over 24 h
+ * at 100 million spans a week), where a page of the newest needs the last minutes. The windows
+ * read the starts of the granules they cover (the key is service, then start), so the last one
+ * reads no more than the one read over the whole range would, and the earlier ones a 16th of it
+ * together.
+ */
+async function nthNewestStart(telemetry: ClickHouseTelemetry, read: TelemetryRead, options: IndexedFilters, n: number): Promise<number | undefined> {
+  const { fromMs, toMs } = read.range;
+  for (let windowMs = firstWindowMs; ; windowMs *= windowGrowth) {
+    const windowFromMs = Math.max(fromMs, toMs - windowMs);
+    const conditions = indexedConditions({ ...read, range: { ...read.range, fromMs: windowFromMs } }, options);
+    const [row] = await telemetry.rows<{ started_at: number }>(
+      `SELECT started_at FROM ${telemetry.database}.occurrences WHERE ${conditions.join(' AND ')} ORDER BY started_at DESC LIMIT ${numberLiteral(n - 1)}, 1`,
+    );
+    if (row !== undefined) return Number(row.started_at);
+    if (windowFromMs <= fromMs) return undefined;
+  }
+}
+
+/**
+ * The exact number of occurrences the indexed filters select, as the SQL store counts it: whole
+ * minutes from the tiers (fed by the same inserts as the raw rows), the partial minutes at either
+ * end from the raw rows. Counting the raw rows of 7 days took 1.2 s at 100 million spans.
+ */
+function countIndexed(telemetry: ClickHouseTelemetry, read: TelemetryRead, options: IndexedFilters): Promise<number> {
+  const { filters } = read;
+  return countByMinutes(
+    read.range,
+    async (whole) => {
+      const [all] = await telemetry.rollups.aggregate({
+        table: 'operation_rollups',
+        range: whole,
+        equals: { service: filters.service, environment: filters.environment, operation: options.operation },
+      });
+      return countOfFigures(all, options.status);
+    },
+    async (fromMs, toMs) => {
+      const conditions = indexedConditions({ ...read, range: { fromMs, toMs } }, options);
+      const [counted] = await telemetry.rows<{ n: string }>(`SELECT count() AS n FROM ${telemetry.database}.occurrences WHERE ${conditions.join(' AND ')}`);
+      return Number(counted?.n ?? 0);
+    },
+  );
 }
 
 /** A page of occurrences, newest first, with the total: the SQL store's answer (occurrences-view.ts) from ClickHouse. */
@@ -108,19 +170,15 @@ export async function clickHouseOccurrences(telemetry: ClickHouseTelemetry, read
     // ClickHouse counts the range's rows in their columns: exact without the SQL store's rollup detour.
     // The page's rows are read whole only from the start of its last one on: that start is found
     // first in the one column (sorting whole rows of a day to keep 50 read every column of it).
-    const conditions = indexedConditions(read, options);
-    const [last] = await telemetry.rows<{ started_at: number }>(
-      `SELECT started_at FROM ${telemetry.database}.occurrences WHERE ${conditions.join(' AND ')} ORDER BY started_at DESC LIMIT ${numberLiteral(options.offset + limit - 1)}, 1`,
-    );
-    // A millisecond early: starts come back as decimal text (the order and LIMIT decide anyway).
-    const onPage = last === undefined ? conditions : [...conditions, `started_at >= ${numberLiteral(Math.floor(Number(last.started_at)) - 1)}`];
-    const [rows, [counted]] = await Promise.all([
+    const last = await nthNewestStart(telemetry, read, options, options.offset + limit);
+    const onPage = indexedConditions(startingAt(read, last), options);
+    const [rows, total] = await Promise.all([
       telemetry.rows<ClickHouseOccurrenceRow>(
         `SELECT * FROM ${telemetry.database}.occurrences WHERE ${onPage.join(' AND ')} ${newestFirst} LIMIT ${numberLiteral(options.offset)}, ${numberLiteral(limit)}`,
       ),
-      telemetry.rows<{ n: string }>(`SELECT count() AS n FROM ${telemetry.database}.occurrences WHERE ${conditions.join(' AND ')}`),
+      countIndexed(telemetry, read, options),
     ]);
-    return { items: rows.map((row) => occurrenceFromRow(storedOccurrence(row))), total: Number(counted?.n ?? 0), limit, offset: options.offset, search: null };
+    return { items: rows.map((row) => occurrenceFromRow(storedOccurrence(row))), total, limit, offset: options.offset, search: null };
   }
   const { window, from } = await searchWindowOf(telemetry, read, options);
   const found = await page(from, rowConditions(options));

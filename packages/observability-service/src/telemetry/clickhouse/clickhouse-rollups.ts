@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { rollupMinuteBounds, type RollupAggregate, type RollupAggregateQuery } from '../../query/rollup-aggregate.js';
 import { numberLiteral, sentDouble, stringLiteral } from './clickhouse-literal.js';
 import { dayOf } from './clickhouse-writer.js';
-import { clickHouseTierSizesMs } from './clickhouse-migrations.js';
+import { clickHouseTierHistogramTables, clickHouseTierSizesMs } from './clickhouse-migrations.js';
 import { minuteMs } from '../../time-units.js';
 
 /** The rollups the ClickHouse store keeps (materialized views over `occurrences`). */
@@ -29,14 +29,56 @@ export function histogramText(state: [Array<number | string>, Array<number | str
   return state[0].map((index, i) => `${index}:${state[1][i]}`).join(',');
 }
 
+/** A result row's group: its grouped columns' values and output bucket, as JSON. */
+function groupKeyOf(groupBy: readonly string[], row: Record<string, unknown>): string {
+  return JSON.stringify([...groupBy.map((name) => String(row[name])), String(row.bucket_start)]);
+}
+
+/**
+ * The histograms of a tier's groups from its histogram rows (clickhouse-migrations.ts), in the
+ * encoding the states give (`histogramText`, buckets in ascending order): of every span, and of
+ * the failed ones (null where none failed), by group (`groupKeyOf`). Read beside the figures,
+ * under the same conditions.
+ */
+async function histogramsOf(
+  client: ClickHouseClient,
+  table: string,
+  groupBy: readonly string[],
+  bucket: string,
+  where: string,
+): Promise<Map<string, { all: string | null; failed: string | null }>> {
+  const result = await client.query({
+    query: `SELECT ${[...groupBy, `${bucket} AS bucket_start`].join(', ')}, latency_bucket, sum(count) AS n, sum(error_count) AS failed
+      FROM ${table} WHERE ${where} GROUP BY ${[...groupBy, 'bucket_start', 'latency_bucket'].join(', ')} ORDER BY latency_bucket`,
+    format: 'JSONEachRow',
+  });
+  const parts = new Map<string, { all: string[]; failed: string[] }>();
+  for (const row of await result.json<Record<string, unknown>>()) {
+    const key = groupKeyOf(groupBy, row);
+    let group = parts.get(key);
+    if (!group) parts.set(key, (group = { all: [], failed: [] }));
+    const index = String(row.latency_bucket);
+    if (Number(row.n) > 0) group.all.push(`${index}:${row.n}`);
+    if (Number(row.failed) > 0) group.failed.push(`${index}:${row.failed}`);
+  }
+  return new Map([...parts].map(([key, group]) => [key, { all: group.all.length > 0 ? group.all.join(',') : null, failed: group.failed.length > 0 ? group.failed.join(',') : null }]));
+}
+
 /** The tier tables (clickhouse-migrations.ts): the rollups' figures in 1-minute, 15-minute, hourly and daily buckets. */
 export const clickHouseTierTables = ['service_tiers', 'operation_tiers', 'tenant_tiers', 'statement_tiers'] as const;
 
+/** A tier a rollup is read from: its table, its key, and the table of its histograms as rows, if it has one. */
+interface Tier {
+  table: (typeof clickHouseTierTables)[number];
+  keyColumns: readonly string[];
+  histograms?: (typeof clickHouseTierHistogramTables)[number];
+}
+
 /** Each rollup's tiers, coarsest key first: a read uses the first whose key has every column it filters or groups by. */
-const tiersOf: Readonly<Record<ClickHouseRollupTable, ReadonlyArray<{ table: (typeof clickHouseTierTables)[number]; keyColumns: readonly string[] }>>> = {
+const tiersOf: Readonly<Record<ClickHouseRollupTable, readonly Tier[]>> = {
   operation_rollups: [
-    { table: 'service_tiers', keyColumns: ['service', 'environment', 'span_role'] },
-    { table: 'operation_tiers', keyColumns: ['service', 'environment', 'span_role', 'operation', 'kind'] },
+    { table: 'service_tiers', keyColumns: ['service', 'environment', 'span_role'], histograms: 'service_tier_histograms' },
+    { table: 'operation_tiers', keyColumns: ['service', 'environment', 'span_role', 'operation', 'kind'], histograms: 'operation_tier_histograms' },
   ],
   tenant_rollups: [{ table: 'tenant_tiers', keyColumns: ['tenant_id', 'service', 'environment'] }],
   statement_rollups: [{ table: 'statement_tiers', keyColumns: ['service', 'environment', 'db_system', 'statement_hash'] }],
@@ -105,6 +147,8 @@ export async function aggregateClickHouseRollups(client: ClickHouseClient, datab
     spanConditions(planRollupSpans(firstMinuteMs, endMinuteMs, query.bucketMs)),
     ...keyConditions,
   ];
+  // Histograms from the tier's rows of them where it has those, else from its states.
+  const histogramRows = tier.histograms !== undefined && (query.withHistogram === true || query.withErrorHistogram === true);
   const select = [
     ...groupBy,
     `${bucket} AS bucket_start`,
@@ -112,13 +156,16 @@ export async function aggregateClickHouseRollups(client: ClickHouseClient, datab
     'sumMerge(error_count) AS errors',
     'sumMerge(duration_sum_ms) AS duration_sum',
     'maxMerge(duration_max_ms) AS duration_max',
-    query.withHistogram ? 'sumMapMerge(histogram) AS hist' : 'NULL AS hist',
-    query.withErrorHistogram ? 'sumMapMerge(error_histogram) AS error_hist' : 'NULL AS error_hist',
+    query.withHistogram && !histogramRows ? 'sumMapMerge(histogram) AS hist' : 'NULL AS hist',
+    query.withErrorHistogram && !histogramRows ? 'sumMapMerge(error_histogram) AS error_hist' : 'NULL AS error_hist',
     ...extra.map((name) => `anyMerge(${name}) AS extra_${name}`),
   ];
-  const sql = `SELECT ${select.join(', ')} FROM ${database}.${tier.table} WHERE ${conditions.join(' AND ')} GROUP BY ${[...groupBy, 'bucket_start'].join(', ')}`;
-  const result = await client.query({ query: sql, format: 'JSONEachRow' });
-  const rows = await result.json<Record<string, unknown>>();
+  const where = conditions.join(' AND ');
+  const sql = `SELECT ${select.join(', ')} FROM ${database}.${tier.table} WHERE ${where} GROUP BY ${[...groupBy, 'bucket_start'].join(', ')}`;
+  const [rows, histograms] = await Promise.all([
+    client.query({ query: sql, format: 'JSONEachRow' }).then((result) => result.json<Record<string, unknown>>()),
+    histogramRows ? histogramsOf(client, `${database}.${tier.histograms}`, groupBy, bucket, where) : undefined,
+  ]);
   return rows.map((row) => ({
     keys: Object.fromEntries(groupBy.map((name) => [name, String(row[name])])),
     bucketStartMs: Number(row.bucket_start),
@@ -126,8 +173,8 @@ export async function aggregateClickHouseRollups(client: ClickHouseClient, datab
     errorCount: Number(row.errors),
     durationSumMs: sentDouble(row.duration_sum as number),
     durationMaxMs: sentDouble(row.duration_max as number),
-    histogram: histogramText(row.hist as never),
-    errorHistogram: histogramText(row.error_hist as never),
+    histogram: histograms ? (query.withHistogram ? (histograms.get(groupKeyOf(groupBy, row))?.all ?? null) : null) : histogramText(row.hist as never),
+    errorHistogram: histograms ? (query.withErrorHistogram ? (histograms.get(groupKeyOf(groupBy, row))?.failed ?? null) : null) : histogramText(row.error_hist as never),
     // Rollups keep no NULL in their states ('' stands for it: clickhouse-migrations.ts).
     extra: Object.fromEntries(extra.map((name) => [name, row[`extra_${name}`] === null || row[`extra_${name}`] === '' ? null : String(row[`extra_${name}`])])),
   }));

@@ -9,10 +9,13 @@ import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { dayMs, minuteMs, minuteOf } from '../../time-units.js';
 import type { CommitReport } from '../telemetry-store.js';
 import { numberLiteral, sentDouble, stringArrayLiteral, stringLiteral } from './clickhouse-literal.js';
-import { migrateClickHouse, pendingClickHouseMigrations } from './clickhouse-migrations.js';
+import { clickHouseTierHistogramTables, migrateClickHouse, pendingClickHouseMigrations } from './clickhouse-migrations.js';
 import { aggregateClickHouseRollups, clickHouseRollupTables, clickHouseTierTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
 import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.js';
+
+/** The longest one schema statement may run (a day's fill of a new table on a large store). */
+const migrationRequestTimeoutMs = 2 * 3_600_000;
 
 /** The occurrence tables retention drops day partitions of (the log store drops its own: clickhouse-log-store.ts). */
 const partitionedTables = [
@@ -24,6 +27,7 @@ const partitionedTables = [
   'tenant_rollups',
   'statement_rollups',
   ...clickHouseTierTables,
+  ...clickHouseTierHistogramTables,
   'ingestion_minutes',
   'error_group_hours',
   'error_group_tenants',
@@ -66,6 +70,7 @@ export class ClickHouseTelemetry {
   readonly #shardDatabase: string;
   readonly #cluster: string | undefined;
   readonly #client: ClickHouseClient;
+  readonly #clientOptions: NonNullable<Parameters<typeof createClient>[0]>;
   readonly #writer: ClickHouseWriter;
   readonly #listeners: Array<(commit: CommitReport) => void> = [];
 
@@ -77,7 +82,7 @@ export class ClickHouseTelemetry {
     // and a statement inserting through a read table returns once every shard has its rows.
     const sharded = options.cluster === undefined ? {} : { distributed_product_mode: 'local' as const, insert_distributed_sync: 1 as const };
     // The client's own logging is off: a failed insert rejects the write, which ingestion reports.
-    this.#client = createClient({
+    this.#clientOptions = {
       url: options.url,
       clickhouse_settings: { wait_end_of_query: 1, ...sharded },
       log: { level: ClickHouseLogLevel.OFF },
@@ -85,7 +90,8 @@ export class ClickHouseTelemetry {
       // 1.5 s is not reused, and is checked before reuse, not only by a timer a busy event loop
       // may run late (a reused socket the server had closed fails the request).
       keep_alive: { idle_socket_ttl: 1500, eagerly_destroy_stale_sockets: true },
-    });
+    };
+    this.#client = createClient(this.#clientOptions);
     this.#writer = new ClickHouseWriter({
       client: this.#client,
       database: this.#shardDatabase,
@@ -100,9 +106,16 @@ export class ClickHouseTelemetry {
 
   /** Creates the database and tables (the versions not applied yet); returns the versions applied now. */
   async migrate(): Promise<string[]> {
-    const applied = await migrateClickHouse(this.#client, this.#shardDatabase);
-    if (this.#cluster !== undefined) await createDistributedTables(this.#client, this.database, this.#cluster);
-    return applied;
+    // A client of its own, without the 30 s request limit: filling a new table from the days a
+    // large store holds runs one INSERT ... SELECT per day (minutes each at 100 million spans).
+    const client = createClient({ ...this.#clientOptions, request_timeout: migrationRequestTimeoutMs });
+    try {
+      const applied = await migrateClickHouse(client, this.#shardDatabase);
+      if (this.#cluster !== undefined) await createDistributedTables(client, this.database, this.#cluster);
+      return applied;
+    } finally {
+      await client.close();
+    }
   }
 
   /** The schema versions this server's database lacks, changing nothing (all of them where it holds no telemetry). */
@@ -199,12 +212,15 @@ export class ClickHouseTelemetry {
         GROUP BY service`,
     );
     if (latestMinutes.length === 0) return found;
+    // The starts are read from the days of those minutes only (a week's read holds eight partitions).
+    const latest = latestMinutes.map((row) => Number(row.minute));
+    const minuteDays = `day >= toDate(${stringLiteral(dayOf(Math.min(...latest)))}) AND day <= toDate(${stringLiteral(dayOf(Math.max(...latest)))})`;
     const minutes = latestMinutes.map(
       (row) => `(service = ${stringLiteral(row.service)} AND started_at >= ${numberLiteral(Number(row.minute))} AND started_at < ${numberLiteral(Number(row.minute) + minuteMs)})`,
     );
     const rows = await this.rows<{ service: string; last: number }>(
       `SELECT service, max(started_at) AS last FROM ${this.database}.occurrences
-        WHERE ${days} AND (${minutes.join(' OR ')}) AND (service, environment) IN (${tuples})
+        WHERE ${minuteDays} AND (${minutes.join(' OR ')}) AND (service, environment) IN (${tuples})
         GROUP BY service`,
     );
     for (const row of rows) found.set(row.service, sentDouble(row.last, 16));
