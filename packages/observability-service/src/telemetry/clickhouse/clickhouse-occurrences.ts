@@ -167,7 +167,6 @@ export async function clickHouseOccurrences(telemetry: ClickHouseTelemetry, read
     return { items: rows.map((row) => occurrenceFromRow(storedOccurrence(row))), total: Number(counted?.n ?? 0) };
   };
   if (!hasRowFilters(options)) {
-    // ClickHouse counts the range's rows in their columns: exact without the SQL store's rollup detour.
     // The page's rows are read whole only from the start of its last one on: that start is found
     // first in the one column (sorting whole rows of a day to keep 50 read every column of it).
     const last = await nthNewestStart(telemetry, read, options, options.offset + limit);

@@ -166,16 +166,20 @@ export async function aggregateClickHouseRollups(client: ClickHouseClient, datab
     client.query({ query: sql, format: 'JSONEachRow' }).then((result) => result.json<Record<string, unknown>>()),
     histogramRows ? histogramsOf(client, `${database}.${tier.histograms}`, groupBy, bucket, where) : undefined,
   ]);
-  return rows.map((row) => ({
-    keys: Object.fromEntries(groupBy.map((name) => [name, String(row[name])])),
-    bucketStartMs: Number(row.bucket_start),
-    count: Number(row.n),
-    errorCount: Number(row.errors),
-    durationSumMs: sentDouble(row.duration_sum as number),
-    durationMaxMs: sentDouble(row.duration_max as number),
-    histogram: histograms ? (query.withHistogram ? (histograms.get(groupKeyOf(groupBy, row))?.all ?? null) : null) : histogramText(row.hist as never),
-    errorHistogram: histograms ? (query.withErrorHistogram ? (histograms.get(groupKeyOf(groupBy, row))?.failed ?? null) : null) : histogramText(row.error_hist as never),
-    // Rollups keep no NULL in their states ('' stands for it: clickhouse-migrations.ts).
-    extra: Object.fromEntries(extra.map((name) => [name, row[`extra_${name}`] === null || row[`extra_${name}`] === '' ? null : String(row[`extra_${name}`])])),
-  }));
+  return rows.map((row) => {
+    const rowsOfHistograms = histograms?.get(groupKeyOf(groupBy, row));
+    return {
+      keys: Object.fromEntries(groupBy.map((name) => [name, String(row[name])])),
+      bucketStartMs: Number(row.bucket_start),
+      count: Number(row.n),
+      errorCount: Number(row.errors),
+      durationSumMs: sentDouble(row.duration_sum as number),
+      durationMaxMs: sentDouble(row.duration_max as number),
+      // From the histogram rows where the tier has them, else from the states.
+      histogram: !query.withHistogram ? null : histograms ? (rowsOfHistograms?.all ?? null) : histogramText(row.hist as never),
+      errorHistogram: !query.withErrorHistogram ? null : histograms ? (rowsOfHistograms?.failed ?? null) : histogramText(row.error_hist as never),
+      // Rollups keep no NULL in their states ('' stands for it: clickhouse-migrations.ts).
+      extra: Object.fromEntries(extra.map((name) => [name, row[`extra_${name}`] === null || row[`extra_${name}`] === '' ? null : String(row[`extra_${name}`])])),
+    };
+  });
 }

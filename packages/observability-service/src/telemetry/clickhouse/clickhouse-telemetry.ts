@@ -205,7 +205,8 @@ export class ClickHouseTelemetry {
     const found = new Map<string, number>();
     if (pairs.length === 0) return found;
     const tuples = pairs.map((pair) => `(${stringLiteral(pair.service)}, ${stringLiteral(pair.environment)})`).join(', ');
-    const days = `day >= toDate(${stringLiteral(dayOf(firstMinuteMs))}) AND day <= toDate(${stringLiteral(dayOf(endMinuteMs - 1))})`;
+    const daysOf = (firstMs: number, lastMs: number) => `day >= toDate(${stringLiteral(dayOf(firstMs))}) AND day <= toDate(${stringLiteral(dayOf(lastMs))})`;
+    const days = daysOf(firstMinuteMs, endMinuteMs - 1);
     const latestMinutes = await this.rows<{ service: string; minute: string }>(
       `SELECT service, max(bucket) AS minute FROM ${this.database}.service_tiers
         WHERE ${days} AND tier_ms = ${minuteMs} AND bucket >= ${numberLiteral(firstMinuteMs)} AND bucket < ${numberLiteral(endMinuteMs)} AND (service, environment) IN (${tuples})
@@ -214,7 +215,7 @@ export class ClickHouseTelemetry {
     if (latestMinutes.length === 0) return found;
     // The starts are read from the days of those minutes only (a week's read holds eight partitions).
     const latest = latestMinutes.map((row) => Number(row.minute));
-    const minuteDays = `day >= toDate(${stringLiteral(dayOf(Math.min(...latest)))}) AND day <= toDate(${stringLiteral(dayOf(Math.max(...latest)))})`;
+    const minuteDays = daysOf(Math.min(...latest), Math.max(...latest));
     const minutes = latestMinutes.map(
       (row) => `(service = ${stringLiteral(row.service)} AND started_at >= ${numberLiteral(Number(row.minute))} AND started_at < ${numberLiteral(Number(row.minute) + minuteMs)})`,
     );
