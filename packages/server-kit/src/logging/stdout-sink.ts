@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import sonicBoom from 'sonic-boom';
 
 /** Why standard output is gone: the failed write's error (EPIPE, EIO, ...). */
@@ -21,12 +22,17 @@ function markGone(error: NodeJS.ErrnoException): void {
  * A failure of process.stdout or process.stderr (a library's console line) counts the same,
  * instead of being an uncaught 'error' event.
  *
+ * On a terminal the writes are synchronous, as Node's own to a terminal are: the flush at exit
+ * writes what is buffered at once, ahead of an asynchronous write still in flight, so a service's
+ * last two lines ("shutting down", "stopped") could reach the terminal the wrong way round.
+ * A terminal reads a few lines a second; a pipe or a file (a log collector) keeps the async writer.
+ *
  * sonic-boom 5, not the 4 pino brings: 4's synchronous flush (pino's flush at exit) retries a
  * failed write forever, whatever the error, so a process whose output was gone never exited.
  */
 export function stdoutSink(): { write(line: string): void } {
   if (sink) return sink;
-  const boom = new sonicBoom.SonicBoom({ fd: 1 });
+  const boom = new sonicBoom.SonicBoom({ fd: 1, sync: isatty(1) });
   boom.on('error', markGone);
   for (const stream of [process.stdout, process.stderr]) stream.on('error', markGone);
   process.once('exit', () => {
