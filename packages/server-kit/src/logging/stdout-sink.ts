@@ -5,6 +5,7 @@ import sonicBoom from 'sonic-boom';
 export type StdoutGoneListener = (error: NodeJS.ErrnoException) => void;
 
 let sink: { write(line: string): void } | undefined;
+let writer: sonicBoom.SonicBoom | undefined;
 let goneError: NodeJS.ErrnoException | undefined;
 const goneListeners = new Set<StdoutGoneListener>();
 
@@ -32,7 +33,7 @@ function markGone(error: NodeJS.ErrnoException): void {
  */
 export function stdoutSink(): { write(line: string): void } {
   if (sink) return sink;
-  const boom = new sonicBoom.SonicBoom({ fd: 1, sync: isatty(1) });
+  const boom = (writer = new sonicBoom.SonicBoom({ fd: 1, sync: isatty(1) }));
   boom.on('error', markGone);
   for (const stream of [process.stdout, process.stderr]) stream.on('error', markGone);
   process.once('exit', () => {
@@ -49,6 +50,25 @@ export function stdoutSink(): { write(line: string): void } {
     },
   };
   return sink;
+}
+
+/**
+ * Resolves once every line written so far has reached standard output, or after `timeoutMs`
+ * (a reader that stopped reading must not hold a stopping service). A service's last line goes
+ * through this before it exits: the synchronous flush at exit cannot wait for an asynchronous
+ * write in flight, so it would write what is buffered ahead of it, out of order.
+ */
+export function drainStdout(timeoutMs = 1_000): Promise<void> {
+  const boom = writer;
+  if (!boom || goneError) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    timer.unref();
+    boom.flush(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** Calls `listener` once standard output is gone (at once when it already is). */

@@ -5,7 +5,7 @@ import { ConfigError } from '../config/load-config.js';
 import { likelyTypos } from '../config/likely-typos.js';
 import type { App } from '../http/create-server.js';
 import { createLogger } from '../logging/logger.js';
-import { onStdoutGone } from '../logging/stdout-sink.js';
+import { drainStdout, onStdoutGone } from '../logging/stdout-sink.js';
 import { BootServer, type NotReadyBody, type Waiting } from './boot-server.js';
 import { closeHungUpTerminalsAtExit } from './hung-up-terminals.js';
 import { dependenciesOf, DependencyUnreachable, describeSetting, waitForDependencies, type WaitReport } from './dependency-wait.js';
@@ -138,6 +138,7 @@ export async function runService<C extends CommonConfig>(service: ServiceDefinit
       const app = await building?.catch(() => undefined);
       await app?.close();
       log.info(`stopped (${reason}) in ${Date.now() - stopAskedAt} ms, after running ${Math.round((Date.now() - startedAt) / 1000)} s`);
+      await drainStdout();
     },
   );
   /** Stops as on SIGTERM, once (a stop under way goes on as it is). */
