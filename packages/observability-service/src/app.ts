@@ -105,7 +105,7 @@ async function registerFeatures(app: App, config: Readonly<ObservabilityConfig>)
   await app.register(telemetryStorePlugin, {
     maxRowsPerTransaction: config.INGEST_MAX_ROWS_PER_TRANSACTION,
     writerThread: config.SQLITE_WRITER_THREAD ? { path: join(config.DATA_DIR, sqliteFile), pragmas: sqlitePragmaOptions(config) } : undefined,
-    clickHouse: config.CLICKHOUSE_URL === undefined ? undefined : { url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE },
+    clickHouse: config.CLICKHOUSE_URL === undefined ? undefined : { url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE, cluster: config.CLICKHOUSE_CLUSTER },
   });
   await app.register(retentionPlugin, {
     defaultDays: config.RETENTION_DAYS,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '@playstack/server-kit';
-import { clickHouseServerInstalled, TestClickHouseServer } from '@playstack/server-kit/testing';
+import { ManualClock, type App } from '@playstack/server-kit';
+import { clickHouseServerInstalled, createTestDatabase, TestClickHouseServer, type TestDatabase } from '@playstack/server-kit/testing';
 import { databaseView } from '../src/query/database-view.js';
 import { operationsView } from '../src/query/operations-view.js';
 import type { RollupAggregate } from '../src/query/rollup-aggregate.js';
@@ -14,6 +14,8 @@ import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-tele
 import { dayMs, minuteMs } from '../src/time-units.js';
 import { generateDataSet } from './support/generated-occurrences.js';
 import { generateLogs } from './support/generated-logs.js';
+import { envelope, minimalOccurrence } from './support/envelopes.js';
+import { buildTestApp } from './support/test-app.js';
 
 // Telemetry sharded over two ClickHouse servers (CLICKHOUSE_CLUSTER): two observability
 // instances, one per shard, each writing part of the traffic to its own server; either answers
@@ -137,5 +139,42 @@ if (clickHouseServerInstalled()) describe('ClickHouse telemetry sharded over two
     expect(expected.searches[0]!.length).toBe(logs.records.length);
     expect(expected.traces[0]!.length).toBeGreaterThan(0);
     for (const store of instances) expect(await answers(store)).toEqual(expected);
+  });
+
+  it('is what CLICKHOUSE_CLUSTER sets up in the service: each instance stores what it receives on its own shard and answers over both', async () => {
+    const key = 'sharded-ingest-key-0123456789';
+    const databases: TestDatabase[] = [];
+    const apps: App[] = [];
+    try {
+      for (const shard of shards) {
+        const database = await createTestDatabase('sqlite');
+        databases.push(database);
+        apps.push(await buildTestApp(database, { SERVICE_API_KEY: key, CLICKHOUSE_URL: shard.url, CLICKHOUSE_DATABASE: 'service_sharded', CLICKHOUSE_CLUSTER: cluster }, { clock }));
+      }
+      const sent = [7, 5];
+      for (const [i, app] of apps.entries()) {
+        const occurrences = Array.from({ length: sent[i]! }, (_, n) => minimalOccurrence(new Date(now - 60_000 * (n + 1)).toISOString(), { operation: `op-${i}` }));
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/v1/ingest',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          payload: JSON.stringify(envelope(occurrences, { service: 'sharded-api', environment: 'production' })),
+        });
+        expect(response.statusCode).toBe(202);
+      }
+      // Each shard holds its own instance's spans only.
+      for (const [i, shard] of shards.entries()) {
+        const counted = await fetch(`${shard.url}/?query=${encodeURIComponent('SELECT count() FROM service_sharded_shard.occurrences FORMAT TSV')}`);
+        expect(Number((await counted.text()).trim())).toBe(sent[i]);
+      }
+      const read = { range: { fromMs: now - dayMs, toMs: now + minuteMs }, filters: { service: 'sharded-api' } };
+      for (const app of apps) {
+        const summary = await app.telemetry.summary(read, thresholds);
+        expect(summary.count).toBe(12);
+      }
+    } finally {
+      for (const app of apps) await app.close();
+      for (const database of databases) await database.dispose();
+    }
   });
 });

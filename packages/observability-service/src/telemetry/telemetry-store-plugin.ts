@@ -20,7 +20,7 @@ export interface TelemetryStorePluginOptions {
   /** SQLite: the service database's file and settings, to write it on a thread of its own (SQLITE_WRITER_THREAD). */
   writerThread?: SqlTelemetryStoreOptions['writerThread'];
   /** ClickHouse holds the telemetry (CLICKHOUSE_URL, CLICKHOUSE_DATABASE); unset: the service database. */
-  clickHouse?: { url: string; database: string } | undefined;
+  clickHouse?: { url: string; database: string; cluster?: string | undefined } | undefined;
 }
 
 /**
@@ -33,6 +33,7 @@ export const telemetryStorePlugin = fp<TelemetryStorePluginOptions>(
       const store = new ClickHouseTelemetryStore({
         url: options.clickHouse.url,
         database: options.clickHouse.database,
+        cluster: options.clickHouse.cluster,
         clock: app.clock,
         maxRowsPerInsert: options.maxRowsPerTransaction,
       });

@@ -26,6 +26,8 @@ export interface ClickHouseTelemetryStoreOptions {
   maxRowsPerInsert: number;
   /** False: writes are not counted for the health view (the copy command's). Default true. */
   countsIngestion?: boolean;
+  /** The cluster telemetry is sharded over (CLICKHOUSE_CLUSTER; clickhouse-cluster.ts). Unset: one server. */
+  cluster?: string | undefined;
 }
 
 /**

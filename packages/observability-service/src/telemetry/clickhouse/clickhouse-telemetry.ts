@@ -47,7 +47,7 @@ export interface ClickHouseTelemetryOptions {
    * this instance writes to its server's shard tables and reads through `Distributed` tables
    * over every shard (clickhouse-cluster.ts). Unset: one server.
    */
-  cluster?: string;
+  cluster?: string | undefined;
 }
 
 /** A stored occurrence as ClickHouse returns it: the SQL row's columns (64-bit integers arrive as text), and its own. */
