@@ -26,7 +26,8 @@ function seedStatement(database: string, fromMs: number, toMs: number, first: nu
     'NULL AS client_id',
     `${seededTraceIdSql('tr')} AS trace_id`,
     'lower(hex(cityHash64(n, 7))) AS span_id',
-    'if(r = 0, NULL, lower(hex(cityHash64(tr, 0)))) AS parent_span_id',
+    // A child's parent is its trace's server span (span n = 4 tr).
+    'if(r = 0, NULL, lower(hex(cityHash64(toUInt64(tr * 4), 7)))) AS parent_span_id',
     "concat('service-', toString(intDiv(tr, 3) % 20)) AS service",
     "'production' AS environment",
     "'1.0.0' AS service_version",

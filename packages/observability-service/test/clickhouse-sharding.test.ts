@@ -11,6 +11,8 @@ import type { ApdexThresholds } from '../src/service-settings/service-settings.j
 import type { ClickHouseRollupQuery } from '../src/telemetry/clickhouse/clickhouse-rollups.js';
 import { ClickHouseLogStore } from '../src/telemetry/clickhouse/clickhouse-log-store.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
+import { clickHouseDependencies } from '../src/telemetry/clickhouse/clickhouse-dependencies.js';
+import { defaultDependencySettleMs } from '../src/telemetry/clickhouse/clickhouse-dependency-resolver.js';
 import { dayMs, minuteMs } from '../src/time-units.js';
 import { generateDataSet } from './support/generated-occurrences.js';
 import { generateLogs } from './support/generated-logs.js';
@@ -104,6 +106,33 @@ if (clickHouseServerInstalled()) describe('ClickHouse telemetry sharded over two
     expect(expected.ingested.accepted).toBe(data.rows.length + logs.records.length);
     for (const store of instances) expect(await answers(store)).toEqual(expected);
     await expect(instances[1]!.trace('e'.repeat(32))).rejects.toMatchObject({ code: 'trace-not-found' });
+  });
+
+  it('answers dependencies through either instance as one server does, joined from the raw spans and once resolved, with a trace\'s spans on both shards', async () => {
+    // A gateway request whose orders child arrived through the other instance: an edge found only by looking on both shards.
+    const traceId = 'f1'.repeat(16);
+    const parent = { ...data.rows[0]!, trace_id: traceId, span_id: 'a1'.repeat(8), parent_span_id: null, service: 'gateway', kind: 'server', peer_service: null, peer_address: null, db_system: null, started_at: now - 3 * hourMs };
+    const child = { ...parent, span_id: 'b1'.repeat(8), parent_span_id: parent.span_id, service: 'orders', started_at: now - 3 * hourMs + 20 };
+    await Promise.all([instances[0]!.write([parent]), instances[1]!.write([child]), one.write([parent, child])]);
+    const reads = [
+      { range: { fromMs: now - 3 * dayMs, toMs: now + minuteMs }, filters: {} },
+      { range: { fromMs: now - 7 * hourMs + 12_345, toMs: now - hourMs }, filters: { service: 'orders' } },
+    ];
+    const answers = (store: ClickHouseTelemetry) => Promise.all(reads.map((read) => clickHouseDependencies(store, read)));
+    const expected = await answers(one);
+    expect(expected[0]!.edges.some((edge) => edge.source === 'gateway' && edge.target === 'orders')).toBe(true);
+    for (const store of instances) expect(await answers(store)).toEqual(expected);
+    clock.advance(defaultDependencySettleMs);
+    try {
+      expect((await one.resolveDependencies()).minutes).toBeGreaterThan(0);
+      // Both instances at once (each reads every shard and writes to its own, so an edge both resolved is there twice, read once).
+      const resolved = await Promise.all(instances.map((store) => store.resolveDependencies()));
+      expect(resolved.some((resolution) => resolution.minutes > 0)).toBe(true);
+      expect(await answers(one)).toEqual(expected);
+      for (const store of instances) expect(await answers(store)).toEqual(expected);
+    } finally {
+      clock.set(now);
+    }
   });
 
   it('answers log searches, trends, trace records and tenant counts through either instance as one server does', async () => {

@@ -79,12 +79,12 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
 
   it('creates its schema once: a second migration run applies nothing', async () => {
     const store = open(clickHouse.database());
-    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs', '2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms']);
+    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs', '2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms', '2026-12-02-01-dependency-edges']);
     expect(await store.migrate()).toEqual([]);
     expect(await open(store.database).migrate()).toEqual([]);
   });
 
-  it('fills the rollup tiers, their histogram rows and the trace index from the spans stored before an upgrade', async () => {
+  it('fills the rollup tiers, their histogram rows, the trace index and the minutes\' receipts from the spans stored before an upgrade', async () => {
     const data = generateDataSet(now, 600, 7);
     const upgraded = open(clickHouse.database());
     const client = createClient({ url: clickHouse.url });
@@ -94,7 +94,7 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
     } finally {
       await client.close();
     }
-    expect(await upgraded.migrate()).toEqual(['2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms']);
+    expect(await upgraded.migrate()).toEqual(['2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms', '2026-12-02-01-dependency-edges']);
     const fresh = open(clickHouse.database());
     await fresh.migrate();
     await fresh.write(data.rows);
@@ -105,6 +105,11 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
     // The version before reads traces through trace_days: a rolling upgrade keeps it filled.
     expect((await upgraded.tableRows()).get('trace_days')).toBe((await fresh.tableRows()).get('trace_days'));
     expect((await fresh.tableRows()).get('trace_days')).toBeGreaterThan(0);
+    // Every minute with spans has its latest receipt, so the dependency resolver finds them all.
+    const minutesOf = (store: ClickHouseTelemetry) => store.rows<{ minute: string }>(`SELECT DISTINCT minute FROM ${store.database}.occurrence_minutes ORDER BY minute`);
+    const stored = await upgraded.rows<{ n: string }>(`SELECT uniqExact(toUInt64(floor(started_at / 60000))) AS n FROM ${upgraded.database}.occurrences`);
+    expect((await minutesOf(upgraded)).length).toBe(Number(stored[0]!.n));
+    expect(await minutesOf(upgraded)).toEqual(await minutesOf(fresh));
   });
 
   it('goes on with an interrupted fill where it stopped: no day filled twice, the same cut-off', async () => {

@@ -56,7 +56,8 @@ export interface GeneratedDataSet {
   traceId: string;
 }
 
-function mapped(resource: ProtocolResource, occurrence: ProtocolOccurrence): NewOccurrence {
+/** An occurrence as ingestion stores it (any start accepted). */
+export function generatedRow(resource: ProtocolResource, occurrence: ProtocolOccurrence): NewOccurrence {
   const result = mapOccurrence(resource, occurrence, { oldestMs: 0, newestMs: Number.MAX_SAFE_INTEGER });
   if (!result.ok) throw new Error(result.message);
   return result.row;
@@ -96,13 +97,13 @@ export function generateDataSet(nowMs: number, count: number, seed = 7): Generat
       ...(isPeer ? { peer: { service: pick(generatedServices.filter((s) => s !== service)) } } : {}),
       ...(i % 7 === 0 ? { attributes: { 'http.client_ip': '10.0.0.1', retries: 2, cached: false } } : {}),
     };
-    rows.push(mapped({ service, environment }, occurrence));
+    rows.push(generatedRow({ service, environment }, occurrence));
   }
 
   const traceId = 'abcdef0123456789abcdef0123456789';
   const t0 = nowMs - 30 * 60_000;
   const span = (service: string, spanId: string, parentSpanId: string | undefined, offsetMs: number, durationMs: number, extra: Partial<ProtocolOccurrence> = {}) =>
-    mapped(
+    generatedRow(
       { service, environment: 'production' },
       {
         traceId,

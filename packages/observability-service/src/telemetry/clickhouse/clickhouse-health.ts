@@ -48,8 +48,8 @@ export async function clickHouseHealthFigures(telemetry: ClickHouseTelemetry, no
       operationRollups: rowsOf('operation_rollups'),
       tenantRollups: rowsOf('tenant_rollups'),
       statementRollups: rowsOf('statement_rollups'),
-      // Dependencies are counted from the raw occurrences at read time (clickhouse-dependencies.ts).
-      dependencyRollups: 0,
+      // Resolved edges (clickhouse-dependency-resolver.ts), every tier and resolution not merged yet.
+      dependencyRollups: rowsOf('dependency_edges'),
     },
   };
 }

@@ -75,6 +75,10 @@ function traceIndexSelect(where: string): string {
     FROM {db}.occurrences WHERE ${where} GROUP BY day, trace_id, service`;
 }
 
+function occurrenceMinutesSelect(where: string): string {
+  return `SELECT day, ${minuteOf} AS minute, max(received_at) AS last_received FROM {db}.occurrences WHERE ${where} GROUP BY day, minute`;
+}
+
 const errorHistogramState =
   'sumMapState(if(is_error = 1, [latency_bucket], emptyArrayUInt16()), if(is_error = 1, [toUInt64(1)], emptyArrayUInt64())) AS error_histogram';
 const errorHistogramFigure = 'error_histogram AggregateFunction(sumMap, Array(UInt16), Array(UInt64))';
@@ -385,6 +389,27 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
       const { tier, select } = histogramTierParts(tierName);
       return `INSERT INTO {db}.${name} ${select(`day = toDate('{day}') AND received_at < {before} AND ${tier.where}`)}`;
     }),
+  },
+  {
+    version: '2026-12-02-01-dependency-edges',
+    // Dependency edges need a parent and its child, which arrive in different services' batches:
+    // no view over one insert can count them. A resolver (clickhouse-dependency-resolver.ts)
+    // writes them once a minute's spans have settled, and says which receipts each resolution
+    // covered; `occurrence_minutes` holds each minute's latest receipt, so a read knows which
+    // resolved buckets are still exact.
+    statements: [
+      `CREATE TABLE IF NOT EXISTS {db}.occurrence_minutes (day Date, minute UInt64, last_received UInt64)
+        ENGINE = ReplacingMergeTree(last_received) PARTITION BY day ORDER BY minute`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.occurrence_minutes_mv TO {db}.occurrence_minutes AS ${occurrenceMinutesSelect('1')}`,
+      `CREATE TABLE IF NOT EXISTS {db}.dependency_edges (
+        day Date, tier_ms UInt64, bucket UInt64, environment String, source_service String, target String, target_kind String,
+        latency_bucket UInt16, count UInt64, error_count UInt64, covered UInt64
+      ) ENGINE = ReplacingMergeTree(covered) PARTITION BY day ORDER BY (tier_ms, bucket, environment, source_service, target, target_kind, latency_bucket)
+        SETTINGS index_granularity = ${tierGranuleRows}`,
+      `CREATE TABLE IF NOT EXISTS {db}.dependency_resolutions (day Date, tier_ms UInt64, bucket UInt64, covered UInt64)
+        ENGINE = ReplacingMergeTree(covered) PARTITION BY day ORDER BY (tier_ms, bucket)`,
+    ],
+    perStoredDay: [`INSERT INTO {db}.occurrence_minutes ${occurrenceMinutesSelect("day = toDate('{day}') AND received_at < {before}")}`],
   },
 ];
 

@@ -96,8 +96,11 @@ export class ClickHouseTelemetryStore implements TelemetryStore {
     return { occurrences, rollupRows: 0, logRecords };
   };
 
-  /** Nothing to fold: ClickHouse merges the rollups' states in the background. */
-  maintain: TelemetryStore['maintain'] = async () => ({ throughId: 0, minutes: 0 });
+  /**
+   * Resolves the dependency edges of the minutes that settled (clickhouse-dependency-resolver.ts);
+   * the rollups' states need nothing: ClickHouse merges them in the background.
+   */
+  maintain: TelemetryStore['maintain'] = async () => ({ throughId: 0, minutes: (await this.clickHouse.resolveDependencies()).minutes });
 
   async close(): Promise<void> {
     await this.clickHouse.close();
