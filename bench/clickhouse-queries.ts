@@ -81,9 +81,17 @@ async function main(): Promise<void> {
     console.log(`ceiling (SELECT 1 round trip): p50 ${ceiling.p50.toFixed(1)} ms, p95 ${ceiling.p95.toFixed(1)} ms`);
     const latest = await (await client.query({ query: `SELECT max(started_at) AS at FROM ${database}.occurrences`, format: 'JSONEachRow' })).json<{ at: number }>();
     const endMs = Math.ceil(Number(latest[0]!.at) / 60_000) * 60_000;
+    // Pass after pass, as the service's upkeep would over its first minutes on this store.
     const resolving = performance.now();
-    const resolution = await store.resolveDependencies(endMs);
-    console.log(`resolved the dependency edges of ${resolution.minutes.toLocaleString('en-US')} minutes and ${resolution.buckets} coarser buckets in ${((performance.now() - resolving) / 1000).toFixed(1)} s`);
+    const resolved = { minutes: 0, buckets: 0, passes: 0 };
+    for (;;) {
+      const pass = await store.resolveDependencies(endMs);
+      if (pass.minutes === 0 && pass.buckets === 0) break;
+      resolved.minutes += pass.minutes;
+      resolved.buckets += pass.buckets;
+      resolved.passes += 1;
+    }
+    console.log(`resolved the dependency edges of ${resolved.minutes.toLocaleString('en-US')} minutes and ${resolved.buckets} coarser buckets in ${resolved.passes} passes, ${((performance.now() - resolving) / 1000).toFixed(1)} s`);
     const traceIds = (await (await client.query({ query: `SELECT ${seededTraceIdSql('toUInt64(number * 7919)')} AS id FROM system.numbers LIMIT ${iterations + 2}`, format: 'JSONEachRow' })).json<{ id: string }>()).map((row) => row.id);
     for (const [label, spanMs, targetMs] of [['24 h', dayMs, 200], ['7 days', 7 * dayMs, 500]] as const) {
       const read = { range: { fromMs: endMs - spanMs, toMs: endMs }, filters: {} };

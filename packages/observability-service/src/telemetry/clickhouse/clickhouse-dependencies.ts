@@ -4,6 +4,7 @@ import { rangeEcho, type TelemetryRead } from '../../query/read-query.js';
 import { rollupMinuteBounds } from '../../query/rollup-aggregate.js';
 import { minuteMs } from '../../time-units.js';
 import { numberLiteral, stringLiteral } from './clickhouse-literal.js';
+import { histogramText } from './clickhouse-rollups.js';
 import { clickHouseTierSizesMs } from './clickhouse-migrations.js';
 import { dayConditions } from './clickhouse-occurrences.js';
 import type { ClickHouseTelemetry } from './clickhouse-telemetry.js';
@@ -181,13 +182,21 @@ export async function dependencyResolutionState(telemetry: ClickHouseTelemetry, 
   };
 }
 
+/**
+ * A resolved edge's figures from its latest resolution (rows of several resolutions of one
+ * bucket collapse only when ClickHouse merges them): grouped by bucket and key.
+ */
+export const latestResolution =
+  'argMax(count, covered) AS n, argMax(error_count, covered) AS failed, argMax(latency_buckets, covered) AS buckets, argMax(latency_counts, covered) AS counts';
+
 interface EdgeRow {
   source_service: string;
   target: string;
   target_kind: string;
-  latency_bucket: number;
   n: string;
   errors: string;
+  /** The latency histogram: buckets and their counts. */
+  hist: [number[], Array<number | string>];
 }
 
 /**
@@ -209,19 +218,19 @@ export async function clickHouseDependencies(telemetry: ClickHouseTelemetry, rea
     plan.resolved.length === 0
       ? []
       : telemetry.rows<EdgeRow>(`
-        SELECT source_service, target, target_kind, latency_bucket, sum(resolved_count) AS n, sum(resolved_errors) AS errors FROM (
-          SELECT source_service, target, target_kind, latency_bucket, argMax(count, covered) AS resolved_count, argMax(error_count, covered) AS resolved_errors
+        SELECT source_service, target, target_kind, sum(n) AS n, sum(failed) AS errors, sumMap(buckets, counts) AS hist FROM (
+          SELECT source_service, target, target_kind, ${latestResolution}
             FROM ${telemetry.database}.dependency_edges
             WHERE ${daysOf(firstMinuteMs, endMinuteMs)}${environment}
               AND ${orOf(plan.resolved.map((part) => `tier_ms = ${part.sizeMs} AND bucket >= ${numberLiteral(part.fromMs)} AND bucket < ${numberLiteral(part.toMs)}`))}
-            GROUP BY tier_ms, bucket, environment, source_service, target, target_kind, latency_bucket
-        ) ${touching} GROUP BY source_service, target, target_kind, latency_bucket`),
+            GROUP BY tier_ms, bucket, environment, source_service, target, target_kind
+        ) ${touching} GROUP BY source_service, target, target_kind`),
     plan.live.length === 0
       ? []
       : telemetry.rows<EdgeRow>(`
-        SELECT source_service, target, target_kind, latency_bucket, count() AS n, sum(is_error) AS errors
+        SELECT source_service, target, target_kind, count() AS n, sum(is_error) AS errors, sumMap([latency_bucket], [toUInt64(1)]) AS hist
         FROM (${dependencyEdgeRows(telemetry, plan.live, filters.environment)}) ${touching}
-        GROUP BY source_service, target, target_kind, latency_bucket`),
+        GROUP BY source_service, target, target_kind`),
   ]);
   const edges = new Map<string, { source: string; target: string; targetKind: string; count: number; errorCount: number; histogram: string[] }>();
   for (const row of [...resolved, ...live]) {
@@ -230,7 +239,8 @@ export async function clickHouseDependencies(telemetry: ClickHouseTelemetry, rea
     if (!edge) edges.set(key, (edge = { source: row.source_service, target: row.target, targetKind: row.target_kind, count: 0, errorCount: 0, histogram: [] }));
     edge.count += Number(row.n);
     edge.errorCount += Number(row.errors);
-    if (Number(row.n) > 0) edge.histogram.push(`${row.latency_bucket}:${row.n}`);
+    const text = histogramText(row.hist);
+    if (text) edge.histogram.push(text);
   }
   const found = [...edges.values()]
     .filter((edge) => edge.count > 0)

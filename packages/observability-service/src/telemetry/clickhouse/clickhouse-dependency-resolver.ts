@@ -1,5 +1,5 @@
 import { minuteMs } from '../../time-units.js';
-import { dependencyEdgeRows, type MinuteRun } from './clickhouse-dependencies.js';
+import { dependencyEdgeRows, latestResolution, type MinuteRun } from './clickhouse-dependencies.js';
 import { numberLiteral } from './clickhouse-literal.js';
 import { clickHouseTierSizesMs } from './clickhouse-migrations.js';
 import type { ClickHouseTelemetry } from './clickhouse-telemetry.js';
@@ -33,6 +33,8 @@ export interface DependencyResolution {
   /** Coarser buckets (15 minutes, hours, days) written from them. */
   buckets: number;
 }
+
+const edgeColumns = 'day, tier_ms, bucket, environment, source_service, target, target_kind, count, error_count, latency_buckets, latency_counts, covered';
 
 /** Minutes in time order as chunks (`chunkMinutesMax`, `chunkMs`), each the runs of consecutive minutes in it. */
 function chunksOf(minutes: readonly number[]): MinuteRun[][] {
@@ -76,10 +78,11 @@ export async function resolveClickHouseDependencies(telemetry: ClickHouseTelemet
     const chunkMinutes = runs.flatMap((run) => Array.from({ length: (run.toMs - run.fromMs) / minuteMs }, (_, i) => run.fromMs + i * minuteMs));
     const covered = Math.max(...chunkMinutes.map((minute) => receivedOf.get(minute) ?? 0));
     await telemetry.command(`
-      INSERT INTO ${telemetry.shardDatabase}.dependency_edges (day, tier_ms, bucket, environment, source_service, target, target_kind, latency_bucket, count, error_count, covered)
-      SELECT day, toUInt64(${minuteTier}), minute, environment, source_service, target, target_kind, latency_bucket, count(), sum(is_error), toUInt64(${numberLiteral(covered)})
+      INSERT INTO ${telemetry.shardDatabase}.dependency_edges (${edgeColumns})
+      SELECT day, toUInt64(${minuteTier}), minute, environment, source_service, target, target_kind, count(), sum(is_error),
+          tupleElement(sumMap([latency_bucket], [toUInt64(1)]), 1), tupleElement(sumMap([latency_bucket], [toUInt64(1)]), 2), toUInt64(${numberLiteral(covered)})
       FROM (${dependencyEdgeRows(telemetry, runs)})
-      GROUP BY day, minute, environment, source_service, target, target_kind, latency_bucket`);
+      GROUP BY day, minute, environment, source_service, target, target_kind`);
     records.push(...chunkMinutes.map((minute) => ({ day: dayOf(minute), tier_ms: minuteTier, bucket: minute, covered })));
   }
   // Recorded once their edges are all written: a pass cut short leaves its minutes to the next.
@@ -123,17 +126,17 @@ async function resolveCoarseBuckets(telemetry: ClickHouseTelemetry, horizon: num
     const first = Number(buckets[0]!.bucket);
     const end = Number(buckets[buckets.length - 1]!.bucket) + sizeMs;
     await telemetry.command(`
-      INSERT INTO ${telemetry.shardDatabase}.dependency_edges (day, tier_ms, bucket, environment, source_service, target, target_kind, latency_bucket, count, error_count, covered)
-      SELECT day, toUInt64(${sizeMs}), coarse_bucket, environment, source_service, target, target_kind, latency_bucket, sum(n), sum(failed),
-          transform(coarse_bucket, [${starts}], [${covered}], toUInt64(0))
+      INSERT INTO ${telemetry.shardDatabase}.dependency_edges (${edgeColumns})
+      SELECT day, toUInt64(${sizeMs}), coarse_bucket, environment, source_service, target, target_kind, sum(n), sum(failed),
+          tupleElement(sumMap(buckets, counts), 1), tupleElement(sumMap(buckets, counts), 2), transform(coarse_bucket, [${starts}], [${covered}], toUInt64(0))
       FROM (
-        SELECT day, intDiv(bucket, ${sizeMs}) * ${sizeMs} AS coarse_bucket, environment, source_service, target, target_kind, latency_bucket,
-            argMax(count, covered) AS n, argMax(error_count, covered) AS failed
+        SELECT day, intDiv(bucket, ${sizeMs}) * ${sizeMs} AS coarse_bucket, environment, source_service, target, target_kind,
+            ${latestResolution}
         FROM ${database}.dependency_edges
         WHERE ${daysBetween(first, end)} AND tier_ms = ${minuteTier} AND bucket >= ${numberLiteral(first)} AND bucket < ${numberLiteral(end)}
           AND intDiv(bucket, ${sizeMs}) * ${sizeMs} IN (${starts})
-        GROUP BY day, bucket, environment, source_service, target, target_kind, latency_bucket
-      ) GROUP BY day, coarse_bucket, environment, source_service, target, target_kind, latency_bucket`);
+        GROUP BY day, bucket, environment, source_service, target, target_kind
+      ) GROUP BY day, coarse_bucket, environment, source_service, target, target_kind`);
     await telemetry.insertShardRows(
       'dependency_resolutions',
       buckets.map((candidate) => ({ day: dayOf(Number(candidate.bucket)), tier_ms: sizeMs, bucket: Number(candidate.bucket), covered: Number(candidate.received) })),

@@ -401,10 +401,12 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
       `CREATE TABLE IF NOT EXISTS {db}.occurrence_minutes (day Date, minute UInt64, last_received UInt64)
         ENGINE = ReplacingMergeTree(last_received) PARTITION BY day ORDER BY minute`,
       `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.occurrence_minutes_mv TO {db}.occurrence_minutes AS ${occurrenceMinutesSelect('1')}`,
+      // A row per edge and bucket, its latency histogram as two arrays: a row per latency bucket
+      // made an hour of 40 edges 6,000 rows, and a day's read 130 ms of grouping on 18.16.
       `CREATE TABLE IF NOT EXISTS {db}.dependency_edges (
         day Date, tier_ms UInt64, bucket UInt64, environment String, source_service String, target String, target_kind String,
-        latency_bucket UInt16, count UInt64, error_count UInt64, covered UInt64
-      ) ENGINE = ReplacingMergeTree(covered) PARTITION BY day ORDER BY (tier_ms, bucket, environment, source_service, target, target_kind, latency_bucket)
+        count UInt64, error_count UInt64, latency_buckets Array(UInt16), latency_counts Array(UInt64), covered UInt64
+      ) ENGINE = ReplacingMergeTree(covered) PARTITION BY day ORDER BY (tier_ms, bucket, environment, source_service, target, target_kind)
         SETTINGS index_granularity = ${tierGranuleRows}`,
       `CREATE TABLE IF NOT EXISTS {db}.dependency_resolutions (day Date, tier_ms UInt64, bucket UInt64, covered UInt64)
         ENGINE = ReplacingMergeTree(covered) PARTITION BY day ORDER BY (tier_ms, bucket)`,
