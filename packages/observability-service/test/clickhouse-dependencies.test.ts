@@ -172,6 +172,30 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     clock.set(now);
   });
 
+  it('counts copied spans landing in resolved minutes, though their receipts (from the store they were copied from) are older than the resolution', async () => {
+    const { store } = suite();
+    const windowFrom = now - dayMs - 2 * hourMs;
+    const windowTo = windowFrom + 10 * minuteMs;
+    // Received after the earlier tests' resolutions (a receipt is a later time than any resolution covered).
+    clock.advance(minuteMs);
+    await store.write(callTraces(now, 40, 31, windowFrom, windowTo));
+    clock.advance(defaultDependencySettleMs);
+    while ((await store.resolveDependencies()).minutes > 0);
+    const before = await answers(store);
+    expect((await planOf(store, now - 4 * dayMs, now + minuteMs)).live).toEqual([]);
+    // As telemetry:copy writes them: each row with the receipt it had where it came from.
+    const copied = callTraces(now, 25, 29, windowFrom, windowTo).map((row) => ({ ...row, received_at: now - 5 * dayMs }));
+    await store.write(copied);
+    const after = await answers(store);
+    const callsOf = (answer: DependenciesResponse) => answer.edges.find((edge) => edge.target === 'orders')?.count ?? 0;
+    expect(callsOf(after[0]!)).toBe(callsOf(before[0]!) + 25);
+    clock.advance(defaultDependencySettleMs);
+    expect((await store.resolveDependencies()).minutes).toBeGreaterThan(0);
+    expect((await planOf(store, now - 4 * dayMs, now + minuteMs)).live).toEqual([]);
+    expect(await answers(store)).toEqual(after);
+    clock.set(now);
+  });
+
   it('counts each call once when several instances resolve the same minutes at the same time', async () => {
     const { store, url } = suite();
     const other = new ClickHouseTelemetry({ url, database: store.database, clock, maxRowsPerInsert: 10_000 });

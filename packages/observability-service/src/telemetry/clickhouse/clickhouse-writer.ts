@@ -70,6 +70,7 @@ export class ClickHouseWriter {
     const { clock } = this.#options;
     const started = performance.now();
     const now = clock.now();
+    await this.#recordArrivals(rows, now);
     if (rows.length > 0) await this.#insertRowBinary('occurrences', occurrenceInsertColumns, occurrenceRowsBinary(rows, now));
     if (logs.length > 0) await this.#insertRowBinary('logs', logInsertColumns, logRowsBinary(logs, now, this.#logUids));
     if (this.#options.countsIngestion !== false) {
@@ -81,6 +82,25 @@ export class ClickHouseWriter {
       });
     }
     this.#options.onCommit({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
+  }
+
+  /**
+   * The minutes of rows that bring a receipt of their own (the copy command's, received by the
+   * store they come from) get `now` as their latest receipt in `occurrence_minutes`, before the
+   * rows are inserted: the view over the insert records their own receipts, which may be older
+   * than a dependency resolution of those minutes already made here, and the resolver and the
+   * reads must see that those minutes changed (clickhouse-dependency-resolver.ts). Rows received
+   * now need nothing: the view records `now` for them.
+   */
+  async #recordArrivals(rows: readonly NewOccurrence[], now: number): Promise<void> {
+    const minutes = new Set<number>();
+    for (const row of rows) if (row.received_at !== undefined) minutes.add(minuteOf(row.started_at));
+    if (minutes.size === 0) return;
+    await this.#options.client.insert({
+      table: `${this.#options.database}.occurrence_minutes`,
+      values: [...minutes].map((minute) => ({ day: dayOf(minute), minute, last_received: now })),
+      format: 'JSONEachRow',
+    });
   }
 
   async #insertRowBinary(table: string, columns: readonly string[], rows: Buffer): Promise<void> {
