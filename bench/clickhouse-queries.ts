@@ -22,6 +22,7 @@ import { TestClickHouseServer } from '@playstack/server-kit/testing';
 import type { ApdexThresholds } from '../packages/observability-service/src/service-settings/service-settings.js';
 import { ClickHouseTelemetryStore } from '../packages/observability-service/src/telemetry/clickhouse/clickhouse-telemetry-store.js';
 import { dayMs } from '../packages/observability-service/src/time-units.js';
+import { resolveClickHouseDependencies } from '../packages/observability-service/src/telemetry/clickhouse/clickhouse-dependency-resolver.js';
 import { seedClickHouse, seededTraceIdSql } from './support/clickhouse-seed.js';
 
 const total = Number(process.env.BENCH_OCCURRENCES ?? 100_000_000);
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
     const resolving = performance.now();
     const resolved = { minutes: 0, buckets: 0, passes: 0 };
     for (;;) {
-      const pass = await store.resolveDependencies(endMs);
+      const pass = await resolveClickHouseDependencies(store, endMs);
       if (pass.minutes === 0 && pass.buckets === 0) break;
       resolved.minutes += pass.minutes;
       resolved.buckets += pass.buckets;

@@ -5,7 +5,7 @@ import type { DependenciesResponse } from '../src/query/query-schemas.js';
 import type { TelemetryRead } from '../src/query/read-query.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { clickHouseDependencies, dependencyResolutionState, planDependencyRead, type DependencyResolutionState } from '../src/telemetry/clickhouse/clickhouse-dependencies.js';
-import { defaultDependencySettleMs } from '../src/telemetry/clickhouse/clickhouse-dependency-resolver.js';
+import { defaultDependencySettleMs, resolveClickHouseDependencies } from '../src/telemetry/clickhouse/clickhouse-dependency-resolver.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
 import { ClickHouseTelemetryStore } from '../src/telemetry/clickhouse/clickhouse-telemetry-store.js';
 import { dayMs, minuteMs } from '../src/time-units.js';
@@ -129,15 +129,15 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     expect(expected[3]!.edges.map((edge) => edge.target)).toEqual(['payments']);
 
     // Just written: nothing settled, nothing resolved.
-    expect(await store.resolveDependencies()).toEqual({ minutes: 0, buckets: 0 });
+    expect(await resolveClickHouseDependencies(store, clock.now())).toEqual({ minutes: 0, buckets: 0 });
     clock.advance(defaultDependencySettleMs);
     // A pass resolves a bounded share, newest first: the last 12 hours after the first pass, the oldest minutes later.
-    const first = await store.resolveDependencies();
+    const first = await resolveClickHouseDependencies(store, clock.now());
     expect(first.minutes).toBeGreaterThan(500);
     expect((await planOf(store, now - 12 * hourMs, now)).live).toEqual([]);
     expect((await planOf(store, now - 3 * dayMs, now - 2 * dayMs)).live.length).toBeGreaterThan(0);
     const passes = [first];
-    for (let pass = await store.resolveDependencies(); pass.minutes > 0; pass = await store.resolveDependencies()) passes.push(pass);
+    for (let pass = await resolveClickHouseDependencies(store, clock.now()); pass.minutes > 0; pass = await resolveClickHouseDependencies(store, clock.now())) passes.push(pass);
     expect(passes.length).toBeGreaterThan(1);
     expect(passes.reduce((total, pass) => total + pass.buckets, 0)).toBeGreaterThan(72);
     const plan = await planOf(store, now - 4 * dayMs, now + minuteMs);
@@ -145,7 +145,7 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     expect(plan.resolved.map((part) => part.sizeMs)).toContain(dayMs);
     expect(await answers(store)).toEqual(expected);
     // A second pass finds nothing new.
-    expect(await store.resolveDependencies()).toEqual({ minutes: 0, buckets: 0 });
+    expect(await resolveClickHouseDependencies(store, clock.now())).toEqual({ minutes: 0, buckets: 0 });
     clock.set(now);
   });
 
@@ -164,7 +164,7 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     expect(plan.live.every((run) => run.fromMs >= now - 2 * dayMs - 3 * hourMs && run.toMs <= now - 2 * dayMs - 2 * hourMs + 2 * minuteMs)).toBe(true);
 
     clock.advance(defaultDependencySettleMs);
-    const resolution = await store.resolveDependencies();
+    const resolution = await resolveClickHouseDependencies(store, clock.now());
     expect(resolution.minutes).toBeGreaterThanOrEqual(30);
     expect(resolution.minutes).toBeLessThanOrEqual(80);
     expect((await planOf(store, now - 4 * dayMs, now + minuteMs)).live).toEqual([]);
@@ -180,7 +180,7 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     clock.advance(minuteMs);
     await store.write(callTraces(now, 40, 31, windowFrom, windowTo));
     clock.advance(defaultDependencySettleMs);
-    while ((await store.resolveDependencies()).minutes > 0);
+    while ((await resolveClickHouseDependencies(store, clock.now())).minutes > 0);
     const before = await answers(store);
     expect((await planOf(store, now - 4 * dayMs, now + minuteMs)).live).toEqual([]);
     // As telemetry:copy writes them: each row with the receipt it had where it came from.
@@ -190,7 +190,7 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     const callsOf = (answer: DependenciesResponse) => answer.edges.find((edge) => edge.target === 'orders')?.count ?? 0;
     expect(callsOf(after[0]!)).toBe(callsOf(before[0]!) + 25);
     clock.advance(defaultDependencySettleMs);
-    expect((await store.resolveDependencies()).minutes).toBeGreaterThan(0);
+    expect((await resolveClickHouseDependencies(store, clock.now())).minutes).toBeGreaterThan(0);
     expect((await planOf(store, now - 4 * dayMs, now + minuteMs)).live).toEqual([]);
     expect(await answers(store)).toEqual(after);
     clock.set(now);
@@ -204,7 +204,7 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
       const expected = await answers(store);
       clock.advance(defaultDependencySettleMs + 2 * minuteMs);
       // Started together, both find the same minutes unresolved (unless one wrote its records first).
-      const [first, second] = await Promise.all([store.resolveDependencies(), other.resolveDependencies()]);
+      const [first, second] = await Promise.all([resolveClickHouseDependencies(store, clock.now()), resolveClickHouseDependencies(other, clock.now())]);
       expect(first.minutes + second.minutes).toBeGreaterThan(0);
       expect((await planOf(store, now - 4 * dayMs, now + minuteMs)).live).toEqual([]);
       expect(await answers(store)).toEqual(expected);

@@ -12,7 +12,7 @@ import type { ClickHouseRollupQuery } from '../src/telemetry/clickhouse/clickhou
 import { ClickHouseLogStore } from '../src/telemetry/clickhouse/clickhouse-log-store.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
 import { clickHouseDependencies } from '../src/telemetry/clickhouse/clickhouse-dependencies.js';
-import { defaultDependencySettleMs } from '../src/telemetry/clickhouse/clickhouse-dependency-resolver.js';
+import { defaultDependencySettleMs, resolveClickHouseDependencies } from '../src/telemetry/clickhouse/clickhouse-dependency-resolver.js';
 import { dayMs, minuteMs } from '../src/time-units.js';
 import { generateDataSet } from './support/generated-occurrences.js';
 import { generateLogs } from './support/generated-logs.js';
@@ -124,9 +124,9 @@ if (clickHouseServerInstalled()) describe('ClickHouse telemetry sharded over two
     for (const store of instances) expect(await answers(store)).toEqual(expected);
     clock.advance(defaultDependencySettleMs);
     try {
-      expect((await one.resolveDependencies()).minutes).toBeGreaterThan(0);
+      expect((await resolveClickHouseDependencies(one, clock.now())).minutes).toBeGreaterThan(0);
       // Both instances at once (each reads every shard and writes to its own, so an edge both resolved is there twice, read once).
-      const resolved = await Promise.all(instances.map((store) => store.resolveDependencies()));
+      const resolved = await Promise.all(instances.map((store) => resolveClickHouseDependencies(store, clock.now())));
       expect(resolved.some((resolution) => resolution.minutes > 0)).toBe(true);
       expect(await answers(one)).toEqual(expected);
       for (const store of instances) expect(await answers(store)).toEqual(expected);

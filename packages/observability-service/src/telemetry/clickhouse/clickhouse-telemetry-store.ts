@@ -10,6 +10,7 @@ import type { NewOccurrence } from '../../storage/storage-tables.js';
 import { usageExportBatches, usageTrendView, usageView } from '../../usage/usage-views.js';
 import type { CommitReport, TelemetryStore } from '../telemetry-store.js';
 import { clickHouseDependencies } from './clickhouse-dependencies.js';
+import { resolveClickHouseDependencies } from './clickhouse-dependency-resolver.js';
 import { clickHouseErrorGroup, clickHouseErrorGroups, setClickHouseErrorGroupStatus } from './clickhouse-error-groups.js';
 import { exportClickHouseOccurrences, exportClickHouseStatusChanges } from './clickhouse-export.js';
 import { clickHouseHealthFigures } from './clickhouse-health.js';
@@ -38,7 +39,10 @@ export class ClickHouseTelemetryStore implements TelemetryStore {
   readonly logs: ClickHouseLogStore;
   readonly clickHouse: ClickHouseTelemetry;
 
+  readonly #clock: Clock;
+
   constructor(options: ClickHouseTelemetryStoreOptions) {
+    this.#clock = options.clock;
     this.clickHouse = new ClickHouseTelemetry(options);
     this.logs = new ClickHouseLogStore(this.clickHouse);
   }
@@ -100,7 +104,7 @@ export class ClickHouseTelemetryStore implements TelemetryStore {
    * Resolves the dependency edges of the minutes that settled (clickhouse-dependency-resolver.ts);
    * the rollups' states need nothing: ClickHouse merges them in the background.
    */
-  maintain: TelemetryStore['maintain'] = async () => ({ throughId: 0, minutes: (await this.clickHouse.resolveDependencies()).minutes });
+  maintain: TelemetryStore['maintain'] = async () => ({ throughId: 0, minutes: (await resolveClickHouseDependencies(this.clickHouse, this.#clock.now())).minutes });
 
   async close(): Promise<void> {
     await this.clickHouse.close();

@@ -13,7 +13,6 @@ import { clickHouseTierHistogramTables, migrateClickHouse, pendingClickHouseMigr
 import { aggregateClickHouseRollups, clickHouseRollupTables, clickHouseTierTables, type ClickHouseRollupQuery } from './clickhouse-rollups.js';
 import { ClickHouseWriter, dayOf } from './clickhouse-writer.js';
 import { createDistributedTables, shardDatabaseOf } from './clickhouse-cluster.js';
-import { defaultDependencySettleMs, resolveClickHouseDependencies, type DependencyResolution } from './clickhouse-dependency-resolver.js';
 
 /** The longest one schema statement may run (a day's fill of a new table on a large store). */
 const migrationRequestTimeoutMs = 2 * 3_600_000;
@@ -52,8 +51,6 @@ export interface ClickHouseTelemetryOptions {
    * over every shard (clickhouse-cluster.ts). Unset: one server.
    */
   cluster?: string | undefined;
-  /** How long after a minute's last span arrived its dependency edges are resolved (default 2 minutes). */
-  dependencySettleMs?: number;
 }
 
 /** A stored occurrence as ClickHouse returns it: the SQL row's columns (64-bit integers arrive as text), and its own. */
@@ -79,13 +76,9 @@ export class ClickHouseTelemetry {
   readonly #clientOptions: NonNullable<Parameters<typeof createClient>[0]>;
   readonly #writer: ClickHouseWriter;
   readonly #listeners: Array<(commit: CommitReport) => void> = [];
-  readonly #clock: Clock;
-  readonly #dependencySettleMs: number;
 
   constructor(options: ClickHouseTelemetryOptions) {
     this.database = options.database;
-    this.#clock = options.clock;
-    this.#dependencySettleMs = options.dependencySettleMs ?? defaultDependencySettleMs;
     this.#cluster = options.cluster;
     this.#shardDatabase = shardDatabaseOf(options.database, options.cluster);
     // Sharded: a subquery over a read table (a trace's days) runs on each shard over its own table,
@@ -147,11 +140,6 @@ export class ClickHouseTelemetry {
   async insertShardRows(table: string, values: readonly Record<string, unknown>[]): Promise<void> {
     if (values.length === 0) return;
     await this.#client.insert({ table: `${this.#shardDatabase}.${table}`, values: [...values], format: 'JSONEachRow' });
-  }
-
-  /** Resolves the dependency edges of the minutes settled by `nowMs` (clickhouse-dependency-resolver.ts). */
-  resolveDependencies(nowMs: number = this.#clock.now()): Promise<DependencyResolution> {
-    return resolveClickHouseDependencies(this, nowMs, this.#dependencySettleMs);
   }
 
   /** Resolves once ClickHouse has accepted the rows and log records (group-committed with other writes). */
