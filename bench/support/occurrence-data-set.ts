@@ -245,15 +245,20 @@ function progress(label: string, began: number, done: number, total: number, rep
  * SQLite under dataDir (seeded first unless `reuse` keeps the data set there), or on DATABASE_URL's
  * database when it is set (generate into it once the app is up). `env` adds settings.
  */
-export async function openDataSetApp(dataDir: string, options: { reuse: boolean; shape?: DataSetShape; env?: Record<string, string> }): Promise<{ app: App; clock: ManualClock }> {
-  if (!options.reuse && !process.env.DATABASE_URL) await seedSqlite(dataDir, options.shape);
+export async function openDataSetApp(
+  dataDir: string,
+  options: { reuse: boolean; shape?: DataSetShape; env?: Record<string, string>; databaseUrl?: string | undefined; clickHouse?: { url: string; database: string } },
+): Promise<{ app: App; clock: ManualClock }> {
+  const databaseUrl = 'databaseUrl' in options ? options.databaseUrl : process.env.DATABASE_URL;
+  if (!options.reuse && !databaseUrl && !options.clickHouse) await seedSqlite(dataDir, options.shape);
   const clock = new ManualClock(end);
   const app = await buildApp(
     loadObservabilityConfig({
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       ROLLUP_TIER_INTERVAL_SECONDS: '3600',
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(options.clickHouse ? { CLICKHOUSE_URL: options.clickHouse.url, CLICKHOUSE_DATABASE: options.clickHouse.database } : {}),
       ...options.env,
     }),
     { clock },
@@ -335,6 +340,27 @@ export async function seedSqlite(dataDir: string, shape: DataSetShape = defaultS
  * Writes the data set through an open service's database (PostgreSQL; `seedSqlite` is the fast
  * way on SQLite): raw rows, rollups and error groups in one transaction per batch.
  */
+/**
+ * Writes the data set through an open service's telemetry store (ClickHouse: its writer, inserts
+ * of 20,000 rows as ingestion makes them), then has its upkeep resolve what it needs (ClickHouse:
+ * the dependency edges) with the clock past the data's last receipt, and sets the clock back.
+ */
+export async function generateThroughStore(app: App, clock: ManualClock, shape: DataSetShape = defaultShape): Promise<void> {
+  const began = performance.now();
+  const reported = { at: 0 };
+  let done = 0;
+  for (const batch of dataSetBatches(shape, 20_000)) {
+    await app.telemetry.write(withErrorGroups(batch));
+    done += batch.length;
+    progress('generated', began, done, shape.occurrences, reported);
+  }
+  const at = clock.now();
+  clock.set(shape.end + 10 * 60_000);
+  while ((await app.telemetry.maintain()).minutes > 0);
+  clock.set(at);
+  console.log(`generated ${done.toLocaleString('en')} occurrences through the telemetry store in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+}
+
 export async function generate(app: App, shape: DataSetShape = defaultShape): Promise<void> {
   const began = performance.now();
   const reported = { at: 0 };
