@@ -36,7 +36,7 @@ export const observabilityConfigSchema = configSchema({
   ),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', default: 'playstack_telemetry', description: 'ClickHouse database of the telemetry tables (created with them at start when missing)' }),
   CLICKHOUSE_CLUSTER: Type.Optional(
-    Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: "cluster of the ClickHouse servers' remote_servers that telemetry is sharded over: this instance writes to its server's shard tables (<database>_shard) and reads through Distributed tables over every shard; unset: one server" }),
+    Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: "cluster of the ClickHouse servers' remote_servers that telemetry is sharded over: this instance writes to its server's shard tables (the database name with _shard appended) and reads through Distributed tables over every shard; unset: one server" }),
   ),
   APDEX_THRESHOLD_MS: Type.Number({ minimum: 1, maximum: 600_000, default: 500, description: 'Apdex threshold T in milliseconds for services without one of their own (set per service in the dashboard)' }),
   OCCURRENCE_SEARCH_WINDOW: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 50_000, description: 'occurrences a search with row filters (attributes, duration, error type, HTTP status class) checks at most: the newest of the range' }),
