@@ -28,6 +28,11 @@ export interface MinuteRun {
   toMs: number;
 }
 
+/** The minutes of `runs`, in order. */
+export function minutesOf(runs: readonly MinuteRun[]): number[] {
+  return runs.flatMap((run) => Array.from({ length: (run.toMs - run.fromMs) / minuteMs }, (_, i) => run.fromMs + i * minuteMs));
+}
+
 function orOf(terms: readonly string[]): string {
   return terms.length === 0 ? '0' : `(${terms.map((term) => `(${term})`).join(' OR ')})`;
 }
@@ -51,9 +56,8 @@ function startedIn(runs: readonly MinuteRun[], marginMs: number): { spans: strin
   }
   const fromMs = runs[0]!.fromMs;
   const toMs = runs[runs.length - 1]!.toMs;
-  const minutes = runs.flatMap((run) => Array.from({ length: (run.toMs - run.fromMs) / minuteMs }, (_, i) => run.fromMs + i * minuteMs));
   return {
-    spans: `${dayConditions(fromMs, toMs).join(' AND ')} AND ${minuteExpression} IN (${minutes.map(numberLiteral).join(', ')})`,
+    spans: `${dayConditions(fromMs, toMs).join(' AND ')} AND ${minuteExpression} IN (${minutesOf(runs).map(numberLiteral).join(', ')})`,
     around: dayConditions(fromMs - marginMs, toMs + marginMs).join(' AND '),
   };
 }
@@ -158,7 +162,8 @@ export function planDependencyRead(firstMinuteMs: number, endMinuteMs: number, s
   return plan;
 }
 
-function daysOf(fromMs: number, toMs: number): string {
+/** The day partitions of [fromMs, toMs). */
+export function daysOf(fromMs: number, toMs: number): string {
   return `day >= toDate(${stringLiteral(dayOf(fromMs))}) AND day <= toDate(${stringLiteral(dayOf(Math.max(fromMs, toMs - 1)))})`;
 }
 

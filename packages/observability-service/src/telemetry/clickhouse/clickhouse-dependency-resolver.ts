@@ -1,5 +1,5 @@
 import { minuteMs } from '../../time-units.js';
-import { dependencyEdgeRows, latestResolution, type MinuteRun } from './clickhouse-dependencies.js';
+import { daysOf, dependencyEdgeRows, latestResolution, minutesOf, type MinuteRun } from './clickhouse-dependencies.js';
 import { numberLiteral } from './clickhouse-literal.js';
 import { clickHouseTierSizesMs } from './clickhouse-migrations.js';
 import type { ClickHouseTelemetry } from './clickhouse-telemetry.js';
@@ -34,18 +34,30 @@ export interface DependencyResolution {
   buckets: number;
 }
 
+/** The resolutions' finest tier: a minute. */
+const minuteTier = clickHouseTierSizesMs[0];
+
+/** Per minute with spans: its latest receipt (`received`) and the receipts its latest resolution covered (`covered`, 0 if none). */
+function minuteStates(database: string): string {
+  return `SELECT minute, received, covered FROM (SELECT minute, max(last_received) AS received FROM ${database}.occurrence_minutes GROUP BY minute)
+    ANY LEFT JOIN (SELECT bucket AS minute, max(covered) AS covered FROM ${database}.dependency_resolutions WHERE tier_ms = ${minuteTier} GROUP BY minute) USING (minute)`;
+}
+
 const edgeColumns = 'day, tier_ms, bucket, environment, source_service, target, target_kind, count, error_count, latency_buckets, latency_counts, covered';
 
 /** Minutes in time order as chunks (`chunkMinutesMax`, `chunkMs`), each the runs of consecutive minutes in it. */
 function chunksOf(minutes: readonly number[]): MinuteRun[][] {
   const chunks: MinuteRun[][] = [];
+  let inChunk = 0;
   for (const minute of minutes) {
     const chunk = chunks[chunks.length - 1];
     const last = chunk?.[chunk.length - 1];
-    const full = chunk !== undefined && chunk.reduce((total, run) => total + (run.toMs - run.fromMs) / minuteMs, 0) >= chunkMinutesMax;
-    if (!chunk || !last || full || minute + minuteMs - chunk[0]!.fromMs > chunkMs) chunks.push([{ fromMs: minute, toMs: minute + minuteMs }]);
-    else if (last.toMs === minute) last.toMs = minute + minuteMs;
+    if (!chunk || !last || inChunk >= chunkMinutesMax || minute + minuteMs - chunk[0]!.fromMs > chunkMs) {
+      chunks.push([{ fromMs: minute, toMs: minute + minuteMs }]);
+      inChunk = 0;
+    } else if (last.toMs === minute) last.toMs = minute + minuteMs;
     else chunk.push({ fromMs: minute, toMs: minute + minuteMs });
+    inChunk += 1;
   }
   return chunks;
 }
@@ -65,17 +77,14 @@ function chunksOf(minutes: readonly number[]): MinuteRun[][] {
 export async function resolveClickHouseDependencies(telemetry: ClickHouseTelemetry, nowMs: number, settleMs = defaultDependencySettleMs): Promise<DependencyResolution> {
   const { database } = telemetry;
   const horizon = nowMs - settleMs;
-  const minuteTier = clickHouseTierSizesMs[0];
   // Minutes with spans newer than their last resolution (never resolved: covered 0).
   const stale = await telemetry.rows<{ minute: string; received: string }>(`
-    SELECT minute, received FROM (SELECT minute, max(last_received) AS received FROM ${database}.occurrence_minutes GROUP BY minute)
-    ANY LEFT JOIN (SELECT bucket AS minute, max(covered) AS covered FROM ${database}.dependency_resolutions WHERE tier_ms = ${minuteTier} GROUP BY minute) USING (minute)
-    WHERE received > covered ORDER BY minute`);
+    SELECT minute, received FROM (${minuteStates(database)}) WHERE received > covered ORDER BY minute`);
   const settled = stale.filter((row) => Number(row.received) <= horizon);
   const receivedOf = new Map(settled.map((row) => [Number(row.minute), Number(row.received)]));
   const records: Array<Record<string, unknown>> = [];
   for (const runs of chunksOf(settled.map((row) => Number(row.minute))).reverse().slice(0, chunksPerPassMax)) {
-    const chunkMinutes = runs.flatMap((run) => Array.from({ length: (run.toMs - run.fromMs) / minuteMs }, (_, i) => run.fromMs + i * minuteMs));
+    const chunkMinutes = minutesOf(runs);
     const covered = Math.max(...chunkMinutes.map((minute) => receivedOf.get(minute) ?? 0));
     await telemetry.command(`
       INSERT INTO ${telemetry.shardDatabase}.dependency_edges (${edgeColumns})
@@ -95,19 +104,13 @@ export async function resolveClickHouseDependencies(telemetry: ClickHouseTelemet
  * their latest receipt, and hold no minute resolved before its latest spans (or not at all):
  * each from its minutes' rows of their latest resolution.
  */
-function daysBetween(fromMs: number, toMs: number): string {
-  return `day >= toDate('${dayOf(fromMs)}') AND day <= toDate('${dayOf(toMs - 1)}')`;
-}
-
 async function resolveCoarseBuckets(telemetry: ClickHouseTelemetry, horizon: number): Promise<number> {
   const { database } = telemetry;
-  const minuteTier = clickHouseTierSizesMs[0];
   const coarse = clickHouseTierSizesMs.slice(1);
   const candidates = await telemetry.rows<{ tier_ms: string; bucket: string; received: string; stale: string }>(`
     SELECT tier_ms, bucket, received, stale FROM (
       SELECT tier_ms, bucket, max(minute_received) AS received, sum(minute_received > minute_covered) AS stale FROM (
-        SELECT minute, received AS minute_received, covered AS minute_covered FROM (SELECT minute, max(last_received) AS received FROM ${database}.occurrence_minutes GROUP BY minute)
-        ANY LEFT JOIN (SELECT bucket AS minute, max(covered) AS covered FROM ${database}.dependency_resolutions WHERE tier_ms = ${minuteTier} GROUP BY minute) USING (minute)
+        SELECT minute, received AS minute_received, covered AS minute_covered FROM (${minuteStates(database)})
       ) ARRAY JOIN [${coarse.map((size) => `toUInt64(${size})`).join(', ')}] AS tier_ms
       GROUP BY tier_ms, intDiv(minute, tier_ms) * tier_ms AS bucket
       HAVING bucket + tier_ms <= ${numberLiteral(horizon)}
@@ -133,7 +136,7 @@ async function resolveCoarseBuckets(telemetry: ClickHouseTelemetry, horizon: num
         SELECT day, intDiv(bucket, ${sizeMs}) * ${sizeMs} AS coarse_bucket, environment, source_service, target, target_kind,
             ${latestResolution}
         FROM ${database}.dependency_edges
-        WHERE ${daysBetween(first, end)} AND tier_ms = ${minuteTier} AND bucket >= ${numberLiteral(first)} AND bucket < ${numberLiteral(end)}
+        WHERE ${daysOf(first, end)} AND tier_ms = ${minuteTier} AND bucket >= ${numberLiteral(first)} AND bucket < ${numberLiteral(end)}
           AND intDiv(bucket, ${sizeMs}) * ${sizeMs} IN (${starts})
         GROUP BY day, bucket, environment, source_service, target, target_kind
       ) GROUP BY day, coarse_bucket, environment, source_service, target, target_kind`);
