@@ -40,7 +40,7 @@ export const observabilityConfigSchema = configSchema({
   ),
   APDEX_THRESHOLD_MS: Type.Number({ minimum: 1, maximum: 600_000, default: 500, description: 'Apdex threshold T in milliseconds for services without one of their own (set per service in the dashboard)' }),
   OCCURRENCE_SEARCH_WINDOW: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 50_000, description: 'occurrences a search with row filters (attributes, duration, error type, HTTP status class) checks at most: the newest of the range' }),
-  ROLLUP_TIER_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 5, description: 'how often new data is folded into the rollup tiers long-range queries read (queries stay exact in between)' }),
+  ROLLUP_TIER_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 5, description: 'how often new data is folded into the rollup tiers long-range queries read, and on ClickHouse the dependency edges of settled minutes resolved (queries stay exact in between)' }),
   INGEST_KEY_LAST_USED_FLUSH_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30, description: 'how often ingestion keys\' last-used times are written' }),
   ALERT_EVALUATION_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 10, description: 'how often an instance checks for alert minutes due (each minute is evaluated once, by the instance holding the lease)' }),
   ALERT_EVALUATION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 30, description: 'a minute\'s alert rules are evaluated this long after it ends, so late data still counts' }),
