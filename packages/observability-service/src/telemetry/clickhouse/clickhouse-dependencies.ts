@@ -62,6 +62,17 @@ function startedIn(runs: readonly MinuteRun[]): string {
   return `${startedInWindows(windowsAround(runs, 0))} AND ${minuteExpression} IN (${minutesOf(runs).map(numberLiteral).join(', ')})`;
 }
 
+/**
+ * The calls of the spans that started in `runs`, one row each (day, minute, environment, source,
+ * target, target kind, error, latency bucket), as the SQL store's dependency rollups count them
+ * (storage/dependency-edges.ts): the edges spans declare, plus a parent and child of one trace in
+ * different services (the parent declaring nothing), with the child's figures, environment and
+ * minute. A parent is looked for among the spans that started within an hour of the runs
+ * (`dependencyParentWindowMs`); the SQL store finds it at any distance. A read narrows where
+ * (`liveDependencyEdges`). Sharded, the parents and the
+ * children's trace ids are gathered from every shard (GLOBAL): a trace's spans may have arrived
+ * through different instances.
+ */
 export interface EdgeRowsOptions {
   environment?: string | undefined;
   /** Where the parents are looked for: the spans that started within an hour of the runs by default. */
@@ -70,24 +81,13 @@ export interface EdgeRowsOptions {
   joinedOnly?: boolean;
 }
 
-/**
- * The calls of the spans that started in `runs`, one row each (day, minute, environment, source,
- * target, target kind, error, latency bucket), as the SQL store's dependency rollups count them
- * (storage/dependency-edges.ts): the edges spans declare, plus a parent and child of one trace in
- * different services (the parent declaring nothing), with the child's figures, environment and
- * minute. A parent is looked for among the spans that started within an hour of the runs
- * (`dependencyParentWindowMs`) unless `options.parents` narrows where (`liveDependencyEdges`);
- * the SQL store finds it at any distance. Sharded, the parents and the children's trace ids are
- * gathered from every shard (GLOBAL): a trace's spans may have arrived through different
- * instances.
- */
 export function dependencyEdgeRows(telemetry: ClickHouseTelemetry, runs: readonly MinuteRun[], options: EdgeRowsOptions = {}): string {
   const table = `${telemetry.database}.occurrences`;
   const global = telemetry.sharded ? 'GLOBAL ' : '';
   const where = `${startedIn(runs)}${environmentCondition(options.environment)}`;
   const parentsStarted = options.parents ?? startedInWindows(windowsAround(runs, dependencyParentWindowMs));
   const minute = minuteExpression;
-  const children = childrenIn(runs, options.environment);
+  const children = `${where} AND isNotNull(parent_span_id)`;
   const declared = `
     SELECT day, ${minute} AS minute, environment, service AS source_service, ${declaredTarget} AS target, ${declaredKind} AS target_kind, is_error, latency_bucket
       FROM ${table} WHERE ${where} AND target != ''
@@ -106,21 +106,11 @@ function environmentCondition(environment: string | undefined): string {
   return environment === undefined ? '' : ` AND environment = ${stringLiteral(environment)}`;
 }
 
-/** The spans that started in `runs` (in `environment`, if given) and have a parent: the children an edge join looks up. */
-function childrenIn(runs: readonly MinuteRun[], environment: string | undefined): string {
-  return `${startedIn(runs)}${environmentCondition(environment)} AND isNotNull(parent_span_id)`;
-}
-
 /**
  * How close to a read's live minutes their parents are looked for first (before and after):
  * a parent nearly always starts within seconds of its children.
  */
 export const dependencyNearParentMs = 5 * minuteMs;
-
-/** The spans that started within `dependencyNearParentMs` of `runs`: where a read looks for their parents first. */
-function nearParents(runs: readonly MinuteRun[]): string {
-  return startedInWindows(windowsAround(runs, dependencyNearParentMs));
-}
 
 /**
  * Where else the parents of the spans that started in `runs` may be, beyond
@@ -134,12 +124,12 @@ export async function farParents(telemetry: ClickHouseTelemetry, runs: readonly 
   const global = telemetry.sharded ? 'GLOBAL ' : '';
   const near = windowsAround(runs, dependencyNearParentMs);
   const around = windowsAround(runs, dependencyParentWindowMs);
-  const children = childrenIn(runs, environment);
+  const children = `${startedIn(runs)}${environmentCondition(environment)} AND isNotNull(parent_span_id)`;
   const orphanTraces = `
     SELECT trace_id FROM (SELECT trace_id, assumeNotNull(parent_span_id) AS pid FROM ${table} WHERE ${children})
     ${global}ANY LEFT JOIN (
       SELECT trace_id, span_id AS pid, toUInt8(1) AS found FROM ${table}
-      WHERE (${nearParents(runs)}) AND trace_id ${global}IN (SELECT trace_id FROM ${table} WHERE ${children})
+      WHERE (${startedInWindows(near)}) AND trace_id ${global}IN (SELECT trace_id FROM ${table} WHERE ${children})
     ) USING (trace_id, pid)
     WHERE found = 0`;
   // A trace's starts in a service that lie inside one near window hold no parent found elsewhere.
@@ -158,7 +148,7 @@ export async function farParents(telemetry: ClickHouseTelemetry, runs: readonly 
         `service = ${stringLiteral(row.service)} AND started_at >= ${numberLiteral(Math.floor(Number(row.lo)) - 1)} AND started_at <= ${numberLiteral(Math.ceil(Number(row.hi)) + 1)}`,
     ),
   );
-  return `(${startedInWindows(around)}) AND NOT (${nearParents(runs)}) AND ${inTheirServices}`;
+  return `(${startedInWindows(around)}) AND NOT (${startedInWindows(near)}) AND ${inTheirServices}`;
 }
 
 /**
@@ -174,7 +164,7 @@ async function liveDependencyEdges(telemetry: ClickHouseTelemetry, runs: readonl
     SELECT source_service, target, target_kind, count() AS n, sum(is_error) AS errors, sumMap([latency_bucket], [toUInt64(1)]) AS hist
     FROM (${rows}) ${touching} GROUP BY source_service, target, target_kind`;
   const [near, far] = await Promise.all([
-    telemetry.rows<EdgeRow>(grouped(dependencyEdgeRows(telemetry, runs, { environment, parents: nearParents(runs) }))),
+    telemetry.rows<EdgeRow>(grouped(dependencyEdgeRows(telemetry, runs, { environment, parents: startedInWindows(windowsAround(runs, dependencyNearParentMs)) }))),
     farParents(telemetry, runs, environment),
   ]);
   if (far === undefined) return near;
