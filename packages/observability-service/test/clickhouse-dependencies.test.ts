@@ -4,15 +4,7 @@ import { seededRandom } from '@playstack/server-kit/testing';
 import type { DependenciesResponse } from '../src/query/query-schemas.js';
 import type { TelemetryRead } from '../src/query/read-query.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
-import {
-  clickHouseDependencies,
-  dependencyEdgeRows,
-  dependencyResolutionState,
-  farParents,
-  planDependencyRead,
-  type DependencyResolutionState,
-  type MinuteRun,
-} from '../src/telemetry/clickhouse/clickhouse-dependencies.js';
+import { clickHouseDependencies, dependencyResolutionState, planDependencyRead, type DependencyResolutionState } from '../src/telemetry/clickhouse/clickhouse-dependencies.js';
 import { defaultDependencySettleMs, resolveClickHouseDependencies } from '../src/telemetry/clickhouse/clickhouse-dependency-resolver.js';
 import { ClickHouseTelemetry } from '../src/telemetry/clickhouse/clickhouse-telemetry.js';
 import { ClickHouseTelemetryStore } from '../src/telemetry/clickhouse/clickhouse-telemetry-store.js';
@@ -30,10 +22,9 @@ const hex = (random: () => number, length: number) => Array.from({ length }, () 
  * whose child is an orders request (an edge found by joining parent and child), orders calling
  * payments (declared, so the payments request under it adds nothing) and its database
  * (declared); the child starts up to 90 s after its parent, so parent and child often fall in
- * different minutes, and some traces are staging's. `childAfterMs` moves the child (and the
- * calls under it) further from its parent: a long trace.
+ * different minutes, and some traces are staging's.
  */
-function callTraces(nowMs: number, traces: number, seed: number, fromMs = nowMs - 3 * dayMs, toMs = nowMs, childAfterMs = 0): NewOccurrence[] {
+function callTraces(nowMs: number, traces: number, seed: number, fromMs = nowMs - 3 * dayMs, toMs = nowMs): NewOccurrence[] {
   const random = seededRandom(seed);
   const rows: NewOccurrence[] = [];
   for (let i = 0; i < traces; i++) {
@@ -56,7 +47,7 @@ function callTraces(nowMs: number, traces: number, seed: number, fromMs = nowMs 
           ...extra,
         },
       );
-    const childOffset = childAfterMs + Math.floor(random() * 90_000);
+    const childOffset = Math.floor(random() * 90_000);
     rows.push(
       span('gateway', 0, undefined, 0),
       span('orders', 1, 0, childOffset),
@@ -256,63 +247,5 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     expect(Number(resolutions!.n)).toBe(0);
     const [kept] = await store.rows<{ n: string }>(`SELECT count() AS n FROM ${store.database}.dependency_edges`);
     expect(Number(kept!.n)).toBeGreaterThan(0);
-  });
-});
-
-describe('ClickHouse dependency reads of live minutes: parents near them, and far ones through trace_index', () => {
-  const clock = new ManualClock(now);
-  const suite = clickHouseStoreForSuite(clock);
-  const parentsFrom = now - dayMs;
-  // Children 35-37 minutes after their parents: inside the hour either side, far outside the near window.
-  const childrenFrom = parentsFrom + 35 * minuteMs;
-  const read: TelemetryRead = { range: { fromMs: childrenFrom - 5 * minuteMs, toMs: childrenFrom + 10 * minuteMs }, filters: {} };
-
-  /** The edges of `runs` as the resolver joins them: parents among the spans of the hour either side. */
-  async function hourJoin(store: ClickHouseTelemetry, runs: readonly MinuteRun[]) {
-    const rows = await store.rows<{ source: string; target: string; n: string }>(
-      `SELECT source_service AS source, target, count() AS n FROM (${dependencyEdgeRows(store, runs)}) GROUP BY source, target ORDER BY source, target`,
-    );
-    return rows.map((row) => ({ source: row.source, target: row.target, count: Number(row.n) }));
-  }
-  const edgesOf = (answer: DependenciesResponse) =>
-    answer.edges.map(({ source, target, count }) => ({ source, target, count })).sort((a, b) => a.source.localeCompare(b.source) || a.target.localeCompare(b.target));
-
-  it('finds a long trace\'s parents, as a join of the hour either side does, and then the resolved edges', async () => {
-    const { store } = suite();
-    const longTraces = callTraces(now, 60, 41, parentsFrom, parentsFrom + 4 * minuteMs, 35 * minuteMs);
-    // Children whose parent never arrived (an uninstrumented caller), in the same minutes.
-    const random = seededRandom(43);
-    const orphans = callTraces(now, 30, 47, childrenFrom, childrenFrom + 4 * minuteMs)
-      .filter((row) => row.service === 'orders' && row.parent_span_id !== null)
-      .map((row) => ({ ...row, parent_span_id: hex(random, 16) }));
-    await store.write([...longTraces, ...orphans]);
-    const answer = await clickHouseDependencies(store, read);
-    const callsTo = (target: string) => answer.edges.find((edge) => edge.target === target)?.count;
-    // The read's minutes hold the children only: the gateway's calls are found through their far parents.
-    expect(callsTo('orders')).toBe(60);
-    expect(callsTo('payments')).toBe(60 + 30);
-
-    const { live } = await planOf(store, read.range.fromMs, read.range.toMs);
-    expect(live.length).toBeGreaterThan(0);
-    expect(await farParents(store, live)).toContain("service = 'gateway'");
-    expect(edgesOf(answer)).toEqual(await hourJoin(store, live));
-
-    clock.advance(defaultDependencySettleMs);
-    while ((await resolveClickHouseDependencies(store, clock.now())).minutes > 0);
-    expect((await planOf(store, read.range.fromMs, read.range.toMs)).live).toEqual([]);
-    expect(await clickHouseDependencies(store, read)).toEqual(answer);
-    clock.set(now);
-  });
-
-  it('looks no further than the near window when every child\'s parent is in it', async () => {
-    const { store } = suite();
-    const quietFrom = now - 2 * dayMs;
-    await store.write(callTraces(now, 50, 53, quietFrom, quietFrom + 3 * minuteMs));
-    const range = { fromMs: quietFrom, toMs: quietFrom + 5 * minuteMs };
-    const { live } = await planOf(store, range.fromMs, range.toMs);
-    expect(await farParents(store, live)).toBeUndefined();
-    const answer = await clickHouseDependencies(store, { range, filters: {} });
-    expect(answer.edges.find((edge) => edge.target === 'orders')?.count).toBe(50);
-    expect(edgesOf(answer)).toEqual(await hourJoin(store, live));
   });
 });

@@ -42,24 +42,24 @@ const runsNamedMax = 8;
 
 const minuteExpression = `toUInt64(floor(started_at / ${minuteMs})) * ${minuteMs}`;
 
-/** The windows `marginMs` either side of `runs`: one per run for a few runs; for many (minutes scattered over a day), their bounds. */
-function windowsAround(runs: readonly MinuteRun[], marginMs: number): MinuteRun[] {
-  const windows = runs.length <= runsNamedMax ? runs : [{ fromMs: runs[0]!.fromMs, toMs: runs[runs.length - 1]!.toMs }];
-  return windows.map((run) => ({ fromMs: run.fromMs - marginMs, toMs: run.toMs + marginMs }));
-}
-
-/** Spans that started in one of `windows`. */
-function startedInWindows(windows: readonly MinuteRun[]): string {
-  return orOf(windows.map((window) => dayConditions(window.fromMs, window.toMs).join(' AND ')));
-}
-
 /**
- * Spans that started in `runs`: a range per run for a few runs; for many, the bounds of them all
- * and the list of their minutes.
+ * Spans that started in `runs`, and the spans that started within `marginMs` of them: a range
+ * per run for a few runs; for many (minutes scattered over a day), the bounds of them all and,
+ * for the spans in them, the list of their minutes.
  */
-function startedIn(runs: readonly MinuteRun[]): string {
-  if (runs.length <= runsNamedMax) return startedInWindows(runs);
-  return `${startedInWindows(windowsAround(runs, 0))} AND ${minuteExpression} IN (${minutesOf(runs).map(numberLiteral).join(', ')})`;
+function startedIn(runs: readonly MinuteRun[], marginMs: number): { spans: string; around: string } {
+  if (runs.length <= runsNamedMax) {
+    return {
+      spans: orOf(runs.map((run) => dayConditions(run.fromMs, run.toMs).join(' AND '))),
+      around: orOf(runs.map((run) => dayConditions(run.fromMs - marginMs, run.toMs + marginMs).join(' AND '))),
+    };
+  }
+  const fromMs = runs[0]!.fromMs;
+  const toMs = runs[runs.length - 1]!.toMs;
+  return {
+    spans: `${dayConditions(fromMs, toMs).join(' AND ')} AND ${minuteExpression} IN (${minutesOf(runs).map(numberLiteral).join(', ')})`,
+    around: dayConditions(fromMs - marginMs, toMs + marginMs).join(' AND '),
+  };
 }
 
 /**
@@ -68,107 +68,30 @@ function startedIn(runs: readonly MinuteRun[]): string {
  * (storage/dependency-edges.ts): the edges spans declare, plus a parent and child of one trace in
  * different services (the parent declaring nothing), with the child's figures, environment and
  * minute. A parent is looked for among the spans that started within an hour of the runs
- * (`dependencyParentWindowMs`); the SQL store finds it at any distance. A read narrows where
- * (`liveDependencyEdges`). Sharded, the parents and the
- * children's trace ids are gathered from every shard (GLOBAL): a trace's spans may have arrived
- * through different instances.
+ * (`dependencyParentWindowMs`); the SQL store finds it at any distance. Sharded, the parents and
+ * the children's trace ids are gathered from every shard (GLOBAL): a trace's spans may have
+ * arrived through different instances.
  */
-export interface EdgeRowsOptions {
-  environment?: string | undefined;
-  /** Where the parents are looked for: the spans that started within an hour of the runs by default. */
-  parents?: string;
-  /** The joined edges only (a second look for parents elsewhere: the declared ones were counted). */
-  joinedOnly?: boolean;
-}
-
-export function dependencyEdgeRows(telemetry: ClickHouseTelemetry, runs: readonly MinuteRun[], options: EdgeRowsOptions = {}): string {
+export function dependencyEdgeRows(telemetry: ClickHouseTelemetry, runs: readonly MinuteRun[], environment?: string): string {
   const table = `${telemetry.database}.occurrences`;
   const global = telemetry.sharded ? 'GLOBAL ' : '';
-  const where = `${startedIn(runs)}${environmentCondition(options.environment)}`;
-  const parentsStarted = options.parents ?? startedInWindows(windowsAround(runs, dependencyParentWindowMs));
+  const environmentCondition = environment === undefined ? '' : ` AND environment = ${stringLiteral(environment)}`;
+  const started = startedIn(runs, dependencyParentWindowMs);
+  const where = `${started.spans}${environmentCondition}`;
+  const parentsStarted = started.around;
   const minute = minuteExpression;
   const children = `${where} AND isNotNull(parent_span_id)`;
-  const declared = `
+  return `
     SELECT day, ${minute} AS minute, environment, service AS source_service, ${declaredTarget} AS target, ${declaredKind} AS target_kind, is_error, latency_bucket
       FROM ${table} WHERE ${where} AND target != ''
-    UNION ALL`;
-  return `${options.joinedOnly ? '' : declared}
+    UNION ALL
     SELECT day, minute, environment, parent_service AS source_service, service AS target, 'service' AS target_kind, is_error, latency_bucket
       FROM (SELECT day, ${minute} AS minute, environment, trace_id, assumeNotNull(parent_span_id) AS pid, service, is_error, latency_bucket FROM ${table} WHERE ${children})
       ${global}ANY INNER JOIN (
         SELECT trace_id, span_id AS pid, service AS parent_service, ${declaredTarget} AS parent_target FROM ${table}
-        WHERE (${parentsStarted}) AND trace_id ${global}IN (SELECT trace_id FROM ${table} WHERE ${children})
+        WHERE ${parentsStarted} AND trace_id ${global}IN (SELECT trace_id FROM ${table} WHERE ${children})
       ) USING (trace_id, pid)
       WHERE parent_service != service AND parent_target = ''`;
-}
-
-function environmentCondition(environment: string | undefined): string {
-  return environment === undefined ? '' : ` AND environment = ${stringLiteral(environment)}`;
-}
-
-/**
- * How close to a read's live minutes their parents are looked for first (before and after):
- * a parent nearly always starts within seconds of its children.
- */
-export const dependencyNearParentMs = 5 * minuteMs;
-
-/**
- * Where else the parents of the spans that started in `runs` may be, beyond
- * `dependencyNearParentMs` of them: for the traces of the children whose parent did not start
- * that close (a long trace, or a parent never sent), the spans of each of their services between
- * the first and last start `trace_index` holds for them, within the hour either side (the
- * resolver's reach) and outside the near windows. Undefined when there is nowhere else to look.
- */
-export async function farParents(telemetry: ClickHouseTelemetry, runs: readonly MinuteRun[], environment?: string): Promise<string | undefined> {
-  const table = `${telemetry.database}.occurrences`;
-  const global = telemetry.sharded ? 'GLOBAL ' : '';
-  const near = windowsAround(runs, dependencyNearParentMs);
-  const around = windowsAround(runs, dependencyParentWindowMs);
-  const children = `${startedIn(runs)}${environmentCondition(environment)} AND isNotNull(parent_span_id)`;
-  const orphanTraces = `
-    SELECT trace_id FROM (SELECT trace_id, assumeNotNull(parent_span_id) AS pid FROM ${table} WHERE ${children})
-    ${global}ANY LEFT JOIN (
-      SELECT trace_id, span_id AS pid, toUInt8(1) AS found FROM ${table}
-      WHERE (${startedInWindows(near)}) AND trace_id ${global}IN (SELECT trace_id FROM ${table} WHERE ${children})
-    ) USING (trace_id, pid)
-    WHERE found = 0`;
-  // A trace's starts in a service that lie inside one near window hold no parent found elsewhere.
-  const insideNear = orOf(near.map((window) => `first_at >= ${numberLiteral(window.fromMs)} AND last_at < ${numberLiteral(window.toMs)}`));
-  const elsewhere = await telemetry.rows<{ service: string; lo: number; hi: number }>(`
-    SELECT service, min(first_at) AS lo, max(last_at) AS hi FROM (
-      SELECT service, minMerge(first_started_at) AS first_at, maxMerge(last_started_at) AS last_at FROM ${telemetry.database}.trace_index
-      WHERE ${daysOf(around[0]!.fromMs, around[around.length - 1]!.toMs)} AND trace_id ${global}IN (${orphanTraces})
-      GROUP BY day, trace_id, service
-    ) WHERE NOT ${insideNear} GROUP BY service`);
-  if (elsewhere.length === 0) return undefined;
-  // Widened by a millisecond each way: 18.16 reads Float64 text inexactly.
-  const inTheirServices = orOf(
-    elsewhere.map(
-      (row) =>
-        `service = ${stringLiteral(row.service)} AND started_at >= ${numberLiteral(Math.floor(Number(row.lo)) - 1)} AND started_at <= ${numberLiteral(Math.ceil(Number(row.hi)) + 1)}`,
-    ),
-  );
-  return `(${startedInWindows(around)}) AND NOT (${startedInWindows(near)}) AND ${inTheirServices}`;
-}
-
-/**
- * The edges of the spans that started in `runs` (live minutes a read joins), grouped by source,
- * target and kind: with the parents that started within `dependencyNearParentMs` of them, and
- * beside that join, where else parents may be (`farParents`), joined only if anywhere. Every
- * parent of the hour either side (what the resolver joins) is found, so the answer is the
- * resolver's, from a fraction of the spans: at 100M spans over a week, the hour either side of
- * two minutes is 1.2 million spans, the near windows a tenth of that.
- */
-async function liveDependencyEdges(telemetry: ClickHouseTelemetry, runs: readonly MinuteRun[], environment: string | undefined, touching: string): Promise<EdgeRow[]> {
-  const grouped = (rows: string) => `
-    SELECT source_service, target, target_kind, count() AS n, sum(is_error) AS errors, sumMap([latency_bucket], [toUInt64(1)]) AS hist
-    FROM (${rows}) ${touching} GROUP BY source_service, target, target_kind`;
-  const [near, far] = await Promise.all([
-    telemetry.rows<EdgeRow>(grouped(dependencyEdgeRows(telemetry, runs, { environment, parents: startedInWindows(windowsAround(runs, dependencyNearParentMs)) }))),
-    farParents(telemetry, runs, environment),
-  ]);
-  if (far === undefined) return near;
-  return [...near, ...(await telemetry.rows<EdgeRow>(grouped(dependencyEdgeRows(telemetry, runs, { environment, parents: far, joinedOnly: true }))))];
 }
 
 /** Per minute of a range, the last receipt of a span that started in it; per resolved bucket, the receipts its resolution covered. */
@@ -307,7 +230,12 @@ export async function clickHouseDependencies(telemetry: ClickHouseTelemetry, rea
               AND ${orOf(plan.resolved.map((part) => `tier_ms = ${part.sizeMs} AND bucket >= ${numberLiteral(part.fromMs)} AND bucket < ${numberLiteral(part.toMs)}`))}
             GROUP BY tier_ms, bucket, environment, source_service, target, target_kind
         ) ${touching} GROUP BY source_service, target, target_kind`),
-    plan.live.length === 0 ? [] : liveDependencyEdges(telemetry, plan.live, filters.environment, touching),
+    plan.live.length === 0
+      ? []
+      : telemetry.rows<EdgeRow>(`
+        SELECT source_service, target, target_kind, count() AS n, sum(is_error) AS errors, sumMap([latency_bucket], [toUInt64(1)]) AS hist
+        FROM (${dependencyEdgeRows(telemetry, plan.live, filters.environment)}) ${touching}
+        GROUP BY source_service, target, target_kind`),
   ]);
   const edges = new Map<string, { source: string; target: string; targetKind: string; count: number; errorCount: number; histogram: string[] }>();
   for (const row of [...resolved, ...live]) {
