@@ -22,9 +22,10 @@ const hex = (random: () => number, length: number) => Array.from({ length }, () 
  * whose child is an orders request (an edge found by joining parent and child), orders calling
  * payments (declared, so the payments request under it adds nothing) and its database
  * (declared); the child starts up to 90 s after its parent, so parent and child often fall in
- * different minutes, and some traces are staging's.
+ * different minutes, and some traces are staging's. `childAfterMs` moves the child (and the
+ * calls under it) further from its parent: a long trace.
  */
-function callTraces(nowMs: number, traces: number, seed: number, fromMs = nowMs - 3 * dayMs, toMs = nowMs): NewOccurrence[] {
+function callTraces(nowMs: number, traces: number, seed: number, fromMs = nowMs - 3 * dayMs, toMs = nowMs, childAfterMs = 0): NewOccurrence[] {
   const random = seededRandom(seed);
   const rows: NewOccurrence[] = [];
   for (let i = 0; i < traces; i++) {
@@ -47,7 +48,7 @@ function callTraces(nowMs: number, traces: number, seed: number, fromMs = nowMs 
           ...extra,
         },
       );
-    const childOffset = Math.floor(random() * 90_000);
+    const childOffset = childAfterMs + Math.floor(random() * 90_000);
     rows.push(
       span('gateway', 0, undefined, 0),
       span('orders', 1, 0, childOffset),
@@ -247,5 +248,36 @@ describe('ClickHouse dependency edges resolved once spans settle', () => {
     expect(Number(resolutions!.n)).toBe(0);
     const [kept] = await store.rows<{ n: string }>(`SELECT count() AS n FROM ${store.database}.dependency_edges`);
     expect(Number(kept!.n)).toBeGreaterThan(0);
+  });
+});
+
+describe('ClickHouse dependency reads of minutes whose parents lie outside the range', () => {
+  const clock = new ManualClock(now);
+  const suite = clickHouseStoreForSuite(clock);
+
+  it('finds a long trace\'s parents 35 minutes before its children, skips children whose parent never came, and answers the same once resolved', async () => {
+    const { store } = suite();
+    const parentsFrom = now - dayMs;
+    const childrenFrom = parentsFrom + 35 * minuteMs;
+    const longTraces = callTraces(now, 60, 41, parentsFrom, parentsFrom + 4 * minuteMs, 35 * minuteMs);
+    // Children whose parent never arrived (an uninstrumented caller), in the same minutes.
+    const random = seededRandom(43);
+    const orphans = callTraces(now, 30, 47, childrenFrom, childrenFrom + 4 * minuteMs)
+      .filter((row) => row.service === 'orders' && row.parent_span_id !== null)
+      .map((row) => ({ ...row, parent_span_id: hex(random, 16) }));
+    await store.write([...longTraces, ...orphans]);
+    // The range holds the children only.
+    const read: TelemetryRead = { range: { fromMs: childrenFrom - 5 * minuteMs, toMs: childrenFrom + 10 * minuteMs }, filters: {} };
+    expect((await planOf(store, read.range.fromMs, read.range.toMs)).live.length).toBeGreaterThan(0);
+    const answer = await clickHouseDependencies(store, read);
+    const callsTo = (target: string) => answer.edges.find((edge) => edge.target === target)?.count;
+    expect(callsTo('orders')).toBe(60);
+    expect(callsTo('payments')).toBe(60 + 30);
+
+    clock.advance(defaultDependencySettleMs);
+    while ((await resolveClickHouseDependencies(store, clock.now())).minutes > 0);
+    expect((await planOf(store, read.range.fromMs, read.range.toMs)).live).toEqual([]);
+    expect(await clickHouseDependencies(store, read)).toEqual(answer);
+    clock.set(now);
   });
 });
