@@ -4,7 +4,7 @@
 // service built in this process), ClickHouse (the ClickHouse store, on a private
 // clickhouse-server). Its ceiling, measured in the same rounds: the same rows, prebuilt as one
 // RowBinary body per insert of the size the store's batches reach, inserted back to back into the
-// same tables (materialized views included). Figures are spans (records) per second, and per CPU-second
+// same tables (materialized views included), as many at once and with the same settings as the store. Figures are spans (records) per second, and per CPU-second
 // this process used (plus, for ClickHouse, the server's), which stays comparable when other
 // processes compete for the cores.
 import { readFileSync } from 'node:fs';
@@ -103,9 +103,13 @@ interface CeilingInsert {
   rows: number;
 }
 
-/** The ClickHouse ceiling: one prebuilt RowBinary body inserted back to back. */
+/** Inserts the ceiling keeps running at once: the store's own number (clickhouse-writer.ts). */
+const ceilingInserts = 2;
+
+/** The ClickHouse ceiling: one prebuilt RowBinary body inserted back to back, `ceilingInserts` at a time. */
 async function clickHouseCeiling(url: string, database: string, prebuilt: CeilingInsert, seconds: number, serverPid: number): Promise<WriteFigures & { inserted: number }> {
-  const client = createClient({ url, clickhouse_settings: { wait_end_of_query: 1 } });
+  // As the store inserts (clickhouse-writer.ts): views pushed in parallel, two inserts at once.
+  const client = createClient({ url, clickhouse_settings: { wait_end_of_query: 1, parallel_view_processing: 1 } });
   const insert = async () => {
     const result = await client.exec({ query: `INSERT INTO ${database}.${prebuilt.table} (${prebuilt.columns.join(', ')}) FORMAT RowBinary`, values: Readable.from([prebuilt.body], { objectMode: false }) });
     await finished(result.stream.resume());
@@ -114,10 +118,14 @@ async function clickHouseCeiling(url: string, database: string, prebuilt: Ceilin
   let written = 0;
   const cpuBefore = ownCpuSeconds() + processCpuSeconds(serverPid);
   const startedAt = performance.now();
-  while (performance.now() - startedAt < seconds * 1000) {
-    await insert();
-    written += prebuilt.rows;
-  }
+  await Promise.all(
+    Array.from({ length: ceilingInserts }, async () => {
+      while (performance.now() - startedAt < seconds * 1000) {
+        await insert();
+        written += prebuilt.rows;
+      }
+    }),
+  );
   const elapsed = (performance.now() - startedAt) / 1000;
   const cpu = ownCpuSeconds() + processCpuSeconds(serverPid) - cpuBefore;
   await client.close();

@@ -5,6 +5,12 @@ export interface GroupCommitOptions<T> {
   size: (item: T) => number;
   /** A group holds at most this much (one item alone may exceed it). */
   maxGroupSize: number;
+  /**
+   * Commits running at once (default 1). More lets a store that takes concurrent writes (ClickHouse
+   * inserts) keep every core busy; a group starts when a commit slot is free, so with more slots
+   * groups are smaller under the same load.
+   */
+  maxConcurrentCommits?: number;
 }
 
 interface Pending<T> {
@@ -17,44 +23,64 @@ interface Pending<T> {
  * Group commit: items submitted while a commit is running wait and are stored together by the
  * next one. `submit` resolves only after the commit holding its item has succeeded. When a shared
  * commit fails, each item in it is retried alone, so one bad item cannot fail its neighbours.
+ * Up to `maxConcurrentCommits` drains run at once, each taking the next group when its commit ends.
  */
 export class GroupCommit<T> {
   readonly #options: GroupCommitOptions<T>;
+  readonly #maxDrains: number;
   #queue: Array<Pending<T>> = [];
-  #draining: Promise<void> | undefined;
+  readonly #drains = new Set<Promise<void>>();
+  /** A drain is about to start (on the next turn). */
+  #starting = false;
 
   constructor(options: GroupCommitOptions<T>) {
     this.#options = options;
+    this.#maxDrains = Math.max(1, options.maxConcurrentCommits ?? 1);
   }
 
   submit(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
-      // Starting on the next turn lets items parsed in the same I/O phase join this commit.
-      this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
+      this.#startDrain();
     });
   }
 
   /** Resolves when every item submitted so far has settled. */
   async idle(): Promise<void> {
-    while (this.#draining) await this.#draining;
+    while (this.#starting || this.#drains.size > 0) {
+      if (this.#drains.size > 0) await Promise.all(this.#drains);
+      else await new Promise<void>((turn) => setImmediate(turn));
+    }
+  }
+
+  #startDrain(): void {
+    if (this.#starting || this.#drains.size >= this.#maxDrains) return;
+    this.#starting = true;
+    // Starting on the next turn lets items parsed in the same I/O phase join this commit.
+    setImmediate(() => {
+      this.#starting = false;
+      if (this.#queue.length === 0 || this.#drains.size >= this.#maxDrains) return;
+      const drain = this.#drain().finally(() => {
+        this.#drains.delete(drain);
+        if (this.#queue.length > 0) this.#startDrain();
+      });
+      this.#drains.add(drain);
+      // Items queued while this drain starts may start the next one, up to the limit.
+      if (this.#queue.length > 0) this.#startDrain();
+    });
   }
 
   async #drain(): Promise<void> {
     const { size, maxGroupSize } = this.#options;
-    try {
-      while (this.#queue.length > 0) {
-        const group: Array<Pending<T>> = [];
-        let total = 0;
-        while (this.#queue.length > 0 && (group.length === 0 || total + size(this.#queue[0]!.item) <= maxGroupSize)) {
-          const next = this.#queue.shift()!;
-          group.push(next);
-          total += size(next.item);
-        }
-        await this.#commitGroup(group);
+    while (this.#queue.length > 0) {
+      const group: Array<Pending<T>> = [];
+      let total = 0;
+      while (this.#queue.length > 0 && (group.length === 0 || total + size(this.#queue[0]!.item) <= maxGroupSize)) {
+        const next = this.#queue.shift()!;
+        group.push(next);
+        total += size(next.item);
       }
-    } finally {
-      this.#draining = undefined;
+      await this.#commitGroup(group);
     }
   }
 
