@@ -79,7 +79,7 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
 
   it('creates its schema once: a second migration run applies nothing', async () => {
     const store = open(clickHouse.database());
-    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs', '2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms', '2026-12-02-01-dependency-edges']);
+    expect(await store.migrate()).toEqual(['2026-11-27-01-telemetry', '2026-11-27-10-error-groups', '2026-11-28-01-logs', '2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms', '2026-12-02-01-dependency-edges', '2026-12-02-02-unread-views']);
     expect(await store.migrate()).toEqual([]);
     expect(await open(store.database).migrate()).toEqual([]);
   });
@@ -94,7 +94,7 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
     } finally {
       await client.close();
     }
-    expect(await upgraded.migrate()).toEqual(['2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms', '2026-12-02-01-dependency-edges']);
+    expect(await upgraded.migrate()).toEqual(['2026-12-01-01-rollup-tiers', '2026-12-01-02-trace-index', '2026-12-01-03-tier-histograms', '2026-12-02-01-dependency-edges', '2026-12-02-02-unread-views']);
     const fresh = open(clickHouse.database());
     await fresh.migrate();
     await fresh.write(data.rows);
@@ -102,9 +102,16 @@ if (clickHouseAvailable()) describe('ClickHouse telemetry store', () => {
     // Ids aside: each store's writer assigns its own.
     const withoutIds = (view: Awaited<ReturnType<typeof upgraded.trace>>) => ({ ...view, spans: view.spans.map(({ id: _id, ...span }) => span) });
     expect(withoutIds(await upgraded.trace(data.traceId))).toEqual(withoutIds(await fresh.trace(data.traceId)));
-    // The version before reads traces through trace_days: a rolling upgrade keeps it filled.
-    expect((await upgraded.tableRows()).get('trace_days')).toBe((await fresh.tableRows()).get('trace_days'));
-    expect((await fresh.tableRows()).get('trace_days')).toBeGreaterThan(0);
+    // No read uses trace_days or the tenant and statement rollups any more: they are not fed (the
+    // upgraded store keeps the rows written before, until retention drops their days).
+    for (const name of ['trace_days', 'tenant_rollups', 'statement_rollups']) {
+      expect((await fresh.tableRows()).get(name) ?? 0).toBe(0);
+      expect((await upgraded.tableRows()).get(name)).toBeGreaterThan(0);
+    }
+    const views = await fresh.rows<{ name: string }>(`SELECT name FROM system.tables WHERE database = '${fresh.database}' AND engine = 'MaterializedView' ORDER BY name`);
+    const names = views.map((view) => view.name);
+    expect(names.filter((name) => ['trace_days_mv', 'tenant_rollups_mv', 'statement_rollups_mv'].includes(name))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(['operation_rollups_mv', 'trace_index_mv', 'tenant_tiers_mv', 'statement_tiers_mv']));
     // Every minute with spans has its latest receipt, so the dependency resolver finds them all.
     const minutesOf = (store: ClickHouseTelemetry) => store.rows<{ minute: string }>(`SELECT DISTINCT minute FROM ${store.database}.occurrence_minutes ORDER BY minute`);
     const stored = await upgraded.rows<{ n: string }>(`SELECT uniqExact(toUInt64(floor(started_at / 60000))) AS n FROM ${upgraded.database}.occurrences`);

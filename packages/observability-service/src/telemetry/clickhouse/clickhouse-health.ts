@@ -45,9 +45,10 @@ export async function clickHouseHealthFigures(telemetry: ClickHouseTelemetry, no
     sizeBytes: storage.bytesOnDisk,
     rows: {
       occurrences: storage.occurrences,
-      operationRollups: rowsOf('operation_rollups'),
-      tenantRollups: rowsOf('tenant_rollups'),
-      statementRollups: rowsOf('statement_rollups'),
+      // The rollups as the reads use them: their tiers (every bucket size, parts not merged yet).
+      operationRollups: rowsOf('operation_tiers'),
+      tenantRollups: rowsOf('tenant_tiers'),
+      statementRollups: rowsOf('statement_tiers'),
       // Resolved edges (clickhouse-dependency-resolver.ts), every tier and resolution not merged yet.
       dependencyRollups: rowsOf('dependency_edges'),
     },

@@ -413,6 +413,16 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
     ],
     perStoredDay: [`INSERT INTO {db}.occurrence_minutes ${occurrenceMinutesSelect("day = toDate('{day}') AND received_at < {before}")}`],
   },
+  {
+    version: '2026-12-02-02-unread-views',
+    // Views whose tables no read of this release or the one before uses stop being fed: every view
+    // over `occurrences` is run on each inserted block and writes a part of its own, the insert's
+    // main cost (docs/performance.md, ClickHouse ingest). `trace_days` gave way to `trace_index`
+    // two versions ago; the tenant and statement rollups are read through their tiers. The
+    // tables stay, holding the days they have until retention drops them. `operation_rollups`
+    // keeps its view: the alert rules of the release before read it.
+    statements: ['trace_days_mv', 'tenant_rollups_mv', 'statement_rollups_mv'].map((view) => `DROP TABLE IF EXISTS {db}.${view}`),
+  },
 ];
 
 /** Database names are written into statements: plain identifiers only. */

@@ -21,7 +21,8 @@ const migrationRequestTimeoutMs = 2 * 3_600_000;
 const partitionedTables = [
   'occurrences',
   'trace_index',
-  // Read only by the version before trace_index (a rolling upgrade); dropped in a later release.
+  // No longer fed (trace_days since trace_index, tenant and statement rollups since their tiers):
+  // retention drops the days they hold.
   'trace_days',
   'operation_rollups',
   'tenant_rollups',
