@@ -19,6 +19,7 @@ import type { NewLogRecord } from '../../packages/observability-service/src/logs
 import type { NewOccurrence } from '../../packages/observability-service/src/storage/storage-tables.js';
 import { logInsertColumns, logRowsBinary, LogUids } from '../../packages/observability-service/src/telemetry/clickhouse/clickhouse-log-rows.js';
 import { ClickHouseTelemetry } from '../../packages/observability-service/src/telemetry/clickhouse/clickhouse-telemetry.js';
+import { clickHouseConcurrentInserts, clickHouseInsertSettings } from '../../packages/observability-service/src/telemetry/clickhouse/clickhouse-writer.js';
 import { occurrenceInsertColumns, occurrenceRowsBinary } from '../../packages/observability-service/src/telemetry/clickhouse/clickhouse-occurrence-rows.js';
 import { idPlaceholder, randomPrefix } from './realistic-spans.js';
 import { onPostgres, postgresUrl, withTempDir } from './scratch.js';
@@ -103,13 +104,9 @@ interface CeilingInsert {
   rows: number;
 }
 
-/** Inserts the ceiling keeps running at once: the store's own number (clickhouse-writer.ts). */
-const ceilingInserts = 2;
-
-/** The ClickHouse ceiling: one prebuilt RowBinary body inserted back to back, `ceilingInserts` at a time. */
+/** The ClickHouse ceiling: one prebuilt RowBinary body inserted back to back, as many at once and with the same settings as the store. */
 async function clickHouseCeiling(url: string, database: string, prebuilt: CeilingInsert, seconds: number, serverPid: number): Promise<WriteFigures & { inserted: number }> {
-  // As the store inserts (clickhouse-writer.ts): views pushed in parallel, two inserts at once.
-  const client = createClient({ url, clickhouse_settings: { wait_end_of_query: 1, parallel_view_processing: 1 } });
+  const client = createClient({ url, clickhouse_settings: { wait_end_of_query: 1, ...clickHouseInsertSettings } });
   const insert = async () => {
     const result = await client.exec({ query: `INSERT INTO ${database}.${prebuilt.table} (${prebuilt.columns.join(', ')}) FORMAT RowBinary`, values: Readable.from([prebuilt.body], { objectMode: false }) });
     await finished(result.stream.resume());
@@ -119,7 +116,7 @@ async function clickHouseCeiling(url: string, database: string, prebuilt: Ceilin
   const cpuBefore = ownCpuSeconds() + processCpuSeconds(serverPid);
   const startedAt = performance.now();
   await Promise.all(
-    Array.from({ length: ceilingInserts }, async () => {
+    Array.from({ length: clickHouseConcurrentInserts }, async () => {
       while (performance.now() - startedAt < seconds * 1000) {
         await insert();
         written += prebuilt.rows;

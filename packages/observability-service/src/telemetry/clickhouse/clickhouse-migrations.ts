@@ -420,7 +420,7 @@ export const clickHouseMigrations: readonly ClickHouseMigration[] = [
     // main cost (docs/performance.md, ClickHouse ingest). `trace_days` gave way to `trace_index`
     // two versions ago; the tenant and statement rollups are read through their tiers. The
     // tables stay, holding the days they have until retention drops them. `operation_rollups`
-    // keeps its view: the alert rules of the release before read it.
+    // keeps its view: the alert rules read it.
     statements: ['trace_days_mv', 'tenant_rollups_mv', 'statement_rollups_mv'].map((view) => `DROP TABLE IF EXISTS {db}.${view}`),
   },
 ];

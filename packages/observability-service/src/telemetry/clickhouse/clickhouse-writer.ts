@@ -28,13 +28,13 @@ export interface ClickHouseWriterOptions {
  * views pushed in parallel, below); two let a server with two or more cores work on both while
  * this process builds the next body (bench/ingest.ts, stores part: docs/performance.md).
  */
-const concurrentInserts = 2;
+export const clickHouseConcurrentInserts = 2;
 
 /**
- * Settings of the inserts of rows: the views over the inserted block (14 over `occurrences`, each
+ * Settings of the inserts of rows: the views over the inserted block (11 over `occurrences`, each
  * writing its own part) are pushed by several threads rather than one after another.
  */
-const insertSettings = { parallel_view_processing: 1 } as const;
+export const clickHouseInsertSettings = { parallel_view_processing: 1 } as const;
 
 interface PendingWrite {
   rows: readonly NewOccurrence[];
@@ -58,7 +58,7 @@ export class ClickHouseWriter {
     this.#options = options;
     this.#commits = new GroupCommit<PendingWrite>({
       maxGroupSize: options.maxRowsPerInsert,
-      maxConcurrentCommits: concurrentInserts,
+      maxConcurrentCommits: clickHouseConcurrentInserts,
       size: (pending) => pending.rows.length + pending.logs.length,
       commit: (group) =>
         this.#insert(
@@ -86,19 +86,17 @@ export class ClickHouseWriter {
     const now = clock.now();
     await this.#recordArrivals(rows, now);
     // The inserts are independent: all at once, acknowledged when every one has been accepted.
-    const inserts: Array<Promise<void>> = [];
+    const inserts: Array<Promise<unknown>> = [];
     if (rows.length > 0) inserts.push(this.#insertRowBinary('occurrences', occurrenceInsertColumns, occurrenceRowsBinary(rows, now)));
     if (logs.length > 0) inserts.push(this.#insertRowBinary('logs', logInsertColumns, logRowsBinary(logs, now, this.#logUids)));
     if (this.#options.countsIngestion !== false) {
       const minute = minuteOf(now);
       inserts.push(
-        this.#options.client
-          .insert({
-            table: `${this.#options.database}.ingestion_minutes`,
-            values: [{ day: dayOf(minute), minute, accepted: rows.length + logs.length, refused }],
-            format: 'JSONEachRow',
-          })
-          .then(() => undefined),
+        this.#options.client.insert({
+          table: `${this.#options.database}.ingestion_minutes`,
+          values: [{ day: dayOf(minute), minute, accepted: rows.length + logs.length, refused }],
+          format: 'JSONEachRow',
+        }),
       );
     }
     await settleAll(inserts);
@@ -127,14 +125,14 @@ export class ClickHouseWriter {
   async #insertRowBinary(table: string, columns: readonly string[], rows: Buffer): Promise<void> {
     const { client, database } = this.#options;
     const body = Readable.from([rows], { objectMode: false });
-    const result = await client.exec({ query: `INSERT INTO ${database}.${table} (${columns.join(', ')}) FORMAT RowBinary`, values: body, clickhouse_settings: insertSettings });
+    const result = await client.exec({ query: `INSERT INTO ${database}.${table} (${columns.join(', ')}) FORMAT RowBinary`, values: body, clickhouse_settings: clickHouseInsertSettings });
     // Read to its end: the answer comes once the insert is done (wait_end_of_query), and the socket goes back to the pool.
     await finished(result.stream.resume());
   }
 }
 
 /** Waits for every promise to settle, then rejects with the first failure, if any (none left running behind a rejection). */
-async function settleAll(promises: ReadonlyArray<Promise<void>>): Promise<void> {
+async function settleAll(promises: ReadonlyArray<Promise<unknown>>): Promise<void> {
   const results = await Promise.allSettled(promises);
   const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;
