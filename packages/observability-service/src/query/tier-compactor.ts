@@ -7,7 +7,7 @@ import { minuteMs } from '../time-units.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { histogramAggregate, inList } from './rollup-aggregate.js';
 import { allKey, allTierDimensions, grainsOf, tierSizesMs, type TierDimension } from './rollup-tiers.js';
-import { minutesTouched, setTierWatermark, tierWatermark } from './tier-watermark.js';
+import { minutesTouched, newestOccurrenceId, setTierWatermark, tierWatermark } from './tier-watermark.js';
 
 /** Occurrences (by id) folded into the tiers per transaction: bounds how long a run holds the write lock. */
 export const compactionChunkRows = 20_000;
@@ -148,8 +148,7 @@ export async function compactTiers(database: Database<TelemetryDatabase>): Promi
         if (!locked.rows[0]?.locked) return undefined;
       }
       const from = await tierWatermark(trx);
-      const newest = await trx.selectFrom('occurrences').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
-      const newestId = Number(newest?.id ?? 0);
+      const newestId = await newestOccurrenceId(trx);
       if (newestId <= from) return { throughId: from, minutes: 0, done: true };
       const through = Math.min(newestId, from + compactionChunkRows);
       const minutes = await minutesTouched(trx, from, through);
