@@ -14,7 +14,8 @@
 // too: on a machine shared with other work it is the figure that depends least on what else runs.
 // BENCH_DURATION_S (default 10) and BENCH_CONNECTIONS (default 64) set the load;
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) adds the PostgreSQL run, in a schema of its own that
-// is dropped afterwards; BENCH_TARGET_NODE_ARGS adds Node flags to the servers (e.g.
+// is dropped afterwards (BENCH_PG_UNPREPARED=1 adds it once more with DATABASE_PREPARED_STATEMENTS=off);
+// BENCH_TARGET_NODE_ARGS adds Node flags to the servers (e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof"). BENCH_TRACING=1 measures instead the cost of the service tracing itself
 // on SQLite (synchronous=normal): off, 10% and 100% sampled side by side with the ceiling, in
 // BENCH_ROUNDS (default 5) alternating rounds of BENCH_DURATION_S (support/tracing-cost.ts).
@@ -206,7 +207,9 @@ async function main(): Promise<void> {
       return { name: `runs, SQLite (WAL, synchronous=${synchronous})`, env: { DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous } };
     });
     const withPostgres = await onPostgres({ dirPrefix: 'bench-runs-', schemaPrefix: 'bench_runs_' }, async (env) => {
-      await benchAlternating([...variants, { name: 'runs, PostgreSQL', env }]);
+      // BENCH_PG_UNPREPARED=1: PostgreSQL also with every statement sent unnamed (parsed and planned each time).
+      const unprepared = process.env.BENCH_PG_UNPREPARED === '1' ? [{ name: 'runs, PostgreSQL, no prepared statements', env: { ...env, DATABASE_PREPARED_STATEMENTS: 'off' } }] : [];
+      await benchAlternating([...variants, { name: 'runs, PostgreSQL', env }, ...unprepared]);
       return true;
     });
     if (!withPostgres) await benchAlternating(variants);

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { directStatementsOf } from '@playstack/server-kit';
+import { directStatementsOf, prepareOnPostgres } from '@playstack/server-kit';
 
 /** Where a named argument goes in a query compiled once: replaced by the argument on each run. */
 class Slot {
@@ -18,6 +18,7 @@ export type ArgumentOf<Args> = <K extends keyof Args & string>(name: K) => Args[
  * A query built and compiled by Kysely once, then run many times with new arguments: on the run
  * path building and compiling a query cost more CPU than SQLite took to run it. Compiled with the
  * database it is built on (so in that dialect); runs on that database or any transaction of it.
+ * On PostgreSQL its text is a named prepared statement of each connection (`prepareOnPostgres`).
  */
 export class PrecompiledQuery<Args, Row> {
   readonly #compiled: CompiledQuery<Row>;
@@ -28,6 +29,8 @@ export class PrecompiledQuery<Args, Row> {
     // A placeholder stands in for a value of any type: Kysely only carries it into the parameters.
     const placeholder: ArgumentOf<Args> = (name) => new Slot(name) as Args[typeof name];
     this.#compiled = build(placeholder).compile();
+    // On PostgreSQL a named prepared statement: parsed and planned once per connection.
+    prepareOnPostgres(this.#compiled.sql);
     this.#parameters = this.#compiled.parameters.map((value) =>
       value instanceof Slot ? { argument: value.name as keyof Args & string } : { constant: value },
     );

@@ -41,6 +41,10 @@ export const commonConfigProperties = {
     description: 'PostgreSQL schema to use (created if missing)',
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'PostgreSQL pool size' }),
+  DATABASE_PREPARED_STATEMENTS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description: 'on: PostgreSQL prepares the hot paths\' fixed statements once per connection (named prepared statements); off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21)',
+  }),
   SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('normal'), Type.Literal('full')], {
     default: 'normal',
     description: 'normal (survives process crashes) or full (also survives power loss)',

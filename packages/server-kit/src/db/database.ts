@@ -5,6 +5,7 @@ import { statementSpans, tracedDialect, type DbSystem, type StatementSpanStarter
 import { activeTracing } from '../telemetry/tracing.js';
 import type { Database } from './database-handle.js';
 import { sqliteStatements } from './direct-statements.js';
+import { namePreparedStatements } from './prepared-statements.js';
 import { sqliteDatabase, type SqlitePragmaOptions } from './sqlite-connection.js';
 
 export type { Database, Dialect } from './database-handle.js';
@@ -15,6 +16,12 @@ export interface DatabaseOptions extends SqlitePragmaOptions {
   /** PostgreSQL schema (created when missing); every connection's search_path. */
   schema: string;
   poolSize: number;
+  /**
+   * PostgreSQL: send the statements registered with `prepareOnPostgres` as named prepared
+   * statements (default true). Off behind a pooler that cannot keep them (PgBouncer in
+   * transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
   /** SQLite: directory and file name of the database file. */
   dataDir: string;
   fileName: string;
@@ -67,6 +74,7 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
   // discards a client that is no longer queryable when it is released.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
+  if (options.preparedStatements !== false) pool.on('connect', (client) => namePreparedStatements(client));
   const db = new Kysely<DB>({ dialect: traced(new PostgresDialect({ pool }), statementSpansOf('postgresql', options.schema)) });
   if (options.schema !== 'public') {
     await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);

@@ -136,6 +136,7 @@ async function assembleServiceApp(options: ServiceAppOptions, tracing: Tracing |
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
     poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'on',
     dataDir: config.DATA_DIR,
     fileName: options.sqliteFile,
     ...sqlitePragmaOptions(config),
