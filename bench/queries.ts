@@ -19,12 +19,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import type { App, ManualClock } from '@playstack/server-kit';
 import { clickHouseServerInstalled, TestClickHouseServer } from '@playstack/server-kit/testing';
 import { days, defaultShape, end, generate, generateThroughStore, occurrencesTotal, openDataSetApp, serviceCount, services, start, tenantCount, traceIdOf, tracesOf } from './support/occurrence-data-set.js';
 import { compactTiers } from '../packages/observability-service/src/query/tier-compactor.js';
 import { telemetryDatabase } from '../packages/observability-service/src/storage/telemetry-database.js';
+import { dropPostgresSchema } from './support/scratch.js';
 import { asBrowser, setUpFirstAdmin } from '../packages/observability-service/test/support/browser-session.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 60);
@@ -190,9 +190,7 @@ async function openStore(store: string): Promise<{ app: App; clock: ManualClock;
       clock,
       dispose: async () => {
         await app.close();
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`drop schema if exists ${schema} cascade`).finally(() => client.end());
+        await dropPostgresSchema(databaseUrl!, schema);
         rmSync(ownDir, { recursive: true, force: true });
       },
     };

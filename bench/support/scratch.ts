@@ -25,9 +25,17 @@ export async function withPostgresSchema<T>(url: string, prefix: string, body: (
   try {
     return await body(schema);
   } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
+    await dropPostgresSchema(url, schema);
+  }
+}
+
+/** Drops `schema` on `url` with everything in it (a benchmark's throwaway schema). */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
     await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
     await client.end();
   }
 }

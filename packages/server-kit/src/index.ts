@@ -17,7 +17,7 @@ export { openDatabase, type Database, type DatabaseOptions, type Dialect } from 
 export { applySqlitePragmas, sqliteDatabase, type SqlitePragmaOptions } from './db/sqlite-connection.js';
 export { databaseView, tableView } from './db/table-view.js';
 export { directStatementsOf, runStatementsDirectly, type SqliteStatements } from './db/direct-statements.js';
-export { prepareOnPostgres } from './db/prepared-statements.js';
+export { executePrepared, prepareOnPostgres } from './db/prepared-statements.js';
 export { SqliteDatabase } from './db/sqlite-driver.js';
 export { migrateToLatest, pendingMigrations, type ServiceMigration } from './db/migrator.js';
 export { NoChangeFeed, PostgresChangeFeed, RedisChangeFeed, type ChangeFeed, type ChangeHandlers } from './db/change-feed.js';

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import { prepareOnPostgres, type Dialect } from '@playstack/server-kit';
+import { executePrepared, type Dialect } from '@playstack/server-kit';
 import { PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
 import type { RunKey, RunRecord, RunStatus } from './run-record.js';
@@ -147,9 +147,7 @@ export function responsesStore(statements: RunStatements, dialect: Dialect): (db
     if (responses.length === 1) return statements.storeResponse(db, responses[0]!.id, responses[0]!.body);
     const ids = responses.map((r) => r.id);
     const bodies = responses.map((r) => r.body);
-    const update = sql`update runs set response_body = v.body from unnest(${ids}::bigint[], ${bodies}::text[]) as v(id, body) where runs.id = v.id`.compile(db);
-    prepareOnPostgres(update.sql);
-    await db.executeQuery(update);
+    await executePrepared(db, sql`update runs set response_body = v.body from unnest(${ids}::bigint[], ${bodies}::text[]) as v(id, body) where runs.id = v.id`);
   };
 }
 

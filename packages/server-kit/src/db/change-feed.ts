@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { RedisHealth } from '../redis/redis-health.js';
 import { deferToCommit, type GatheredStatement } from './before-commit.js';
-import { prepareOnPostgres } from './prepared-statements.js';
+import { executePrepared } from './prepared-statements.js';
 
 /** What a subscriber does with the changes other instances announce. */
 export interface ChangeHandlers {
@@ -133,11 +133,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.channel = `playstack_changes_${createHash('sha256').update(options.schema).digest('hex').slice(0, 16)}`;
     // In a transaction that gathers statements before its commit (a group commit), its writes'
     // announcements go in one statement.
-    const notifyAll: GatheredStatement = (trx, envelopes) => {
-      const notify = sql`select pg_notify(${this.channel}, e) from unnest(${envelopes}::text[]) as e`.compile(trx);
-      prepareOnPostgres(notify.sql);
-      return trx.getExecutor().executeQuery(notify);
-    };
+    const notifyAll: GatheredStatement = (trx, envelopes) => executePrepared(trx, sql`select pg_notify(${this.channel}, e) from unnest(${envelopes}::text[]) as e`);
     this.publishOnCommit = async (trx, topic, message) => {
       const envelope = this.#subscribers.envelope(topic, message);
       if (deferToCommit(trx, this.channel, envelope, notifyAll)) return;

@@ -1,3 +1,4 @@
+import type { QueryExecutorProvider, QueryResult, RawBuilder } from 'kysely';
 import type pg from 'pg';
 
 /**
@@ -5,7 +6,7 @@ import type pg from 'pg';
  * fixed-shape statements of hot paths (the game service's precompiled queries), named here by
  * their text. A statement sent unnamed is parsed and planned by the server on every execution;
  * on a small machine that server work competes with the service for the same cores (run
- * submission: 1.2-1.4 times the runs per second with its statements named; docs/performance.md).
+ * submission: 1.22 times the runs per second at the median of three paired runs; docs/performance.md).
  *
  * Only registered texts are named, never every text a query builder produces: a prepared statement
  * lives as long as its connection, and texts that vary (IN lists of any length, dashboards'
@@ -23,9 +24,14 @@ export function prepareOnPostgres(sql: string): string {
   return name;
 }
 
-/** The name `sql` was registered under, if it was. */
-export function preparedStatementName(sql: string): string | undefined {
-  return names.get(sql);
+/**
+ * Runs a statement whose text never changes (its values are parameters) as a registered one: on
+ * PostgreSQL a named prepared statement of the connection it runs on.
+ */
+export function executePrepared<R>(db: QueryExecutorProvider, query: RawBuilder<R>): Promise<QueryResult<R>> {
+  const compiled = query.compile(db);
+  prepareOnPostgres(compiled.sql);
+  return db.getExecutor().executeQuery(compiled);
 }
 
 /** What a pg client's `query` is called with: a text and its values, or a config object. */
