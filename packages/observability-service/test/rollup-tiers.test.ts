@@ -22,6 +22,27 @@ describe('rollup tier planning', () => {
     ]);
   });
 
+  it('covers the last 24 hours, ending mid-hour, with three 6-hour buckets and the hours around them', () => {
+    const end = t0 + 2 * 24 * hour + 11 * hour + 37 * minute;
+    const plan = planTiers(end - 24 * hour, end, new Set(), largestTierWithin(undefined));
+    expect(plan.sourceMinutes).toEqual([]);
+    expect(plan.tiers.filter((span) => span.tierMs === 6 * hour)).toEqual([{ tierMs: 6 * hour, fromMs: t0 + 24 * hour + 12 * hour, toMs: t0 + 2 * 24 * hour + 6 * hour }]);
+    expect(plan.tiers.filter((span) => span.tierMs === hour)).toEqual([{ tierMs: hour, fromMs: t0 + 2 * 24 * hour + 6 * hour, toMs: t0 + 2 * 24 * hour + 11 * hour }]);
+    // Every minute covered once, by buckets that lie inside the range.
+    const covered = plan.tiers.reduce((total, span) => total + (span.toMs - span.fromMs), 0);
+    expect(covered).toBe(24 * hour);
+    for (const span of plan.tiers) expect((span.toMs - span.fromMs) % span.tierMs).toBe(0);
+  });
+
+  it('breaks a 6-hour bucket around a dirty minute into the hours that stay clean', () => {
+    const dirty = new Set([t0 + 2 * hour + 5 * minute]);
+    const plan = planTiers(t0, t0 + 12 * hour, dirty, largestTierWithin(undefined));
+    expect(plan.sourceMinutes).toEqual([{ fromMs: t0 + 2 * hour + 5 * minute, toMs: t0 + 2 * hour + 6 * minute }]);
+    expect(plan.tiers).toContainEqual({ tierMs: hour, fromMs: t0, toMs: t0 + 2 * hour });
+    expect(plan.tiers).toContainEqual({ tierMs: hour, fromMs: t0 + 3 * hour, toMs: t0 + 6 * hour });
+    expect(plan.tiers).toContainEqual({ tierMs: 6 * hour, fromMs: t0 + 6 * hour, toMs: t0 + 12 * hour });
+  });
+
   it('reads dirty minutes from the per-minute rollups and breaks the buckets around them', () => {
     const dirty = new Set([t0 + hour + 31 * minute]);
     const plan = planTiers(t0, t0 + 3 * hour, dirty, hour);
@@ -33,7 +54,9 @@ describe('rollup tier planning', () => {
   it('never lets a tier bucket straddle an output bucket', () => {
     expect(largestTierWithin(5 * minute)).toBe(minute);
     expect(largestTierWithin(30 * minute)).toBe(15 * minute);
-    expect(largestTierWithin(24 * hour)).toBe(hour);
+    expect(largestTierWithin(2 * hour)).toBe(hour);
+    expect(largestTierWithin(24 * hour)).toBe(6 * hour);
+    expect(largestTierWithin(undefined)).toBe(6 * hour);
     const plan = planTiers(t0, t0 + hour, new Set(), largestTierWithin(5 * minute));
     expect(plan.tiers).toEqual([{ tierMs: minute, fromMs: t0, toMs: t0 + hour }]);
   });

@@ -17,6 +17,7 @@ import { errorGroupDays } from './20261127071000-error-group-days.js';
 import { alerts } from './20261127110000-alerts.js';
 import { errorGroupStatusChanges } from './20261127141500-error-group-status-changes.js';
 import { logsTextIndexColumnsize } from './20261127183000-logs-text-index-columnsize.js';
+import { sixHourTier } from './20261203160000-six-hour-tier.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -44,4 +45,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261127110000-alerts': alerts,
   '20261127141500-error-group-status-changes': errorGroupStatusChanges,
   '20261127183000-logs-text-index-columnsize': logsTextIndexColumnsize,
+  '20261203160000-six-hour-tier': sixHourTier,
 };

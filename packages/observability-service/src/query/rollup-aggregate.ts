@@ -162,7 +162,7 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
   const dimension = query.tiers ?? tierDimensions[query.table];
   const dirty = await (dirtyMinutes ? dirtyMinutes() : dirtyMinutesNow(db));
   const grain = grainOfQuery(dimension, query);
-  const planned = dirty ? planTiers(firstMinuteMs, endMinuteMs, dirty, largestTierWithin(query.bucketMs), dimension.minuteGrains(grain)) : undefined;
+  const planned = dirty ? planTiers(firstMinuteMs, endMinuteMs, dirty, largestTierWithin(query.bucketMs), dimension.minuteGrains(grain), dimension.sizesMs) : undefined;
   // Scattered dirty minutes make a long OR that no index serves: one range scan is cheaper then.
   const plan =
     planned && planned.sourceMinutes.length <= sourceSpansMax ? planned : { tiers: [], sourceMinutes: [{ fromMs: firstMinuteMs, toMs: endMinuteMs }] };

@@ -74,7 +74,7 @@ async function recomputeTier(db: Kysely<TelemetryDatabase>, dialect: Dialect, di
   ];
   // The grain leads the key after the tier: naming every grain lets the index reach the buckets.
   const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
-  const finer = tierMs === minuteMs ? undefined : tierSizesMs[tierSizesMs.indexOf(tierMs as (typeof tierSizesMs)[number]) - 1]!;
+  const finer = tierMs === minuteMs ? undefined : dimension.sizesMs[dimension.sizesMs.indexOf(tierMs) - 1]!;
   const step = finer === undefined ? bucketsPerStatement : Math.max(1, Math.floor(bucketsPerStatement / (tierMs / finer)));
   for (let offset = 0; offset < buckets.length; offset += step) {
     const batch = buckets.slice(offset, offset + step);
@@ -122,7 +122,7 @@ async function recomputeTier(db: Kysely<TelemetryDatabase>, dialect: Dialect, di
 async function recomputeMinutes(db: Kysely<TelemetryDatabase>, dialect: Dialect, minutes: ReadonlySet<number>): Promise<void> {
   if (minutes.size === 0) return;
   for (const dimension of allTierDimensions) {
-    for (const tierMs of tierSizesMs) {
+    for (const tierMs of dimension.sizesMs) {
       const buckets = [...new Set([...minutes].map((minute) => minute - (minute % tierMs)))].sort((a, b) => a - b);
       await recomputeTier(db, dialect, dimension, tierMs, buckets);
     }
@@ -174,6 +174,7 @@ export async function pruneTiers(database: Pick<Database<TelemetryDatabase>, 'db
   const prune = async (db: Kysely<TelemetryDatabase>) => {
     for (const dimension of allTierDimensions) {
       const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
+      // Every size, not only the dimension's own: nothing a release no longer reads outlives retention.
       for (const tierMs of tierSizesMs) {
         await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where('bucket', '<=', cutoffMs - tierMs).execute();
       }
