@@ -16,7 +16,6 @@ import { buildTestApp } from './support/test-app.js';
 const now = Date.UTC(2026, 11, 3, 11, 37, 20);
 const hourMs = 3_600_000;
 const sixHoursMs = 6 * hourMs;
-const tierTables = allTierDimensions.map((dimension) => dimension.table);
 /** The tiers that keep 6-hour buckets (the others stop at hours). */
 const sixHourTables = allTierDimensions.filter((dimension) => dimension.sizesMs.includes(sixHoursMs)).map((dimension) => dimension.table);
 
@@ -30,10 +29,10 @@ describeEachDatabase('upgrading a database whose rollup tiers predate the 6-hour
     const legacy = await databaseMigratedUpTo(database(), '20261127183000-logs-text-index-columnsize');
     const clock = new ManualClock(now);
     const data = generateDataSet(now, 400);
-        await new OccurrenceWriter({ database: sqlTelemetryDatabase({ database: legacy }), clock, maxRowsPerTransaction: 10_000 }).write(data.rows);
+    await new OccurrenceWriter({ database: sqlTelemetryDatabase({ database: legacy }), clock, maxRowsPerTransaction: 10_000 }).write(data.rows);
     // What the previous release's compactor left: every tier up to date, none with 6-hour buckets.
     await compactTiers(telemetryDatabase(legacy));
-    for (const table of tierTables) await legacy.db.deleteFrom(table).where('tier_ms', '=', sixHoursMs).execute();
+    for (const table of sixHourTables) await legacy.db.deleteFrom(table).where('tier_ms', '=', sixHoursMs).execute();
     const caughtUp = await tierWatermark(legacy.db);
     expect(caughtUp).toBeGreaterThan(0);
     await legacy.close();

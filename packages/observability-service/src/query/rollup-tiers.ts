@@ -2,11 +2,12 @@ import type { RollupTableName } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
 
 /**
- * Rollup tiers: the per-minute rollups summed into 1-minute, 15-minute, 1-hour and 6-hour
- * buckets at a coarser key, each with "all" rows (key value `allKey`) for the columns a view may
- * leave unfiltered. A 24-hour summary then reads about 20 buckets per key (three of 6 hours, the
- * hours and quarter hours at its unaligned ends) instead of 1,440 minutes times every operation;
- * a 7-day list reads about 35 instead of 168 hours.
+ * Rollup tiers: the per-minute rollups summed into 1-minute, 15-minute and 1-hour buckets (and
+ * 6-hour ones where a dimension keeps them: `sizesMs`) at a coarser key, each with "all" rows
+ * (key value `allKey`) for the columns a view may leave unfiltered. A 24-hour summary then reads
+ * about 60 rows per key instead of 1,440 minutes times every operation, and a 24-hour operations
+ * list about 20 buckets per key (three of 6 hours, the hours and quarter hours at its unaligned
+ * ends); a 7-day trend reads 168 hours.
  *
  * The tiers are derived, never written by ingestion: the tier compactor recomputes the minutes
  * new occurrences touched (tier-compactor.ts). Minutes it has not caught up with are "dirty" and
@@ -27,7 +28,6 @@ const baseTierSizesMs = [minuteMs, 15 * minuteMs, 60 * minuteMs] as const;
  * 2.5 times fewer rows and took half the time (docs/observability-read-api.md).
  */
 export const tierSizesMs = [...baseTierSizesMs, 6 * 60 * minuteMs] as const;
-const withSixHourTier: readonly number[] = tierSizesMs;
 
 export interface TierDimension {
   /** The per-minute rollup table the tier is derived from. */
@@ -71,7 +71,7 @@ export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = 
     extraColumns: [],
     histogramColumns: [],
     minuteGrains: (grain) => (grain & 1) !== 0,
-    sizesMs: withSixHourTier,
+    sizesMs: tierSizesMs,
   },
   statement_rollups: {
     source: 'statement_rollups',
@@ -91,7 +91,7 @@ export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = 
     extraColumns: [],
     histogramColumns: ['histogram'],
     minuteGrains: (grain) => grain !== 0,
-    sizesMs: withSixHourTier,
+    sizesMs: tierSizesMs,
   },
 };
 
@@ -108,7 +108,7 @@ export const operationTiers: TierDimension = {
   extraColumns: [],
   histogramColumns: ['histogram', 'error_histogram'],
   minuteGrains: () => false,
-  sizesMs: withSixHourTier,
+  sizesMs: tierSizesMs,
 };
 
 /** Every tier the compactor maintains and retention prunes. */
