@@ -563,6 +563,14 @@ describeEachDatabase('top operations over the operation tiers', (database) => {
           expectLatency(row, figuresOf(expected[index]!).durations);
         }
       }
+      // An operation filter counts an occurrence list's whole minutes from the same tiers (no grouping).
+      const { service, operation } = all[0]!;
+      const fromMs = now - dayMs + 17_000;
+      const list = await asBrowser(app, session, { method: 'GET', url: `/api/v1/occurrences?from=${iso(fromMs)}&to=${iso(now)}&service=${service}&operation=${encodeURIComponent(operation)}&limit=1` });
+      expect(list.statusCode).toBe(200);
+      const matching = inRange(all, fromMs, now).filter((row) => row.service === service && row.operation === operation);
+      expect(matching.length).toBeGreaterThan(10);
+      expect(list.json().total).toBe(matching.length);
     } finally {
       await app.close();
     }

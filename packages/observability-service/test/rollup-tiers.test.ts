@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grainFor, grainsOf, largestTierWithin, planTiers, tierDimensions } from '../src/query/rollup-tiers.js';
+import { grainFor, grainsOf, largestTierWithin, operationTiers, planTiers, tierDimensions } from '../src/query/rollup-tiers.js';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -52,13 +52,32 @@ describe('rollup tier planning', () => {
   });
 
   it('never lets a tier bucket straddle an output bucket', () => {
-    expect(largestTierWithin(5 * minute)).toBe(minute);
+    expect(largestTierWithin(5 * minute)).toBe(5 * minute);
+    expect(largestTierWithin(2 * minute)).toBe(minute);
     expect(largestTierWithin(30 * minute)).toBe(15 * minute);
     expect(largestTierWithin(2 * hour)).toBe(hour);
     expect(largestTierWithin(24 * hour)).toBe(6 * hour);
     expect(largestTierWithin(undefined)).toBe(6 * hour);
     const plan = planTiers(t0, t0 + hour, new Set(), largestTierWithin(5 * minute));
     expect(plan.tiers).toEqual([{ tierMs: minute, fromMs: t0, toMs: t0 + hour }]);
+  });
+
+  it('covers the ends of an operations range with 5-minute buckets and at most 4 source minutes a side', () => {
+    const end = t0 + 2 * 24 * hour + 11 * hour + 37 * minute + 20_000;
+    const first = end - 24 * hour - ((end - 24 * hour) % minute);
+    const last = Math.ceil(end / minute) * minute;
+    const plan = planTiers(first, last, new Set(), largestTierWithin(undefined), false, operationTiers.sizesMs);
+    expect(plan.tiers.some((span) => span.tierMs === minute)).toBe(false);
+    // 11:37 to 11:40 and 11:35 to 11:38 (next day) from the per-minute rollups, five minutes up to the quarter hours.
+    expect(plan.sourceMinutes).toEqual([
+      { fromMs: first, toMs: first + 3 * minute },
+      { fromMs: last - 3 * minute, toMs: last },
+    ]);
+    expect(plan.tiers.filter((span) => span.tierMs === 5 * minute)).toEqual([
+      { tierMs: 5 * minute, fromMs: first + 3 * minute, toMs: first + 8 * minute },
+      { tierMs: 5 * minute, fromMs: last - 8 * minute, toMs: last - 3 * minute },
+    ]);
+    expect(plan.tiers.reduce((total, span) => total + (span.toMs - span.fromMs), 0) + 6 * minute).toBe(last - first);
   });
 
   it('reads single minutes from the per-minute rollups where the 1-minute tier does not keep the grain', () => {

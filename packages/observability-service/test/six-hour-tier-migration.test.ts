@@ -2,15 +2,11 @@ import { afterAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { allTierDimensions } from '../src/query/rollup-tiers.js';
-import { compactTiers } from '../src/query/tier-compactor.js';
 import { tierWatermark } from '../src/query/tier-watermark.js';
-import { telemetryDatabase } from '../src/storage/telemetry-database.js';
-import { OccurrenceWriter } from '../src/telemetry/occurrence-writer.js';
-import { sqlTelemetryDatabase } from '../src/telemetry/sql-telemetry-database.js';
 import { countedRows, inRange } from './support/brute-force.js';
 import { asBrowser, setUpFirstAdmin } from './support/browser-session.js';
 import { generateDataSet } from './support/generated-occurrences.js';
-import { databaseMigratedUpTo } from './support/legacy-database.js';
+import { databaseMigratedUpTo, legacyDatabaseWithOccurrences } from './support/legacy-database.js';
 import { buildTestApp } from './support/test-app.js';
 
 const now = Date.UTC(2026, 11, 3, 11, 37, 20);
@@ -29,11 +25,7 @@ describeEachDatabase('upgrading a database whose rollup tiers predate the 6-hour
     const legacy = await databaseMigratedUpTo(database(), '20261127183000-logs-text-index-columnsize');
     const clock = new ManualClock(now);
     const data = generateDataSet(now, 400);
-    await new OccurrenceWriter({ database: sqlTelemetryDatabase({ database: legacy }), clock, maxRowsPerTransaction: 10_000 }).write(data.rows);
-    // What the previous release's compactor left: every tier up to date, none with 6-hour buckets.
-    await compactTiers(telemetryDatabase(legacy));
-    for (const table of sixHourTables) await legacy.db.deleteFrom(table).where('tier_ms', '=', sixHoursMs).execute();
-    const caughtUp = await tierWatermark(legacy.db);
+    const caughtUp = await legacyDatabaseWithOccurrences(legacy, data.rows, clock);
     expect(caughtUp).toBeGreaterThan(0);
     await legacy.close();
 

@@ -18,6 +18,7 @@ import { alerts } from './20261127110000-alerts.js';
 import { errorGroupStatusChanges } from './20261127141500-error-group-status-changes.js';
 import { logsTextIndexColumnsize } from './20261127183000-logs-text-index-columnsize.js';
 import { sixHourTier } from './20261203160000-six-hour-tier.js';
+import { operationKeys } from './20261204200000-operation-keys.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -46,4 +47,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261127141500-error-group-status-changes': errorGroupStatusChanges,
   '20261127183000-logs-text-index-columnsize': logsTextIndexColumnsize,
   '20261203160000-six-hour-tier': sixHourTier,
+  '20261204200000-operation-keys': operationKeys,
 };

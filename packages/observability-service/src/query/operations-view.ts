@@ -26,6 +26,11 @@ interface OperationRow {
   errorHistogram: string | null;
 }
 
+/** A row's identity: its key values, each length-prefixed (no two keys share one). */
+function rowId(service: string, environment: string, operation: string, kind: string, entry: boolean): string {
+  return `${entry ? 1 : 0}|${service.length}:${service}|${environment.length}:${environment}|${operation.length}:${operation}|${kind}`;
+}
+
 /**
  * An operation's rollup group as a row of the list: its spans are counted in the service's
  * figures (entry spans, or root spans of a service without entries) or they are not, and the
@@ -34,7 +39,7 @@ interface OperationRow {
 function rowKey(group: RollupAggregate, roles: ReadonlyMap<string, ServiceRoles>): { id: string; entry: boolean } {
   const { service, environment, operation, kind, span_role: role } = group.keys as Record<(typeof keyColumns)[number], string>;
   const entry = role === 'entry' || (role === 'root' && roles.get(service)?.counted === 'root');
-  return { id: JSON.stringify([service, environment, operation, kind, entry]), entry };
+  return { id: rowId(service, environment, operation, kind, entry), entry };
 }
 
 function foldRows(groups: readonly RollupAggregate[], roles: ReadonlyMap<string, ServiceRoles>): Map<string, OperationRow> {
@@ -111,7 +116,7 @@ export async function operationsView(query: FiguresQuery, thresholds: ApdexThres
   return {
     ...rangeEcho(range),
     operations: top.map((row) => {
-      const found = histograms.get(JSON.stringify([row.service, row.environment, row.operation, row.kind, row.entry]));
+      const found = histograms.get(rowId(row.service, row.environment, row.operation, row.kind, row.entry));
       const histogram = new MergedHistogram().add(found?.histogram);
       const thresholdMs = thresholdByService.get(row.service)!;
       return {

@@ -4,7 +4,7 @@ import type { RollupTableName } from '../storage/rollup-accumulator.js';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { minuteMs, minuteOf } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
-import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type TierDimension } from './rollup-tiers.js';
+import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type KeyDictionary, type TierDimension } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
 
 /** Stretches a query reads from the per-minute rollups one by one before it reads them all. */
@@ -90,7 +90,8 @@ export function histogramAggregate(dialect: Dialect, column: HistogramColumn = '
 
 /** Two histogram texts (either may be null) as one, for `MergedHistogram.add`. */
 export function joinHistograms(a: string | null, b: string | null): string | null {
-  return [a, b].filter((text) => text).join(',') || null;
+  if (!a) return b || null;
+  return b ? `${a},${b}` : a;
 }
 
 /** `column in (values)`, each distinct value once; raw SQL and the query builder's `where` both take it. */
@@ -109,16 +110,29 @@ interface Part {
   from: RawBuilder<unknown>;
   timeColumn: string;
   conditions: RollupCondition[];
+  /** The rows' key is one dictionary id (the key columns are the dictionary's). */
+  dictionary?: KeyDictionary | undefined;
+}
+
+/** A select of the key columns' values from a part's dictionary, `k`, joined to `g`'s ids. */
+function withKeyNames(dictionary: KeyDictionary, columns: readonly string[], grouped: RawBuilder<unknown>): RawBuilder<Record<string, unknown>> {
+  return sql<Record<string, unknown>>`
+    select ${sql.join(columns.map((column) => sql`k.${sql.ref(column)}`))}, g.*
+    from (${grouped}) g join ${sql.table(dictionary.table)} k on k.id = g.${sql.ref(dictionary.column)}
+  `;
 }
 
 async function aggregatePart(db: Kysely<TelemetryDatabase>, dialect: Dialect, query: RollupAggregateQuery, part: Part): Promise<Array<Record<string, unknown>>> {
   const groupBy = query.groupBy ?? [];
+  // A dictionary-keyed part groups by the id, then looks the groups' key columns up.
+  const keyed = part.dictionary !== undefined && groupBy.length > 0;
+  const keys = keyed ? [part.dictionary!.column] : groupBy;
   const time = sql.ref(part.timeColumn);
   const bucket = query.bucketMs === undefined ? sql`0` : sql`(${time} - (${time} % ${sql.lit(query.bucketMs)}))`;
-  const groupColumns = [...groupBy.map((column) => sql.ref(column)), ...(query.bucketMs === undefined ? [] : [bucket])];
-  const result = await sql<Record<string, unknown>>`
+  const groupColumns = [...keys.map((column) => sql.ref(column)), ...(query.bucketMs === undefined ? [] : [bucket])];
+  const grouped = sql<Record<string, unknown>>`
     select ${sql.join([
-      ...groupBy.map((column) => sql.ref(column)),
+      ...keys.map((column) => sql.ref(column)),
       sql`${bucket} as bucket_start`,
       sql`sum(count) as count`,
       sql`sum(error_count) as error_count`,
@@ -131,7 +145,8 @@ async function aggregatePart(db: Kysely<TelemetryDatabase>, dialect: Dialect, qu
     from ${part.from}
     where ${sql.join(part.conditions, sql` and `)}
     ${groupColumns.length > 0 ? sql`group by ${sql.join(groupColumns)}` : sql``}
-  `.execute(db);
+  `;
+  const result = await (keyed ? withKeyNames(part.dictionary!, groupBy, grouped) : grouped).execute(db);
   return result.rows.filter((row) => row.count !== null);
 }
 
@@ -168,6 +183,8 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
     planned && planned.sourceMinutes.length <= sourceSpansMax ? planned : { tiers: [], sourceMinutes: [{ fromMs: firstMinuteMs, toMs: endMinuteMs }] };
   const parts: Part[] = [];
   if (plan.tiers.length > 0) {
+    const keyConditions = [...sourceKeyConditions(query), ...furtherConditions(query)];
+    const dictionary = dimension.dictionary;
     parts.push({
       from: sql.table(dimension.table),
       timeColumn: 'bucket',
@@ -176,9 +193,12 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
           plan.tiers.map((span) => sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket >= ${span.fromMs} and bucket < ${span.toMs})`),
           sql` or `,
         )})`,
-        ...sourceKeyConditions(query),
-        ...furtherConditions(query),
+        // A dictionary-keyed tier is filtered by the ids of the keys that pass (a few thousand rows to check, not a join per tier row).
+        ...(dictionary && keyConditions.length > 0
+          ? [sql`${sql.ref(dictionary.column)} in (select id from ${sql.table(dictionary.table)} where ${sql.join(keyConditions, sql` and `)})`]
+          : keyConditions),
       ],
+      dictionary,
     });
   }
   if (plan.sourceMinutes.length > 0) {
@@ -199,11 +219,19 @@ export async function distinctRollupKeys(source: Omit<RollupSource, 'dialect'>, 
   const groupBy = query.groupBy ?? [];
   const seen = new Map<string, Record<string, string>>();
   for (const part of await partsFor(source, query)) {
-    const result = await sql<Record<string, unknown>>`
-      select distinct ${sql.join(groupBy.map((column) => sql.ref(column)))}
-      from ${part.from}
-      where ${sql.join(part.conditions, sql` and `)}
-    `.execute(source.db);
+    const dictionary = part.dictionary;
+    const result = await (
+      dictionary
+        ? sql<Record<string, unknown>>`
+            select distinct ${sql.join(groupBy.map((column) => sql.ref(column)))} from ${sql.table(dictionary.table)}
+            where id in (select ${sql.ref(dictionary.column)} from ${part.from} where ${sql.join(part.conditions, sql` and `)})
+          `
+        : sql<Record<string, unknown>>`
+            select distinct ${sql.join(groupBy.map((column) => sql.ref(column)))}
+            from ${part.from}
+            where ${sql.join(part.conditions, sql` and `)}
+          `
+    ).execute(source.db);
     for (const row of result.rows) {
       const keys = Object.fromEntries(groupBy.map((column) => [column, String(row[column])]));
       seen.set(JSON.stringify(groupBy.map((column) => keys[column])), keys);
@@ -220,17 +248,25 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
   const { db, dialect } = source;
   const parts = await partsFor(source, query);
   const groupBy = query.groupBy ?? [];
+  const extraColumns = query.extraColumns ?? [];
   const merged = new Map<string, RollupAggregate>();
   for (const part of parts) {
+    // Thousands of groups per request: plain loops and a length-prefixed key (no collisions, whatever the values hold).
     for (const row of await aggregatePart(db, dialect, query, part)) {
-      const keys = Object.fromEntries(groupBy.map((column) => [column, String(row[column])]));
       const bucketStartMs = Number(row.bucket_start);
-      const id = JSON.stringify([bucketStartMs, ...groupBy.map((column) => keys[column])]);
+      let id = String(bucketStartMs);
+      for (const column of groupBy) {
+        const value = String(row[column]);
+        id += `|${value.length}:${value}`;
+      }
       const histogram = (row.histogram as string | null) ?? null;
       const errorHistogram = (row.error_histogram as string | null) ?? null;
-      const extra = Object.fromEntries((query.extraColumns ?? []).map((column) => [column, row[column] === null ? null : String(row[column])]));
       const existing = merged.get(id);
       if (!existing) {
+        const keys: Record<string, string> = {};
+        for (const column of groupBy) keys[column] = String(row[column]);
+        const extra: Record<string, string | null> = {};
+        for (const column of extraColumns) extra[column] = row[column] === null ? null : String(row[column]);
         merged.set(id, {
           keys,
           bucketStartMs,
@@ -250,7 +286,7 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
       existing.durationMaxMs = Math.max(existing.durationMaxMs, Number(row.duration_max_ms));
       existing.histogram = joinHistograms(existing.histogram, histogram);
       existing.errorHistogram = joinHistograms(existing.errorHistogram, errorHistogram);
-      for (const [column, value] of Object.entries(extra)) existing.extra[column] ??= value;
+      for (const column of extraColumns) existing.extra[column] ??= row[column] === null ? null : String(row[column]);
     }
   }
   return [...merged.values()];

@@ -3,11 +3,11 @@ import { minuteMs } from '../time-units.js';
 
 /**
  * Rollup tiers: the per-minute rollups summed into 1-minute, 15-minute and 1-hour buckets (and
- * 6-hour ones where a dimension keeps them: `sizesMs`) at a coarser key, each with "all" rows
- * (key value `allKey`) for the columns a view may leave unfiltered. A 24-hour summary then reads
- * about 60 rows per key instead of 1,440 minutes times every operation, and a 24-hour operations
- * list about 20 buckets per key (three of 6 hours, the hours and quarter hours at its unaligned
- * ends); a 7-day trend reads 168 hours.
+ * 5-minute and 6-hour ones where a dimension keeps them: `sizesMs`) at a coarser key, each with
+ * "all" rows (key value `allKey`) for the columns a view may leave unfiltered. A 24-hour summary
+ * then reads about 60 rows per key instead of 1,440 minutes times every operation, and a 24-hour
+ * operations list about 20 buckets per key (three of 6 hours, the hours, quarter hours and five
+ * minutes at its unaligned ends); a 7-day trend reads 168 hours.
  *
  * The tiers are derived, never written by ingestion: the tier compactor recomputes the minutes
  * new occurrences touched (tier-compactor.ts). Minutes it has not caught up with are "dirty" and
@@ -17,23 +17,50 @@ import { minuteMs } from '../time-units.js';
 /** The key value meaning "every value" (real values are never empty: the protocol requires 1+ chars). */
 export const allKey = '';
 
-/** The tier sizes every dimension keeps, finest first; each divides the next. */
+const fiveMinutesMs = 5 * minuteMs;
+const sixHoursMs = 6 * 60 * minuteMs;
+
+/** The tier sizes the service and statement tiers keep, finest first; each divides the next. */
 const baseTierSizesMs = [minuteMs, 15 * minuteMs, 60 * minuteMs] as const;
 
 /**
- * Every tier size some dimension keeps, finest first; each divides the next (6 hours divides a
- * day, so a bucketed query with a daily interval can use it). The 6-hour tier
- * (20261203160000-six-hour-tier.ts) is kept only where the views reading it were slow, since
- * recomputing it costs the compactor: with it the top-operations SQL at 10M occurrences read
- * 2.5 times fewer rows and took half the time (docs/observability-read-api.md).
+ * With 6-hour buckets (6 hours divides a day, so a bucketed query with a daily interval can use
+ * them), for the tenant and dependency tiers. The 6-hour tier (20261203160000-six-hour-tier.ts)
+ * is kept only where the views reading it were slow, since recomputing it costs the compactor:
+ * with it the top-operations SQL at 10M occurrences read 2.5 times fewer rows and took half the
+ * time (docs/observability-read-api.md).
  */
-export const tierSizesMs = [...baseTierSizesMs, 6 * 60 * minuteMs] as const;
+const sixHourTierSizesMs = [...baseTierSizesMs, sixHoursMs] as const;
+
+/**
+ * The operation tiers: no 1-minute tier (it would be as large as the per-minute rollup it
+ * copies), but 5-minute buckets, so a range's unaligned ends read at most 4 minutes each from the
+ * per-minute rollups instead of 14 (20261204200000-operation-keys.ts).
+ */
+const operationTierSizesMs = [fiveMinutesMs, 15 * minuteMs, 60 * minuteMs, sixHoursMs] as const;
+
+/** Every tier size some dimension keeps, finest first; each divides the next. */
+export const tierSizesMs = [minuteMs, fiveMinutesMs, 15 * minuteMs, 60 * minuteMs, sixHoursMs] as const;
+
+/**
+ * A tier keyed by one integer instead of its key columns: the dictionary table maps each id to
+ * the key columns' values (`id` and the `keyColumns`, unique together). Only for tiers without
+ * "all" rows (no `cubeColumns`) or extra columns.
+ */
+export interface KeyDictionary {
+  table: 'operation_keys';
+  /** The tier's column holding the id. */
+  column: 'operation_key';
+}
 
 export interface TierDimension {
   /** The per-minute rollup table the tier is derived from. */
   source: RollupTableName;
   table: 'service_tiers' | 'operation_tiers' | 'tenant_tiers' | 'statement_tiers' | 'dependency_tiers';
+  /** The key columns of the source rows the tier sums (and of the tier itself, unless `dictionary` encodes them). */
   keyColumns: readonly string[];
+  /** Where the tier stores its key as one id (`keyColumns` then live in the dictionary only). */
+  dictionary?: KeyDictionary;
   /** Key columns that also get "all" rows. */
   cubeColumns: readonly string[];
   /** Descriptive columns, functions of the key, carried along with `max()`. */
@@ -71,7 +98,7 @@ export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = 
     extraColumns: [],
     histogramColumns: [],
     minuteGrains: (grain) => (grain & 1) !== 0,
-    sizesMs: tierSizesMs,
+    sizesMs: sixHourTierSizesMs,
   },
   statement_rollups: {
     source: 'statement_rollups',
@@ -91,28 +118,36 @@ export const tierDimensions: Readonly<Record<RollupTableName, TierDimension>> = 
     extraColumns: [],
     histogramColumns: ['histogram'],
     minuteGrains: (grain) => grain !== 0,
-    sizesMs: tierSizesMs,
+    sizesMs: sixHourTierSizesMs,
   },
 };
 
 /**
  * The operation rollups at their own key, for the top-operations view (the service tiers above
- * sum operations away). No "all" rows: the view always groups by every key column. No 1-minute
- * tier: it would be as large as the per-minute rollup it copies.
+ * sum operations away). No "all" rows: the view always groups by every key column. Sizes from 5
+ * minutes (`operationTierSizesMs`). The key is dictionary-encoded
+ * (20261204200000-operation-keys.ts): the view groups thousands of keys per bucket, which SQLite
+ * does faster by one integer than by five text columns.
  */
 export const operationTiers: TierDimension = {
   source: 'operation_rollups',
   table: 'operation_tiers',
   keyColumns: ['service', 'environment', 'operation', 'kind', 'span_role'],
+  dictionary: { table: 'operation_keys', column: 'operation_key' },
   cubeColumns: [],
   extraColumns: [],
   histogramColumns: ['histogram', 'error_histogram'],
   minuteGrains: () => false,
-  sizesMs: tierSizesMs,
+  sizesMs: operationTierSizesMs,
 };
 
 /** Every tier the compactor maintains and retention prunes. */
 export const allTierDimensions: readonly TierDimension[] = [...Object.values(tierDimensions), operationTiers];
+
+/** The columns that key a tier's rows after its tier, grain and bucket. */
+export function tierKeyColumns(dimension: TierDimension): readonly string[] {
+  return dimension.dictionary ? [dimension.dictionary.column] : dimension.keyColumns;
+}
 
 /** Every grain of a dimension: which cube columns hold `allKey` (bit i: cube column i). */
 export function grainsOf(dimension: TierDimension): Array<{ grain: number; allColumns: string[] }> {
@@ -155,7 +190,7 @@ export function planTiers(
   dirtyMinutes: ReadonlySet<number>,
   largestTierMs: number,
   minuteTierKept = true,
-  keptSizesMs: readonly number[] = tierSizesMs,
+  keptSizesMs: readonly number[] = sixHourTierSizesMs,
 ): TierPlan {
   const sortedDirty = [...dirtyMinutes].filter((m) => m >= firstMinuteMs && m < endMinuteMs).sort((a, b) => a - b);
   const hasDirty = (fromMs: number, toMs: number) => {

@@ -6,7 +6,7 @@ import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { minuteMs } from '../time-units.js';
 import { MergedHistogram } from './latency-percentiles.js';
 import { histogramAggregate, inList } from './rollup-aggregate.js';
-import { allKey, allTierDimensions, grainsOf, tierSizesMs, type TierDimension } from './rollup-tiers.js';
+import { allKey, allTierDimensions, grainsOf, tierKeyColumns, tierSizesMs, type KeyDictionary, type TierDimension } from './rollup-tiers.js';
 import { minutesTouched, newestOccurrenceId, setTierWatermark, tierWatermark } from './tier-watermark.js';
 
 /** Occurrences (by id) folded into the tiers per transaction: bounds how long a run holds the write lock. */
@@ -23,7 +23,7 @@ function tierColumns(dimension: TierDimension): string[] {
     'tier_ms',
     'grain',
     'bucket',
-    ...dimension.keyColumns,
+    ...tierKeyColumns(dimension),
     ...dimension.extraColumns,
     'count',
     'error_count',
@@ -62,6 +62,34 @@ async function fillTier(db: Kysely<TelemetryDatabase>, dialect: Dialect, dimensi
   await insertWithMergedHistograms(db, dialect, dimension, result.rows);
 }
 
+/** Gives every key of the source rows of these minutes its dictionary id (the ids already given stay). */
+async function addKeys(db: Kysely<TelemetryDatabase>, dimension: TierDimension, dictionary: KeyDictionary, minutes: readonly number[]): Promise<void> {
+  const keys = sql.join(dimension.keyColumns.map((column) => sql.ref(column)));
+  await sql`
+    insert into ${sql.table(dictionary.table)} (${keys})
+    select distinct ${keys} from ${sql.table(dimension.source)} where ${inList('minute', minutes)}
+    on conflict (${keys}) do nothing
+  `.execute(db);
+}
+
+/**
+ * A grouped select from the per-minute rollups as tier rows: as it is, or with the key columns
+ * replaced by their dictionary id (joined after grouping, so once per tier row).
+ */
+function tierRowsFromSource(dimension: TierDimension, grouped: RawBuilder<Record<string, unknown>>): RawBuilder<Record<string, unknown>> {
+  const dictionary = dimension.dictionary;
+  if (!dictionary) return grouped;
+  const figures = ['count', 'error_count', 'duration_sum_ms', 'duration_max_ms', ...dimension.histogramColumns].map((column) => sql.ref(`g.${column}`));
+  return sql<Record<string, unknown>>`
+    select g.tier_ms, g.grain, g.bucket, k.id as ${sql.ref(dictionary.column)}, ${sql.join(figures)}
+    from (${grouped}) g
+    join ${sql.table(dictionary.table)} k on ${sql.join(
+      dimension.keyColumns.map((column) => sql`k.${sql.ref(column)} = g.${sql.ref(column)}`),
+      sql` and `,
+    )}
+  `;
+}
+
 /** Recomputes one tier's buckets, every grain, from the per-minute rollups or the next finer tier. */
 async function recomputeTier(db: Kysely<TelemetryDatabase>, dialect: Dialect, dimension: TierDimension, tierMs: number, buckets: readonly number[]): Promise<void> {
   const figures = [
@@ -74,44 +102,52 @@ async function recomputeTier(db: Kysely<TelemetryDatabase>, dialect: Dialect, di
   ];
   // The grain leads the key after the tier: naming every grain lets the index reach the buckets.
   const grains = inList('grain', grainsOf(dimension).map(({ grain }) => grain));
-  const finer = tierMs === minuteMs ? undefined : dimension.sizesMs[dimension.sizesMs.indexOf(tierMs) - 1]!;
-  const step = finer === undefined ? bucketsPerStatement : Math.max(1, Math.floor(bucketsPerStatement / (tierMs / finer)));
+  const index = dimension.sizesMs.indexOf(tierMs);
+  const finer = index > 0 ? dimension.sizesMs[index - 1]! : undefined;
+  // Straight from the per-minute rollups: a dimension's finest tier, and the tier above a 1-minute
+  // one (which does not hold every grain). Coarser ones from the next finer tier.
+  const readMs = finer ?? minuteMs;
+  const fromSource = readMs === minuteMs;
+  const step = Math.max(1, Math.floor(bucketsPerStatement / (tierMs / readMs)));
   for (let offset = 0; offset < buckets.length; offset += step) {
     const batch = buckets.slice(offset, offset + step);
     await db.deleteFrom(dimension.table).where('tier_ms', '=', tierMs).where(grains).where(inList('bucket', batch)).execute();
-    if (finer === undefined || finer === minuteMs) {
-      // Straight from the per-minute rollups: the 1-minute tier (its kept grains), and the
-      // 15-minute tier (every grain, as the 1-minute tier does not hold them all).
-      const minutes = finer === undefined ? batch : batch.flatMap((bucket) => Array.from({ length: tierMs / minuteMs }, (_, i) => bucket + i * minuteMs));
-      const bucketOf = finer === undefined ? sql.ref('minute') : sql`minute - (minute % ${sql.lit(tierMs)})`;
+    if (fromSource) {
+      const minutes = tierMs === minuteMs ? batch : batch.flatMap((bucket) => Array.from({ length: tierMs / minuteMs }, (_, i) => bucket + i * minuteMs));
+      const bucketOf = tierMs === minuteMs ? sql.ref('minute') : sql`minute - (minute % ${sql.lit(tierMs)})`;
+      if (dimension.dictionary) await addKeys(db, dimension, dimension.dictionary, minutes);
       for (const { grain, allColumns } of grainsOf(dimension)) {
-        if (finer === undefined && !dimension.minuteGrains(grain)) continue;
+        if (tierMs === minuteMs && !dimension.minuteGrains(grain)) continue;
         const kept = dimension.keyColumns.filter((column) => !allColumns.includes(column));
         const keys = dimension.keyColumns.map((column) => (allColumns.includes(column) ? sql`${allKey} as ${sql.ref(column)}` : sql.ref(column)));
         await fillTier(
           db,
           dialect,
           dimension,
-          sql<Record<string, unknown>>`
-            select ${sql.lit(tierMs)} as tier_ms, ${sql.lit(grain)} as grain, ${bucketOf} as bucket, ${sql.join([...keys, ...figures])}
-            from ${sql.table(dimension.source)}
-            where ${inList('minute', minutes)}
-            group by ${sql.join([bucketOf, ...kept.map((column) => sql.ref(column))])}
-          `,
+          tierRowsFromSource(
+            dimension,
+            sql<Record<string, unknown>>`
+              select ${sql.lit(tierMs)} as tier_ms, ${sql.lit(grain)} as grain, ${bucketOf} as bucket, ${sql.join([...keys, ...figures])}
+              from ${sql.table(dimension.source)}
+              where ${inList('minute', minutes)}
+              group by ${sql.join([bucketOf, ...kept.map((column) => sql.ref(column))])}
+            `,
+          ),
         );
       }
     } else {
-      const finerBuckets = batch.flatMap((bucket) => Array.from({ length: tierMs / finer }, (_, i) => bucket + i * finer));
+      const finerBuckets = batch.flatMap((bucket) => Array.from({ length: tierMs / readMs }, (_, i) => bucket + i * readMs));
       const coarse = sql`bucket - (bucket % ${sql.lit(tierMs)})`;
+      const keys = tierKeyColumns(dimension).map((column) => sql.ref(column));
       await fillTier(
         db,
         dialect,
         dimension,
         sql<Record<string, unknown>>`
-          select ${sql.lit(tierMs)} as tier_ms, grain, ${coarse} as bucket, ${sql.join([...dimension.keyColumns.map((column) => sql.ref(column)), ...figures])}
+          select ${sql.lit(tierMs)} as tier_ms, grain, ${coarse} as bucket, ${sql.join([...keys, ...figures])}
           from ${sql.table(dimension.table)}
-          where tier_ms = ${finer} and ${grains} and ${inList('bucket', finerBuckets)}
-          group by ${sql.join([coarse, sql.ref('grain'), ...dimension.keyColumns.map((column) => sql.ref(column))])}
+          where tier_ms = ${readMs} and ${grains} and ${inList('bucket', finerBuckets)}
+          group by ${sql.join([coarse, sql.ref('grain'), ...keys])}
         `,
       );
     }
