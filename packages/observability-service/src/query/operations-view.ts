@@ -24,6 +24,8 @@ interface OperationRow {
   errorCount: number;
   histogram: string | null;
   errorHistogram: string | null;
+  /** The operation tiers' dictionary ids of the rollup groups folded into the row (its histograms are read by them). */
+  keyIds: number[];
 }
 
 /** A row's identity: its key values, each length-prefixed (no two keys share one). */
@@ -52,6 +54,7 @@ function foldRows(groups: readonly RollupAggregate[], roles: ReadonlyMap<string,
       row.errorCount += group.errorCount;
       row.histogram = joinHistograms(row.histogram, group.histogram);
       row.errorHistogram = joinHistograms(row.errorHistogram, group.errorHistogram);
+      if (group.keyId !== undefined) row.keyIds.push(group.keyId);
     } else {
       const keys = group.keys;
       rows.set(id, {
@@ -64,6 +67,7 @@ function foldRows(groups: readonly RollupAggregate[], roles: ReadonlyMap<string,
         errorCount: group.errorCount,
         histogram: group.histogram,
         errorHistogram: group.errorHistogram,
+        keyIds: group.keyId === undefined ? [] : [group.keyId],
       });
     }
   }
@@ -86,7 +90,7 @@ export async function operationsView(query: FiguresQuery, thresholds: ApdexThres
     equals: { service: filters.service, environment: filters.environment },
     groupBy: keyColumns,
   } as const;
-  const [roles, counts] = await Promise.all([serviceRolesOf(query), query.rollups.aggregate(base)]);
+  const [roles, counts] = await Promise.all([serviceRolesOf(query), query.rollups.aggregate({ ...base, countsOnly: true })]);
   const top = [...foldRows(counts, roles).values()]
     .filter((row) => options.entry === undefined || row.entry === options.entry)
     // In JavaScript: SQL text ordering depends on the database's collation.
@@ -107,6 +111,8 @@ export async function operationsView(query: FiguresQuery, thresholds: ApdexThres
       ...base,
       withHistogram: true,
       withErrorHistogram: true,
+      // The tiers' rows by the ids the counts found; the per-minute rollups by name.
+      keyIds: top.flatMap((row) => row.keyIds),
       oneOf: { service: top.map((row) => row.service), operation: top.map((row) => row.operation) },
     }),
     thresholds([...new Set(top.map((row) => row.service))]),
