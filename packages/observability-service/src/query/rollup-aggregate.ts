@@ -7,6 +7,8 @@ import type { QueryRange } from './query-range.js';
 import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type KeyDictionary, type TierDimension } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
 
+/** Tier buckets a `keyIds` read names one by one (beyond, it reads their ranges). */
+const lookupBucketsMax = 64;
 /** Stretches a query reads from the per-minute rollups one by one before it reads them all. */
 const sourceSpansMax = 64;
 
@@ -205,13 +207,18 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
   const keyIds = dictionary && query.keyIds ? [...new Set(query.keyIds)] : undefined;
   const idColumn = dictionary && dimension.keyColumns.every((column) => query.groupBy?.includes(column)) ? dictionary.column : undefined;
   if (keyIds) {
-    // Each bucket and id a primary-key look-up: the bucket named, not a range, so the id can follow it in the index.
-    const lookups = plan.tiers.flatMap((span) =>
-      Array.from({ length: (span.toMs - span.fromMs) / span.tierMs }, (_, index) => {
-        const bucket = span.fromMs + index * span.tierMs;
-        return sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket = ${bucket} and ${inList(dictionary!.column, keyIds)})`;
-      }),
-    );
+    // The ids inline (integers the dictionary gave; a long range times many ids would pass the
+    // databases' parameter limits), and each bucket named, not a range, so the id can follow it
+    // in the primary key: a look-up per bucket and id. Past `lookupBucketsMax` buckets, ranges.
+    if (!keyIds.every((id) => Number.isSafeInteger(id))) throw new Error('keyIds must be integers');
+    const ids = sql`${sql.ref(dictionary!.column)} in (${sql.raw(keyIds.join(', '))})`;
+    const buckets = plan.tiers.reduce((total, span) => total + (span.toMs - span.fromMs) / span.tierMs, 0);
+    const lookups =
+      buckets <= lookupBucketsMax
+        ? plan.tiers.flatMap((span) =>
+            Array.from({ length: (span.toMs - span.fromMs) / span.tierMs }, (_, index) => sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket = ${span.fromMs + index * span.tierMs} and ${ids})`),
+          )
+        : plan.tiers.map((span) => sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket >= ${span.fromMs} and bucket < ${span.toMs} and ${ids})`);
     if (lookups.length > 0 && keyIds.length > 0) {
       parts.push({ from: sql.table(dimension.table), timeColumn: 'bucket', conditions: [sql`(${sql.join(lookups, sql` or `)})`], dictionary, idColumn });
     }
