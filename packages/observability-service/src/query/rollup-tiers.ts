@@ -25,10 +25,10 @@ const baseTierSizesMs = [minuteMs, 15 * minuteMs, 60 * minuteMs] as const;
 
 /**
  * With 6-hour buckets (6 hours divides a day, so a bucketed query with a daily interval can use
- * them), for the tenant and dependency tiers. The 6-hour tier (20261203160000-six-hour-tier.ts)
- * is kept only where the views reading it were slow, since recomputing it costs the compactor:
- * with it the top-operations SQL at 10M occurrences read 2.5 times fewer rows and took half the
- * time (docs/observability-read-api.md).
+ * them), for the tenant and dependency tiers; the operation tiers keep them too (below). The
+ * 6-hour tier (20261203160000-six-hour-tier.ts) is kept only where the views reading it were
+ * slow, since recomputing it costs the compactor: with it the top-operations SQL at 10M
+ * occurrences read 2.5 times fewer rows and took half the time (docs/observability-read-api.md).
  */
 const sixHourTierSizesMs = [...baseTierSizesMs, sixHoursMs] as const;
 
