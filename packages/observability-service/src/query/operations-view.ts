@@ -1,5 +1,5 @@
 import type { ApdexThresholds } from '../service-settings/service-settings.js';
-import { joinHistograms, type RollupAggregate } from './rollup-aggregate.js';
+import { joinHistograms, withKeyValue, type RollupAggregate } from './rollup-aggregate.js';
 import { apdexScore, MergedHistogram } from './latency-percentiles.js';
 import { serviceRolesOf, type FiguresQuery, type ServiceRoles } from './counted-figures.js';
 import { compareText, errorRateOf, rangeEcho } from './read-query.js';
@@ -28,9 +28,9 @@ interface OperationRow {
   keyIds: number[];
 }
 
-/** A row's identity: its key values, each length-prefixed (no two keys share one). */
+/** A row's identity: its key values and whether it is the entry row. */
 function rowId(service: string, environment: string, operation: string, kind: string, entry: boolean): string {
-  return `${entry ? 1 : 0}|${service.length}:${service}|${environment.length}:${environment}|${operation.length}:${operation}|${kind}`;
+  return withKeyValue(withKeyValue(withKeyValue(withKeyValue(entry ? '1' : '0', service), environment), operation), kind);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RollupTableName } from '../storage/rollup-accumulator.js';
 import type { TelemetryDatabase } from '../storage/storage-tables.js';
 import { minuteMs, minuteOf } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
-import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type KeyDictionary, type TierDimension } from './rollup-tiers.js';
+import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type KeyDictionary, type TierDimension, type TierSpan } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
 
 /** Tier buckets a `keyIds` read names one by one (beyond, it reads their ranges). */
@@ -113,9 +113,29 @@ export function joinHistograms(a: string | null, b: string | null): string | nul
   return b ? `${a},${b}` : a;
 }
 
+function textOrNull(value: unknown): string | null {
+  return value === null ? null : String(value);
+}
+
+/**
+ * `key` extended by one more key value, length-prefixed, so that keys built value by value never
+ * collide whatever the values hold (cheaper than JSON for the thousands of groups of a request).
+ */
+export function withKeyValue(key: string, value: string): string {
+  return `${key}|${value.length}:${value}`;
+}
+
 /** `column in (values)`, each distinct value once; raw SQL and the query builder's `where` both take it. */
 export function inList(column: string, values: ReadonlyArray<string | number>): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} in (${sql.join([...new Set(values)])})`;
+}
+
+/** A span of tier buckets as its buckets, one span each. */
+function singleBuckets(span: TierSpan): TierSpan[] {
+  return Array.from({ length: (span.toMs - span.fromMs) / span.tierMs }, (_, index) => {
+    const fromMs = span.fromMs + index * span.tierMs;
+    return { tierMs: span.tierMs, fromMs, toMs: fromMs + span.tierMs };
+  });
 }
 
 function spansCondition(column: string, spans: ReadonlyArray<{ fromMs: number; toMs: number }>): RawBuilder<unknown> {
@@ -205,40 +225,37 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
   const parts: Part[] = [];
   const dictionary = dimension.dictionary;
   const keyIds = dictionary && query.keyIds ? [...new Set(query.keyIds)] : undefined;
-  const idColumn = dictionary && dimension.keyColumns.every((column) => query.groupBy?.includes(column)) ? dictionary.column : undefined;
-  if (keyIds) {
-    // The ids inline (integers the dictionary gave; a long range times many ids would pass the
-    // databases' parameter limits), and each bucket named, not a range, so the id can follow it
-    // in the primary key: a look-up per bucket and id. Past `lookupBucketsMax` buckets, ranges.
-    if (!keyIds.every((id) => Number.isSafeInteger(id))) throw new Error('keyIds must be integers');
-    const ids = sql`${sql.ref(dictionary!.column)} in (${sql.raw(keyIds.join(', '))})`;
-    const buckets = plan.tiers.reduce((total, span) => total + (span.toMs - span.fromMs) / span.tierMs, 0);
-    const lookups =
-      buckets <= lookupBucketsMax
-        ? plan.tiers.flatMap((span) =>
-            Array.from({ length: (span.toMs - span.fromMs) / span.tierMs }, (_, index) => sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket = ${span.fromMs + index * span.tierMs} and ${ids})`),
-          )
-        : plan.tiers.map((span) => sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket >= ${span.fromMs} and bucket < ${span.toMs} and ${ids})`);
-    if (lookups.length > 0 && keyIds.length > 0) {
-      parts.push({ from: sql.table(dimension.table), timeColumn: 'bucket', conditions: [sql`(${sql.join(lookups, sql` or `)})`], dictionary, idColumn });
-    }
-  } else if (plan.tiers.length > 0) {
+  if (plan.tiers.length > 0 && keyIds?.length !== 0) {
+    // By dictionary id (`keyIds`): inlined (integers the dictionary gave; a long range times many
+    // ids would pass the databases' parameter limits) inside each bucket's term, so that with the
+    // bucket named (up to `lookupBucketsMax` of them) the id follows it in the primary key: a
+    // look-up per bucket and id. Otherwise the key conditions, for a dictionary-keyed tier as the
+    // ids of the keys that pass (a few thousand rows to check, not a join per tier row).
+    if (keyIds && !keyIds.every((id) => Number.isSafeInteger(id))) throw new Error('keyIds must be integers');
+    const ids = keyIds ? sql` and ${sql.ref(dictionary!.column)} in (${sql.raw(keyIds.join(', '))})` : sql``;
+    const bucketCount = plan.tiers.reduce((total, span) => total + (span.toMs - span.fromMs) / span.tierMs, 0);
+    const spans = keyIds && bucketCount <= lookupBucketsMax ? plan.tiers.flatMap(singleBuckets) : plan.tiers;
     const keyConditions = [...sourceKeyConditions(query), ...furtherConditions(query)];
     parts.push({
       from: sql.table(dimension.table),
       timeColumn: 'bucket',
       conditions: [
         sql`(${sql.join(
-          plan.tiers.map((span) => sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket >= ${span.fromMs} and bucket < ${span.toMs})`),
+          spans.map((span) =>
+            keyIds && span.toMs - span.fromMs === span.tierMs
+              ? sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket = ${span.fromMs}${ids})`
+              : sql`(tier_ms = ${span.tierMs} and grain = ${grain} and bucket >= ${span.fromMs} and bucket < ${span.toMs}${ids})`,
+          ),
           sql` or `,
         )})`,
-        // A dictionary-keyed tier is filtered by the ids of the keys that pass (a few thousand rows to check, not a join per tier row).
-        ...(dictionary && keyConditions.length > 0
-          ? [sql`${sql.ref(dictionary.column)} in (select id from ${sql.table(dictionary.table)} where ${sql.join(keyConditions, sql` and `)})`]
-          : keyConditions),
+        ...(keyIds || keyConditions.length === 0
+          ? []
+          : dictionary
+            ? [sql`${sql.ref(dictionary.column)} in (select id from ${sql.table(dictionary.table)} where ${sql.join(keyConditions, sql` and `)})`]
+            : keyConditions),
       ],
       dictionary,
-      idColumn,
+      idColumn: dictionary && dimension.keyColumns.every((column) => query.groupBy?.includes(column)) ? dictionary.column : undefined,
     });
   }
   if (plan.sourceMinutes.length > 0) {
@@ -274,7 +291,7 @@ export async function distinctRollupKeys(source: Omit<RollupSource, 'dialect'>, 
     ).execute(source.db);
     for (const row of result.rows) {
       const keys = Object.fromEntries(groupBy.map((column) => [column, String(row[column])]));
-      seen.set(JSON.stringify(groupBy.map((column) => keys[column])), keys);
+      seen.set(groupBy.reduce((id, column) => withKeyValue(id, keys[column]!), ''), keys);
     }
   }
   return [...seen.values()];
@@ -291,22 +308,19 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
   const extraColumns = query.extraColumns ?? [];
   const merged = new Map<string, RollupAggregate>();
   for (const part of parts) {
-    // Thousands of groups per request: plain loops and a length-prefixed key (no collisions, whatever the values hold).
     for (const row of await aggregatePart(db, dialect, query, part)) {
       const bucketStartMs = Number(row.bucket_start);
       let id = String(bucketStartMs);
-      for (const column of groupBy) {
-        const value = String(row[column]);
-        id += `|${value.length}:${value}`;
-      }
+      for (const column of groupBy) id = withKeyValue(id, String(row[column]));
       const histogram = (row.histogram as string | null) ?? null;
       const errorHistogram = (row.error_histogram as string | null) ?? null;
       const existing = merged.get(id);
       if (!existing) {
+        // Plain loops: thousands of groups a request.
         const keys: Record<string, string> = {};
         for (const column of groupBy) keys[column] = String(row[column]);
         const extra: Record<string, string | null> = {};
-        for (const column of extraColumns) extra[column] = row[column] === null ? null : String(row[column]);
+        for (const column of extraColumns) extra[column] = textOrNull(row[column]);
         merged.set(id, {
           keys,
           keyId: part.idColumn ? Number(row[part.idColumn]) : undefined,
@@ -328,7 +342,7 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
       existing.histogram = joinHistograms(existing.histogram, histogram);
       existing.errorHistogram = joinHistograms(existing.errorHistogram, errorHistogram);
       if (part.idColumn) existing.keyId ??= Number(row[part.idColumn]);
-      for (const column of extraColumns) existing.extra[column] ??= row[column] === null ? null : String(row[column]);
+      for (const column of extraColumns) existing.extra[column] ??= textOrNull(row[column]);
     }
   }
   return [...merged.values()];

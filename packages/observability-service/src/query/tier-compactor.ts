@@ -17,20 +17,14 @@ const rowsPerInsert = 500;
 /** Serializes compaction, and the pruning of tiers, across PostgreSQL instances (SQLite's write lock does it there). */
 export const compactionLock = schemaLock(0x6f627374); // "obst"
 
+/** A tier row's figures, after its key and extra columns. */
+function figureColumns(dimension: TierDimension): string[] {
+  return ['count', 'error_count', 'duration_sum_ms', 'duration_max_ms', ...dimension.histogramColumns];
+}
+
 /** A tier table's columns in insert order. */
 function tierColumns(dimension: TierDimension): string[] {
-  return [
-    'tier_ms',
-    'grain',
-    'bucket',
-    ...tierKeyColumns(dimension),
-    ...dimension.extraColumns,
-    'count',
-    'error_count',
-    'duration_sum_ms',
-    'duration_max_ms',
-    ...dimension.histogramColumns,
-  ];
+  return ['tier_ms', 'grain', 'bucket', ...tierKeyColumns(dimension), ...dimension.extraColumns, ...figureColumns(dimension)];
 }
 
 /**
@@ -79,7 +73,7 @@ async function addKeys(db: Kysely<TelemetryDatabase>, dimension: TierDimension, 
 function tierRowsFromSource(dimension: TierDimension, grouped: RawBuilder<Record<string, unknown>>): RawBuilder<Record<string, unknown>> {
   const dictionary = dimension.dictionary;
   if (!dictionary) return grouped;
-  const figures = ['count', 'error_count', 'duration_sum_ms', 'duration_max_ms', ...dimension.histogramColumns].map((column) => sql.ref(`g.${column}`));
+  const figures = figureColumns(dimension).map((column) => sql.ref(`g.${column}`));
   return sql<Record<string, unknown>>`
     select g.tier_ms, g.grain, g.bucket, k.id as ${sql.ref(dictionary.column)}, ${sql.join(figures)}
     from (${grouped}) g
