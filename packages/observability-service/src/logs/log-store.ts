@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { QueryFilters, QueryRange } from '../query/query-range.js';
 import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
 import type { LogTables, LogsTable } from './log-tables.js';
+import type { PackedLogRows } from './packed-log-rows.js';
 
 /**
  * A record to store: every column but the id (assigned by the store), and the receipt time only
@@ -59,8 +60,11 @@ export interface TenantLogCountRequest {
 
 /** The SQL log store's write: inside the ingest transaction, beside the occurrences. */
 export interface SqlLogWriter {
-  /** Stores records inside the ingest transaction `trx` (with their text index and counts). */
-  writeBatch<DB extends LogTables>(trx: Kysely<DB> | Transaction<DB>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void>;
+  /**
+   * Stores records inside the ingest transaction `trx` (with their text index and counts), filling
+   * in each batch's ids and missing receipt times.
+   */
+  writeBatch<DB extends LogTables>(trx: Kysely<DB> | Transaction<DB>, batches: readonly PackedLogRows[], receivedAt: number): Promise<void>;
 }
 
 /**

@@ -7,15 +7,9 @@ import { minuteMs } from '../time-units.js';
 import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPerMs } from './log-ids.js';
 import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
 import type { ExportedLogRecord, LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, SqlLogWriter, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
-import { logTables, type LogTables, type LogsTable } from './log-tables.js';
+import { logTables, type LogTables } from './log-tables.js';
+import { logColumn, logColumns, logStride, packedCount, type PackedLogRows } from './packed-log-rows.js';
 import { fts5BodyQuery, fts5TraceQuery, postgresBodyMatches } from './log-text-search.js';
-
-/** The columns of `logs` in insert order. */
-const logColumns = [
-  'id', 'time_ms', 'time_ns', 'observed_ms', 'severity_number', 'severity_text', 'body', 'body_json', 'event_name',
-  'service', 'environment', 'service_version', 'instance', 'scope_name', 'scope_version', 'trace_id', 'span_id',
-  'flags', 'tenant_id', 'attributes', 'resource_attributes', 'received_at',
-] as const satisfies ReadonlyArray<keyof LogsTable>;
 
 /** Rows per INSERT: 22 columns, well under both dialects' bind parameter limits. */
 const rowsPerInsert = 1_000;
@@ -97,25 +91,29 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     return idPattern.test(text) && Number.isSafeInteger(Number(text));
   }
 
-  async writeBatch<DB extends LogTables>(ingestTransaction: Kysely<DB> | Transaction<DB>, rows: readonly NewLogRecord[], receivedAt: number): Promise<void> {
-    if (rows.length === 0) return;
+  async writeBatch<DB extends LogTables>(ingestTransaction: Kysely<DB> | Transaction<DB>, batches: readonly PackedLogRows[], receivedAt: number): Promise<void> {
+    const count = packedCount(batches);
+    if (count === 0) return;
     const trx = logTables(ingestTransaction);
-    const ids = await assignLogIds(
-      rows.map((row) => row.time_ms),
-      (milliseconds) => this.#storedSlots(trx, milliseconds),
-    );
-    for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
-      const chunk = rows.slice(offset, offset + rowsPerInsert);
-      const parameters: unknown[] = [];
-      chunk.forEach((row, index) => {
-        for (const column of logColumns) {
-          parameters.push(column === 'id' ? ids[offset + index] : column === 'received_at' ? (row.received_at ?? receivedAt) : row[column]);
-        }
-      });
-      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, chunk.length), parameters));
+    const times = new Array<number>(count);
+    let next = 0;
+    for (const { count: rows, values } of batches) for (let row = 0; row < rows; row++) times[next++] = values[row * logStride + logColumn.time_ms] as number;
+    const ids = await assignLogIds(times, (milliseconds) => this.#storedSlots(trx, milliseconds));
+    next = 0;
+    for (const { count: rows, values } of batches) {
+      for (let row = 0, at = 0; row < rows; row++, at += logStride) {
+        values[at + logColumn.id] = ids[next++];
+        values[at + logColumn.received_at] ??= receivedAt;
+      }
+      // A batch is a request's records: its values are the INSERT's parameters as they stand.
+      for (let offset = 0; offset < rows; offset += rowsPerInsert) {
+        const chunk = Math.min(rowsPerInsert, rows - offset);
+        const parameters = chunk === rows ? values : values.slice(offset * logStride, (offset + chunk) * logStride);
+        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, chunk), parameters));
+      }
     }
-    if (this.#dialect === 'sqlite') await this.#indexText(trx, rows, ids);
-    await this.#addCounts(trx, rows);
+    if (this.#dialect === 'sqlite') await this.#indexText(trx, batches);
+    await this.#addCounts(trx, batches);
   }
 
   /** A multi-row INSERT into `table`; the full chunks' text is kept (shorter ones recur too rarely). */
@@ -148,21 +146,33 @@ class SqlLogStore implements LogStore, SqlLogWriter {
   }
 
   /** SQLite: the FTS5 index of bodies and trace ids, rowid = the record's id. */
-  async #indexText(trx: Kysely<LogTables>, rows: readonly NewLogRecord[], ids: readonly number[]): Promise<void> {
-    for (let offset = 0; offset < rows.length; offset += ftsRowsPerInsert) {
-      const chunk = rows.slice(offset, offset + ftsRowsPerInsert);
-      const parameters: unknown[] = [];
-      chunk.forEach((row, index) => parameters.push(ids[offset + index], row.body, row.trace_id));
-      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', ['rowid', 'body', 'trace'], chunk.length), parameters));
+  async #indexText(trx: Kysely<LogTables>, batches: readonly PackedLogRows[]): Promise<void> {
+    for (const { count: rows, values } of batches) {
+      for (let offset = 0; offset < rows; offset += ftsRowsPerInsert) {
+        const chunk = Math.min(ftsRowsPerInsert, rows - offset);
+        const parameters = new Array<unknown>(chunk * 3);
+        for (let row = 0, at = offset * logStride; row < chunk; row++, at += logStride) {
+          parameters[row * 3] = values[at + logColumn.id];
+          parameters[row * 3 + 1] = values[at + logColumn.body];
+          parameters[row * 3 + 2] = values[at + logColumn.trace_id];
+        }
+        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', ['rowid', 'body', 'trace'], chunk), parameters));
+      }
     }
   }
 
-  async #addCounts(trx: Kysely<LogTables>, rows: readonly NewLogRecord[]): Promise<void> {
+  async #addCounts(trx: Kysely<LogTables>, batches: readonly PackedLogRows[]): Promise<void> {
     const severities = new CountAccumulator();
     const tenants = new CountAccumulator();
-    for (const row of rows) {
-      severities.add(row.time_ms, [row.service, row.environment, row.severity_number]);
-      if (row.tenant_id !== null) tenants.add(row.time_ms, [row.tenant_id, row.service, row.environment]);
+    for (const { count: rows, values } of batches) {
+      for (let row = 0, at = 0; row < rows; row++, at += logStride) {
+        const timeMs = values[at + logColumn.time_ms] as number;
+        const service = values[at + logColumn.service] as string;
+        const environment = values[at + logColumn.environment] as string;
+        severities.add(timeMs, [service, environment, values[at + logColumn.severity_number] as number]);
+        const tenant = values[at + logColumn.tenant_id] as string | null;
+        if (tenant !== null) tenants.add(timeMs, [tenant, service, environment]);
+      }
     }
     await this.#upsertCounts(trx, 'log_counts', ['service', 'environment', 'severity_number'], severities);
     await this.#upsertCounts(trx, 'log_tenant_counts', ['tenant_id', 'service', 'environment'], tenants);

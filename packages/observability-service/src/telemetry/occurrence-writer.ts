@@ -8,7 +8,7 @@ import { addOperation, addStatement, rollupLock } from '../storage/occurrence-ro
 import { RollupAccumulator, rollupSpecs } from '../storage/rollup-accumulator.js';
 import type { NewOccurrence, OccurrencesTable } from '../storage/storage-tables.js';
 import { telemetryTables } from '../storage/telemetry-database.js';
-import type { NewLogRecord, SqlLogWriter } from '../logs/index.js';
+import { packedCount, type PackedLogRows, type SqlLogWriter } from '../logs/index.js';
 import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
 import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
 import { errorGroupTables } from '../errors/error-group-tables.js';
@@ -42,6 +42,8 @@ export function occurrenceParameters(rows: readonly GroupedOccurrence[], receive
   return parameters;
 }
 
+const noLogs: PackedLogRows = { count: 0, values: [] };
+
 /** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
 const rowsPerInsert = 1_000;
 
@@ -60,7 +62,7 @@ export interface OccurrenceWriterOptions {
 
 interface PendingWrite {
   rows: readonly NewOccurrence[];
-  logs: readonly NewLogRecord[];
+  logs: PackedLogRows;
   refused: number;
 }
 
@@ -80,11 +82,11 @@ export class OccurrenceWriter {
     this.#options = options;
     this.#commits = new GroupCommit<PendingWrite>({
       maxGroupSize: options.maxRowsPerTransaction,
-      size: (pending) => pending.rows.length + pending.logs.length,
+      size: (pending) => pending.rows.length + pending.logs.count,
       commit: (group) =>
         this.#commit(
           group.flatMap((pending) => pending.rows),
-          group.flatMap((pending) => pending.logs),
+          group.map((pending) => pending.logs),
           group.reduce((sum, pending) => sum + pending.refused, 0),
           group.length,
         ),
@@ -95,9 +97,9 @@ export class OccurrenceWriter {
    * Stores the rows and log records, and counts them and `refused` items of the same envelope for
    * the health view in the same transaction; resolves once they are committed.
    */
-  write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
-    if (rows.length === 0 && logs.length === 0 && refused === 0) return Promise.resolve();
-    if (logs.length > 0 && !this.#options.logs) return Promise.reject(new Error('this writer has no log store'));
+  write(rows: readonly NewOccurrence[], refused = 0, logs: PackedLogRows = noLogs): Promise<void> {
+    if (rows.length === 0 && logs.count === 0 && refused === 0) return Promise.resolve();
+    if (logs.count > 0 && !this.#options.logs) return Promise.reject(new Error('this writer has no log store'));
     return this.#commits.submit({ rows, logs, refused });
   }
 
@@ -106,7 +108,8 @@ export class OccurrenceWriter {
     return this.#commits.idle();
   }
 
-  async #commit(rows: readonly NewOccurrence[], logs: readonly NewLogRecord[], refused: number, envelopes: number): Promise<void> {
+  async #commit(rows: readonly NewOccurrence[], logBatches: readonly PackedLogRows[], refused: number, envelopes: number): Promise<void> {
+    const logs = packedCount(logBatches);
     const { database, clock, onCommit } = this.#options;
     const started = performance.now();
     await database.db.transaction().execute(async (trx) => {
@@ -120,10 +123,10 @@ export class OccurrenceWriter {
         await this.#insertRows(trx, grouped, now);
         await mergeRollups(trx, grouped, parentChildEdges);
       }
-      if (logs.length > 0) await this.#options.logs!.writeBatch(trx, logs, now);
-      if (this.#options.countsIngestion !== false) await recordIngestion(telemetryTables(trx), now, rows.length + logs.length, refused);
+      if (logs > 0) await this.#options.logs!.writeBatch(trx, logBatches, now);
+      if (this.#options.countsIngestion !== false) await recordIngestion(telemetryTables(trx), now, rows.length + logs, refused);
     });
-    onCommit?.({ envelopes, rows: rows.length, logs: logs.length, durationMs: performance.now() - started });
+    onCommit?.({ envelopes, rows: rows.length, logs, durationMs: performance.now() - started });
   }
 
   async #insertRows(trx: Transaction<SqlTelemetryDatabase>, rows: readonly GroupedOccurrence[], receivedAt: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { SqlitePragmaOptions } from '@playstack/server-kit/core';
-import type { NewLogRecord } from '../logs/index.js';
+import type { PackedLogRows } from '../logs/index.js';
 import type { NewOccurrence } from '../storage/storage-tables.js';
 import type { CommitReport } from './telemetry-store.js';
 
@@ -16,7 +16,7 @@ export interface SqliteWriterSettings {
 
 /** A message to the writer thread. `now` is the service clock's time when it was sent. */
 export type WriterRequest =
-  | { type: 'write'; id: number; now: number; rows: readonly NewOccurrence[]; refused: number; logs: readonly NewLogRecord[] }
+  | { type: 'write'; id: number; now: number; rows: readonly NewOccurrence[]; refused: number; logs: PackedLogRows }
   | { type: 'close' };
 
 /** A message from the writer thread. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId, Worker } from 'node:worker_threads';
 import type { Clock } from '@playstack/server-kit';
-import type { NewLogRecord } from '../logs/index.js';
+import type { PackedLogRows } from '../logs/index.js';
 import type { NewOccurrence } from '../storage/storage-tables.js';
 import type { SqliteWriterSettings, WriterReply, WriterRequest } from './sqlite-writer-protocol.js';
 import type { CommitReport } from './telemetry-store.js';
@@ -92,8 +92,8 @@ export class SqliteWriterThread {
   }
 
   /** Stores the rows and log records (`OccurrenceWriter.write` on the thread); resolves once committed. */
-  async write(rows: readonly NewOccurrence[], refused: number, logs: readonly NewLogRecord[]): Promise<void> {
-    if (rows.length === 0 && logs.length === 0 && refused === 0) return;
+  async write(rows: readonly NewOccurrence[], refused: number, logs: PackedLogRows): Promise<void> {
+    if (rows.length === 0 && logs.count === 0 && refused === 0) return;
     return this.#send((id) => ({ type: 'write', id, now: this.#options.clock.now(), rows, refused, logs }));
   }
 
