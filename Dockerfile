@@ -55,7 +55,7 @@ FROM runtime AS observability-service
 EXPOSE 8081 4317
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.OBSERVABILITY_PORT || 8081}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "packages/observability-service/dist/main.js"]
+CMD ["node", "--max-semi-space-size=64", "packages/observability-service/dist/main.js"]
 
 FROM runtime AS game-service
 EXPOSE 8080

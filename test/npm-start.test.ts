@@ -165,6 +165,8 @@ it(
       expect(nodeFlagsOf('game-service')).toContain('--max-semi-space-size=64');
       const [gameService, observabilityService] = [launched.process(gameEntry)!, launched.process(observabilityEntry)!];
       expect(gameService.args).toEqual(expect.arrayContaining(nodeFlagsOf('game-service')));
+      expect(nodeFlagsOf('observability-service')).toContain('--max-semi-space-size=64');
+      expect(observabilityService.args).toEqual(expect.arrayContaining(nodeFlagsOf('observability-service')));
       // Ctrl-C in a terminal signals the terminal's process group: npm and the launcher (npm also
       // forwards it to the launcher: the launcher takes the two as one request). The services run
       // in groups of their own, or they would get it twice, and a second signal makes a service
