@@ -25,4 +25,20 @@ describe('packed log rows', () => {
     expect(packed.values[logStride + logColumn.received_at]).toBe(77);
     expect(packedCount([packed, packLogRows([]), packLogRows([distinctRecord(3)])])).toBe(3);
   });
+
+  it('counts the records per minute and key, tenants only where a record has one', () => {
+    const minute = 60_000 * 29_000_000;
+    const at = (offsetMs: number, severity: number, tenant: string | null): NewLogRecord => ({ ...distinctRecord(0), time_ms: minute + offsetMs, service: 'api', environment: 'prod', severity_number: severity, tenant_id: tenant });
+    const { minuteCounts } = packLogRows([at(0, 9, 't1'), at(59_999, 9, null), at(60_000, 9, 't1'), at(1, 17, 't2')]);
+    expect(minuteCounts.severities).toEqual([
+      { minuteMs: minute, key: ['api', 'prod', 9], count: 2 },
+      { minuteMs: minute + 60_000, key: ['api', 'prod', 9], count: 1 },
+      { minuteMs: minute, key: ['api', 'prod', 17], count: 1 },
+    ]);
+    expect(minuteCounts.tenants).toEqual([
+      { minuteMs: minute, key: ['t1', 'api', 'prod'], count: 1 },
+      { minuteMs: minute + 60_000, key: ['t1', 'api', 'prod'], count: 1 },
+      { minuteMs: minute, key: ['t2', 'api', 'prod'], count: 1 },
+    ]);
+  });
 });

@@ -1,3 +1,5 @@
+import { cellId } from '../storage/rollup-accumulator.js';
+import { minuteMs } from '../time-units.js';
 import type { NewLogRecord } from './log-store.js';
 import type { LogsTable } from './log-tables.js';
 
@@ -25,13 +27,52 @@ export const logColumn = Object.fromEntries(logColumns.map((name, index) => [nam
 export interface PackedLogRows {
   readonly count: number;
   readonly values: unknown[];
+  /**
+   * The records counted per minute and key, as the counts tables keep them, summed where they are
+   * packed (the receiving thread): the writer adds a few cells per request instead of looking up
+   * a cell per record.
+   */
+  readonly minuteCounts: {
+    /** Keyed by service, environment and severity number (`log_counts`). */
+    readonly severities: MinuteCount[];
+    /** Keyed by tenant, service and environment (`log_tenant_counts`), for records with a tenant. */
+    readonly tenants: MinuteCount[];
+  };
+}
+
+/** Records of one minute (its start, epoch milliseconds) and key. */
+export interface MinuteCount {
+  minuteMs: number;
+  key: Array<string | number>;
+  count: number;
+}
+
+/** Sums records per minute and key. */
+class MinuteCounts {
+  readonly #cells = new Map<string, MinuteCount>();
+
+  add(timeMs: number, key: Array<string | number>): void {
+    const minute = timeMs - (timeMs % minuteMs);
+    const id = cellId(minute, key);
+    const cell = this.#cells.get(id);
+    if (cell) cell.count += 1;
+    else this.#cells.set(id, { minuteMs: minute, key, count: 1 });
+  }
+
+  get cells(): MinuteCount[] {
+    return [...this.#cells.values()];
+  }
 }
 
 export function packLogRows(rows: readonly NewLogRecord[]): PackedLogRows {
   // Pushed, not preallocated: V8 clones an array with holes (as `new Array(n)` makes) element by
   // element as a sparse one, several times slower.
   const values: unknown[] = [];
+  const severities = new MinuteCounts();
+  const tenants = new MinuteCounts();
   for (const row of rows) {
+    severities.add(row.time_ms, [row.service, row.environment, row.severity_number]);
+    if (row.tenant_id !== null) tenants.add(row.time_ms, [row.tenant_id, row.service, row.environment]);
     values.push(
       0,
       row.time_ms,
@@ -57,7 +98,7 @@ export function packLogRows(rows: readonly NewLogRecord[]): PackedLogRows {
       row.received_at ?? null,
     );
   }
-  return { count: rows.length, values };
+  return { count: rows.length, values, minuteCounts: { severities: severities.cells, tenants: tenants.cells } };
 }
 
 /** How many records the batches hold. */

@@ -8,7 +8,7 @@ import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPe
 import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
 import type { ExportedLogRecord, LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, SqlLogWriter, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
 import { logTables, type LogTables } from './log-tables.js';
-import { logColumn, logColumns, logStride, packedCount, type PackedLogRows } from './packed-log-rows.js';
+import { logColumn, logColumns, logStride, packedCount, type MinuteCount, type PackedLogRows } from './packed-log-rows.js';
 import { fts5BodyQuery, fts5TraceQuery, postgresBodyMatches } from './log-text-search.js';
 
 /** Rows per INSERT: 22 columns, well under both dialects' bind parameter limits. */
@@ -30,35 +30,25 @@ interface CountKey {
 }
 
 /**
- * Sums records per period, bucket and key in memory: one upsert per cell, not per record. A
- * record's minute and key find the cells of every period at once (a minute lies in one bucket of
- * each period), so a record costs one string and one lookup.
+ * Sums records per period, bucket and key in memory: one upsert per cell, not per record. The
+ * batches come counted per minute (`PackedLogRows.minuteCounts`); a minute lies in one bucket of
+ * each period.
  */
 class CountAccumulator {
   readonly #cells = new Map<string, CountKey>();
-  readonly #byMinuteAndKey = new Map<string, CountKey[]>();
 
   get cells(): CountKey[] {
     return [...this.#cells.values()];
   }
 
-  add(timeMs: number, key: ReadonlyArray<string | number>): void {
-    const minuteAndKey = cellId(timeMs - (timeMs % minuteMs), key);
-    let cells = this.#byMinuteAndKey.get(minuteAndKey);
-    if (!cells) {
-      cells = countPeriodsMs.map((periodMs) => {
-        const bucket = timeMs - (timeMs % periodMs);
-        const id = cellId(bucket, [periodMs, ...key]);
-        let cell = this.#cells.get(id);
-        if (!cell) {
-          cell = { periodMs, bucket, key, count: 0 };
-          this.#cells.set(id, cell);
-        }
-        return cell;
-      });
-      this.#byMinuteAndKey.set(minuteAndKey, cells);
+  add({ minuteMs: minute, key, count }: MinuteCount): void {
+    for (const periodMs of countPeriodsMs) {
+      const bucket = minute - (minute % periodMs);
+      const id = cellId(bucket, [periodMs, ...key]);
+      const cell = this.#cells.get(id);
+      if (cell) cell.count += count;
+      else this.#cells.set(id, { periodMs, bucket, key, count });
     }
-    for (const cell of cells) cell.count += 1;
   }
 }
 
@@ -164,15 +154,9 @@ class SqlLogStore implements LogStore, SqlLogWriter {
   async #addCounts(trx: Kysely<LogTables>, batches: readonly PackedLogRows[]): Promise<void> {
     const severities = new CountAccumulator();
     const tenants = new CountAccumulator();
-    for (const { count: rows, values } of batches) {
-      for (let row = 0, at = 0; row < rows; row++, at += logStride) {
-        const timeMs = values[at + logColumn.time_ms] as number;
-        const service = values[at + logColumn.service] as string;
-        const environment = values[at + logColumn.environment] as string;
-        severities.add(timeMs, [service, environment, values[at + logColumn.severity_number] as number]);
-        const tenant = values[at + logColumn.tenant_id] as string | null;
-        if (tenant !== null) tenants.add(timeMs, [tenant, service, environment]);
-      }
+    for (const { minuteCounts } of batches) {
+      for (const cell of minuteCounts.severities) severities.add(cell);
+      for (const cell of minuteCounts.tenants) tenants.add(cell);
     }
     await this.#upsertCounts(trx, 'log_counts', ['service', 'environment', 'severity_number'], severities);
     await this.#upsertCounts(trx, 'log_tenant_counts', ['tenant_id', 'service', 'environment'], tenants);

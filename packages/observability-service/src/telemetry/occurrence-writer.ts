@@ -8,7 +8,7 @@ import { addOperation, addStatement, rollupLock } from '../storage/occurrence-ro
 import { RollupAccumulator, rollupSpecs } from '../storage/rollup-accumulator.js';
 import type { NewOccurrence, OccurrencesTable } from '../storage/storage-tables.js';
 import { telemetryTables } from '../storage/telemetry-database.js';
-import { packedCount, type PackedLogRows, type SqlLogWriter } from '../logs/index.js';
+import { packedCount, packLogRows, type PackedLogRows, type SqlLogWriter } from '../logs/index.js';
 import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
 import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
 import { errorGroupTables } from '../errors/error-group-tables.js';
@@ -42,7 +42,7 @@ export function occurrenceParameters(rows: readonly GroupedOccurrence[], receive
   return parameters;
 }
 
-const noLogs: PackedLogRows = { count: 0, values: [] };
+const noLogs = packLogRows([]);
 
 /** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
 const rowsPerInsert = 1_000;
