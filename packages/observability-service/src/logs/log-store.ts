@@ -1,15 +1,10 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { QueryFilters, QueryRange } from '../query/query-range.js';
 import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
-import type { LogTables, LogsTable } from './log-tables.js';
+import type { LogTables, LogsTable, NewLogRecord } from './log-tables.js';
 import type { PackedLogRows } from './packed-log-rows.js';
 
-/**
- * A record to store: every column but the id (assigned by the store), and the receipt time only
- * when it was earlier than the write (the copy command keeps the source store's; ingestion leaves
- * it out: the commit's time).
- */
-export type NewLogRecord = Omit<LogsTable, 'id' | 'received_at'> & { received_at?: number };
+export type { NewLogRecord } from './log-tables.js';
 /** A stored record as the copy command reads it (storage/telemetry-export.ts): as written, and when it was received. */
 export type ExportedLogRecord = NewLogRecord & { received_at: number };
 /** A stored record: the SQL store's row; ids are the store's own (numbers in SQL, decimal strings in ClickHouse). */

@@ -44,6 +44,13 @@ export interface LogsTable {
   received_at: number;
 }
 
+/**
+ * A record to store: every column but the id (assigned by the store), and the receipt time only
+ * when it was earlier than the write (the copy command keeps the source store's; ingestion leaves
+ * it out: the commit's time).
+ */
+export type NewLogRecord = Omit<LogsTable, 'id' | 'received_at'> & { received_at?: number };
+
 /** Log records per period, bucket, service, environment and severity number. */
 export interface LogCountsTable {
   /** 60,000 (minutes) or 3,600,000 (hours): both are written, so long ranges read hours. */

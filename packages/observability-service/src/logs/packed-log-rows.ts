@@ -1,7 +1,6 @@
 import { cellId } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
-import type { NewLogRecord } from './log-store.js';
-import type { LogsTable } from './log-tables.js';
+import type { LogsTable, NewLogRecord } from './log-tables.js';
 
 /** The columns of `logs` in insert order: the packed form's, and the INSERT's. */
 export const logColumns = [
