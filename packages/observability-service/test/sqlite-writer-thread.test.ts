@@ -8,12 +8,10 @@ import type { ObservabilityApp } from '../src/database.js';
 import type { NewOccurrence } from '../src/storage/storage-tables.js';
 import { SqliteWriterThread, startWriterWorker } from '../src/telemetry/sqlite-writer-thread.js';
 import type { SqliteWriterSettings } from '../src/telemetry/sqlite-writer-protocol.js';
-import { packLogRows } from '../src/logs/index.js';
+import { noLogRows } from '../src/logs/index.js';
 import { asBrowser, setUpFirstAdmin } from './support/browser-session.js';
 import { envelope, minimalOccurrence, newTraceId } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
-
-const noLogs = packLogRows([]);
 
 const apiKey = 'writer-thread-test-key-0123456789';
 const ingest = (app: App, occurrences: unknown[]) =>
@@ -116,10 +114,10 @@ describe('SqliteWriterThread', () => {
         return new Worker(dying, { eval: true });
       },
     });
-    const lost = thread.write([row(newTraceId())], 0, noLogs);
+    const lost = thread.write([row(newTraceId())], 0, noLogRows);
     await expect(lost).rejects.toThrow(/writer thread stopped before committing: the SQLite writer thread exited \(code 3\)/);
     const next = newTraceId();
-    await thread.write([row(next)], 0, noLogs);
+    await thread.write([row(next)], 0, noLogRows);
     expect(starts).toBe(2);
     await thread.close();
     expect(storedTraces(settings)).toEqual([next]);
@@ -131,7 +129,7 @@ describe('SqliteWriterThread', () => {
     const good = [newTraceId(), newTraceId(), newTraceId()];
     // service is NOT NULL: the database refuses this row, and with it only its own write.
     const refused = { ...row(newTraceId()), service: null } as unknown as NewOccurrence;
-    const results = await Promise.allSettled([thread.write([row(good[0]!)], 0, noLogs), thread.write([refused], 0, noLogs), thread.write([row(good[1]!)], 0, noLogs), thread.write([row(good[2]!)], 0, noLogs)]);
+    const results = await Promise.allSettled([thread.write([row(good[0]!)], 0, noLogRows), thread.write([refused], 0, noLogRows), thread.write([row(good[1]!)], 0, noLogRows), thread.write([row(good[2]!)], 0, noLogRows)]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/NOT NULL/);
     await thread.close();
@@ -142,10 +140,10 @@ describe('SqliteWriterThread', () => {
     const settings = await migratedFile();
     const thread = new SqliteWriterThread({ settings, clock: systemClock, onCommit: () => undefined });
     const traces = Array.from({ length: 20 }, () => newTraceId());
-    const writes = traces.map((traceId) => thread.write([row(traceId)], 0, noLogs));
+    const writes = traces.map((traceId) => thread.write([row(traceId)], 0, noLogRows));
     await thread.close();
     await Promise.all(writes);
     expect(storedTraces(settings)).toEqual([...traces].sort());
-    await expect(thread.write([row(newTraceId())], 0, noLogs)).rejects.toThrow(/closed/);
+    await expect(thread.write([row(newTraceId())], 0, noLogRows)).rejects.toThrow(/closed/);
   });
 });

@@ -4,7 +4,7 @@
 // this folder.
 export type { ExportedLogRecord, LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, SqlLogWriter, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
 export { sqlLogStore } from './sql-log-store.js';
-export { packLogRows, packedCount, type PackedLogRows } from './packed-log-rows.js';
+export { noLogRows, packLogRows, packedCount, type PackedLogRows } from './packed-log-rows.js';
 export { bodyWordsPattern } from './log-text-search.js';
 /** The type of the feature's tables, for a database that holds them (the service's, the telemetry store's ingest transaction). */
 export type { LogTables } from './log-tables.js';

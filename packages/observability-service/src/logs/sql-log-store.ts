@@ -52,6 +52,30 @@ class CountAccumulator {
   }
 }
 
+/** Calls `visit` with each record of the batches in order: its batch's values and where the record starts in them. */
+function forEachRecord(batches: readonly PackedLogRows[], visit: (values: unknown[], at: number) => void): void {
+  for (const { count, values } of batches) for (let row = 0, at = 0; row < count; row++, at += logStride) visit(values, at);
+}
+
+/**
+ * The batches' records as the parameters of multi-row INSERTs of `perStatement` records
+ * (`width` values each, which `add` appends), across batch boundaries: a transaction has one
+ * shorter statement at most, whose text is built afresh (the full one's is kept).
+ */
+function* recordChunks(batches: readonly PackedLogRows[], perStatement: number, width: number, add: (values: unknown[], at: number, into: unknown[]) => void): Generator<unknown[]> {
+  let chunk: unknown[] = [];
+  for (const { count, values } of batches) {
+    for (let row = 0, at = 0; row < count; row++, at += logStride) {
+      add(values, at, chunk);
+      if (chunk.length === perStatement * width) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
 const idPattern = /^[1-9][0-9]{0,15}$/;
 
 /** The log store over the service database (SQLite or PostgreSQL). */
@@ -85,21 +109,22 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     const count = packedCount(batches);
     if (count === 0) return;
     const trx = logTables(ingestTransaction);
-    const times = new Array<number>(count);
-    let next = 0;
-    for (const { count: rows, values } of batches) for (let row = 0; row < rows; row++) times[next++] = values[row * logStride + logColumn.time_ms] as number;
+    const times: number[] = [];
+    forEachRecord(batches, (values, at) => times.push(values[at + logColumn.time_ms] as number));
     const ids = await assignLogIds(times, (milliseconds) => this.#storedSlots(trx, milliseconds));
-    next = 0;
-    for (const { count: rows, values } of batches) {
-      for (let row = 0, at = 0; row < rows; row++, at += logStride) {
-        values[at + logColumn.id] = ids[next++];
-        values[at + logColumn.received_at] ??= receivedAt;
-      }
-      // A batch is a request's records: its values are the INSERT's parameters as they stand.
-      for (let offset = 0; offset < rows; offset += rowsPerInsert) {
-        const chunk = Math.min(rowsPerInsert, rows - offset);
-        const parameters = chunk === rows ? values : values.slice(offset * logStride, (offset + chunk) * logStride);
-        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, chunk), parameters));
+    let next = 0;
+    forEachRecord(batches, (values, at) => {
+      values[at + logColumn.id] = ids[next++];
+      values[at + logColumn.received_at] ??= receivedAt;
+    });
+    // One request's records that fit one statement are its parameters as they stand.
+    if (batches.length === 1 && count <= rowsPerInsert) {
+      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, count), batches[0]!.values));
+    } else {
+      for (const chunk of recordChunks(batches, rowsPerInsert, logStride, (values, at, into) => {
+        for (let column = 0; column < logStride; column++) into.push(values[at + column]);
+      })) {
+        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, chunk.length / logStride), chunk));
       }
     }
     if (this.#dialect === 'sqlite') await this.#indexText(trx, batches);
@@ -137,17 +162,11 @@ class SqlLogStore implements LogStore, SqlLogWriter {
 
   /** SQLite: the FTS5 index of bodies and trace ids, rowid = the record's id. */
   async #indexText(trx: Kysely<LogTables>, batches: readonly PackedLogRows[]): Promise<void> {
-    for (const { count: rows, values } of batches) {
-      for (let offset = 0; offset < rows; offset += ftsRowsPerInsert) {
-        const chunk = Math.min(ftsRowsPerInsert, rows - offset);
-        const parameters = new Array<unknown>(chunk * 3);
-        for (let row = 0, at = offset * logStride; row < chunk; row++, at += logStride) {
-          parameters[row * 3] = values[at + logColumn.id];
-          parameters[row * 3 + 1] = values[at + logColumn.body];
-          parameters[row * 3 + 2] = values[at + logColumn.trace_id];
-        }
-        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', ['rowid', 'body', 'trace'], chunk), parameters));
-      }
+    const textColumns = ['rowid', 'body', 'trace'];
+    for (const chunk of recordChunks(batches, ftsRowsPerInsert, textColumns.length, (values, at, into) => {
+      into.push(values[at + logColumn.id], values[at + logColumn.body], values[at + logColumn.trace_id]);
+    })) {
+      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', textColumns, chunk.length / textColumns.length), chunk));
     }
   }
 

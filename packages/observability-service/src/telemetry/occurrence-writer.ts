@@ -8,7 +8,7 @@ import { addOperation, addStatement, rollupLock } from '../storage/occurrence-ro
 import { RollupAccumulator, rollupSpecs } from '../storage/rollup-accumulator.js';
 import type { NewOccurrence, OccurrencesTable } from '../storage/storage-tables.js';
 import { telemetryTables } from '../storage/telemetry-database.js';
-import { packedCount, packLogRows, type PackedLogRows, type SqlLogWriter } from '../logs/index.js';
+import { noLogRows, packedCount, type PackedLogRows, type SqlLogWriter } from '../logs/index.js';
 import { ErrorGroupAccumulator, errorGroupOf } from '../errors/error-group-merge.js';
 import type { ErrorFingerprint } from '../errors/error-fingerprint.js';
 import { errorGroupTables } from '../errors/error-group-tables.js';
@@ -41,8 +41,6 @@ export function occurrenceParameters(rows: readonly GroupedOccurrence[], receive
   }
   return parameters;
 }
-
-const noLogs = packLogRows([]);
 
 /** Rows per INSERT statement: well under both dialects' bind parameter limits (SQLite 32,766). */
 const rowsPerInsert = 1_000;
@@ -97,7 +95,7 @@ export class OccurrenceWriter {
    * Stores the rows and log records, and counts them and `refused` items of the same envelope for
    * the health view in the same transaction; resolves once they are committed.
    */
-  write(rows: readonly NewOccurrence[], refused = 0, logs: PackedLogRows = noLogs): Promise<void> {
+  write(rows: readonly NewOccurrence[], refused = 0, logs: PackedLogRows = noLogRows): Promise<void> {
     if (rows.length === 0 && logs.count === 0 && refused === 0) return Promise.resolve();
     if (logs.count > 0 && !this.#options.logs) return Promise.reject(new Error('this writer has no log store'));
     return this.#commits.submit({ rows, logs, refused });

@@ -1,7 +1,7 @@
 import type { Clock, Database } from '@playstack/server-kit';
 import { exportErrorGroupStatusChanges, setErrorGroupStatus } from '../errors/error-group-status.js';
 import { errorGroupDetail, errorGroupsView } from '../errors/error-groups-view.js';
-import { packLogRows, type LogStore, type NewLogRecord, type SqlLogWriter } from '../logs/index.js';
+import { noLogRows, packLogRows, type LogStore, type NewLogRecord, type SqlLogWriter } from '../logs/index.js';
 import { databaseView } from '../query/database-view.js';
 import { dependenciesView } from '../query/dependencies-view.js';
 import { occurrenceById, occurrenceDurationsView, occurrencesView } from '../query/occurrences-view.js';
@@ -73,7 +73,7 @@ export class SqlTelemetryStore implements TelemetryStore {
   }
 
   write(rows: readonly NewOccurrence[], refused = 0, logs: readonly NewLogRecord[] = []): Promise<void> {
-    return this.#writer.write(rows, refused, packLogRows(logs));
+    return this.#writer.write(rows, refused, logs.length === 0 ? noLogRows : packLogRows(logs));
   }
 
   idle(): Promise<void> {
