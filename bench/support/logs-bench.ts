@@ -6,13 +6,27 @@ import { applySqlitePragmas, migrateToLatest, openDatabase, SqliteDatabase, type
 import { observabilityMigrations } from '../../packages/observability-service/src/migrations/index.js';
 import { encodeOtlp } from '../../packages/observability-service/src/otlp/otlp-encoding.js';
 import { otlpType } from '../../packages/observability-service/src/otlp/otlp-protos.js';
-import { firstIdAt } from '../../packages/observability-service/src/logs/log-ids.js';
+import { bucketFirstId, bucketStartMs, idRangeOf } from '../../packages/observability-service/src/logs/log-ids.js';
 import { sqlLogStore } from '../../packages/observability-service/src/logs/sql-log-store.js';
 import { fts5BodyQuery } from '../../packages/observability-service/src/logs/log-text-search.js';
+import { putRunEntry, runEntryBytes } from '../../packages/observability-service/src/logs/log-trace-directory.js';
 import { seedLogs, seededWords } from './log-seed.js';
 import { withTempDir } from './scratch.js';
 
 export const logsPerRequest = 1_000;
+/**
+ * Records are timed at random over the last 2 s before they are sent, as from many senders whose
+ * exporters batch for a second or so (OpenTelemetry's batch processor exports every second): ids
+ * are time-ordered, so this decides where in each index a record lands. One time for a whole
+ * request (as before 2026-12-07) made every index an append and flattered the figure (about 97,000
+ * records/s then, against about 46,000 with spread times and ids by millisecond).
+ */
+const recordSpreadMs = 2_000;
+
+/** A record's time: within the `recordSpreadMs` before `nowMs`. */
+function recordTimeMs(nowMs: number): number {
+  return nowMs - Math.floor(Math.random() * recordSpreadMs);
+}
 const idMarker = Buffer.from('ffffffff', 'hex');
 const messages = [
   'player joined lobby 7 after matchmaking; queue wait 1.8 s, region eu-west, party of 3',
@@ -68,16 +82,21 @@ export function logsBody(template: LogsTemplate): Buffer {
   const body = Buffer.from(template.body);
   // A random trace id prefix per record: real trace ids are random, and the trace index's cost depends on it.
   for (const offset of template.idOffsets) body.writeUInt32BE((Math.random() * 2 ** 32) >>> 0, offset);
-  const now = BigInt(Date.now()) * 1_000_000n;
-  for (const offset of template.timeOffsets) body.writeBigUInt64LE(now, offset);
+  // Each record timed at random within the last `recordSpreadMs` (senders batch and send late), observed now.
+  const nowMs = Date.now();
+  const now = BigInt(nowMs) * 1_000_000n;
+  template.timeOffsets.forEach((offset, index) => {
+    body.writeBigUInt64LE(index % 2 === 1 ? now : BigInt(recordTimeMs(nowMs)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1e6)), offset);
+  });
   return body;
 }
 
 /**
- * The storage ceiling: the same rows into `logs` and its FTS5 index, one transaction per request,
- * no HTTP, no counts. With `withText` false, `logs` alone: what the row store allows without the
- * text index, which says how much of the ceiling the index takes (not a bound on the service,
- * which writes the index too).
+ * The storage ceiling: the same rows into `logs`, its FTS5 index and the trace directory's row of
+ * the transaction (not its folds, one per 65,536 records), one transaction per request, no HTTP,
+ * no counts. With `withText` false, `logs` alone: what the row store allows without the text
+ * index and the directory, which says how much of the ceiling they take (not a bound on the
+ * service, which writes them too).
  */
 export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragmaOptions, withText = true): Promise<{ perSecond: number; perCpuSecond: number }> {
   return withTempDir('bench-logs-raw-', async (dataDir) => {
@@ -89,23 +108,38 @@ export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragma
     applySqlitePragmas(file, pragmas);
     const columns = ['id', 'time_ms', 'time_ns', 'observed_ms', 'severity_number', 'severity_text', 'body', 'body_json', 'service', 'environment', 'service_version', 'scope_name', 'trace_id', 'span_id', 'flags', 'tenant_id', 'attributes', 'received_at'];
     const insert = file.prepare(`insert into logs (${columns.join(',')}) values ${Array.from({ length: logsPerRequest }, () => `(${columns.map(() => '?').join(',')})`).join(',')}`);
-    const index = file.prepare(`insert into logs_fts (rowid, body, trace) values ${Array.from({ length: logsPerRequest }, () => '(?,?,?)').join(',')}`);
-    let lastMs = 0;
-    let slot = 0;
+    const index = file.prepare(`insert into logs_fts (rowid, body) values ${Array.from({ length: logsPerRequest }, () => '(?,?)').join(',')}`);
+    // The trace directory's per-transaction row; its folds (one per 65,536 records) are left out.
+    const traceRun = file.prepare('insert into log_trace_runs (first_id, last_id, records, entries) values (?, ?, ?, ?)');
+    // Ids as the service gives them (log-ids.ts): each record's time bucket's next slot (the file
+    // starts empty, so a counter per bucket knows them); the text index in id order, as the service writes it.
+    const nextSlot = new Map<number, number>();
     const insertRequest = file.transaction(() => {
       const now = Date.now();
-      if (now !== lastMs) [lastMs, slot] = [now, 0];
       const rows: unknown[] = [];
-      const text: unknown[] = [];
+      const text: Array<[number, string]> = [];
+      const entries = Buffer.allocUnsafe(logsPerRequest * runEntryBytes);
+      let firstId = Number.POSITIVE_INFINITY;
+      let lastId = 0;
       for (let i = 0; i < logsPerRequest; i++) {
-        const id = firstIdAt(now) + slot++;
+        const time = recordTimeMs(now);
+        const bucket = bucketStartMs(time);
+        const slot = nextSlot.get(bucket) ?? 0;
+        nextSlot.set(bucket, slot + 1);
+        const id = bucketFirstId(bucket) + slot;
         const body = `${messages[i % messages.length]} #${i}`;
         const traceId = `${((Math.random() * 2 ** 32) >>> 0).toString(16).padStart(8, '0')}00000000${(i + 1).toString(16).padStart(16, '0')}`;
-        rows.push(id, now, 0, now, 9, 'INFO', body, 0, 'bench-api', 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, now);
-        text.push(id, body, traceId);
+        rows.push(id, time, 0, now, 9, 'INFO', body, 0, 'bench-api', 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, now);
+        text.push([id, body]);
+        putRunEntry(entries, i * runEntryBytes, traceId, id);
+        firstId = Math.min(firstId, id);
+        lastId = Math.max(lastId, id);
       }
       insert.run(rows);
-      if (withText) index.run(text);
+      if (withText) {
+        index.run(text.sort((a, b) => a[0] - b[0]).flat());
+        traceRun.run(firstId, lastId, logsPerRequest, entries);
+      }
     });
     for (let i = 0; i < 5; i++) insertRequest();
     const startedAt = performance.now();
@@ -198,7 +232,8 @@ export async function searchBench(records: number, rounds: number, log: (line: s
           await logs.search({ range, filters: {}, terms: [word], limit: 51 });
           service.push(performance.now() - started);
           started = performance.now();
-          ceiling.all(fts5BodyQuery([word]), firstIdAt(range.fromMs), firstIdAt(range.toMs));
+          const ids = idRangeOf(range.fromMs, range.toMs);
+          ceiling.all(fts5BodyQuery([word]), ids.first, ids.end);
           bare.push(performance.now() - started);
         }
         service.sort((a, b) => a - b);

@@ -73,10 +73,42 @@ export interface LogTenantCountsTable {
   count: number;
 }
 
+/** SQLite's trace directory (log-trace-directory.ts): one row per ingest transaction's traced records. */
+export interface LogTraceRunsTable {
+  id: number;
+  /** The smallest and largest record id among the run's entries. */
+  first_id: number;
+  last_id: number;
+  records: number;
+  /** `runEntryBytes` per record: part, print, id. */
+  entries: Buffer;
+}
+
+/** A block of folded runs: its records' id range and count. */
+export interface LogTraceBlocksTable {
+  block: number;
+  first_id: number;
+  last_id: number;
+  records: number;
+}
+
+/** A block's entries of one part, keyed `part * 2^32 + block`. */
+export interface LogTracePartsTable {
+  key: number;
+  first_id: number;
+  last_id: number;
+  /** `partEntryBytes` per record: print, id. */
+  entries: Buffer;
+}
+
 export interface LogTables {
   logs: LogsTable;
   log_counts: LogCountsTable;
   log_tenant_counts: LogTenantCountsTable;
+  /** SQLite only. */
+  log_trace_runs: LogTraceRunsTable;
+  log_trace_blocks: LogTraceBlocksTable;
+  log_trace_parts: LogTracePartsTable;
 }
 
 /** The logs tables of any database that has them (the service's, an ingest transaction): what the log store reads and writes. */

@@ -40,11 +40,6 @@ export function fts5BodyQuery(terms: readonly string[]): string {
   return `body : (${terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' AND ')})`;
 }
 
-/** An FTS5 query of the `trace` column (trace ids are single tokens). */
-export function fts5TraceQuery(traceId: string): string {
-  return `trace : "${traceId}"`;
-}
-
 const nonWord = '[^\\pL\\pN]';
 const wordSeparators = /[^\p{L}\p{N}]+/u;
 

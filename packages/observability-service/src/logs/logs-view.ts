@@ -73,7 +73,12 @@ export async function logsView(store: LogStore, nowMs: number, query: LogsQuery)
   const beforeId = query.cursor === undefined ? undefined : decodeCursor(store, query.cursor);
   const rows = await store.search({ ...selectionOf(query, nowMs), beforeId, limit: limit + 1 });
   const page = rows.slice(0, limit);
-  return { items: page.map(logRecordFromRow), limit, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null };
+  const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+  // Ids order records by time between buckets of a fraction of a second and by arrival within
+  // one (log-ids.ts): a page shows its records by time, newest first (a stable sort: id order
+  // for equal times). The cursor stays the page's last id.
+  page.sort((a, b) => b.time_ms - a.time_ms || b.time_ns - a.time_ns);
+  return { items: page.map(logRecordFromRow), limit, nextCursor };
 }
 
 type SeverityCounts = Record<SeverityName, number>;

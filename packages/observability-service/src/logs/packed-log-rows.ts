@@ -1,6 +1,7 @@
 import { cellId } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
 import type { LogsTable, NewLogRecord } from './log-tables.js';
+import { traceKey } from './log-trace-key.js';
 
 /** The columns of `logs` in insert order: the packed form's, and the INSERT's. */
 export const logColumns = [
@@ -26,6 +27,8 @@ export const logColumn = Object.fromEntries(logColumns.map((name, index) => [nam
 export interface PackedLogRows {
   readonly count: number;
   readonly values: unknown[];
+  /** Each record's trace directory key (log-trace-key.ts), -1 for a record without a trace id: hashed here rather than on the writer thread. */
+  readonly traceKeys: Float64Array;
   /**
    * The records counted per minute and key, as the counts tables keep them, summed where they are
    * packed (the receiving thread): the writer adds a few cells per request instead of looking up
@@ -69,7 +72,10 @@ export function packLogRows(rows: readonly NewLogRecord[]): PackedLogRows {
   const values: unknown[] = [];
   const severities = new MinuteCounts();
   const tenants = new MinuteCounts();
-  for (const row of rows) {
+  const traceKeys = new Float64Array(rows.length);
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index]!;
+    traceKeys[index] = row.trace_id === null ? -1 : traceKey(row.trace_id);
     severities.add(row.time_ms, [row.service, row.environment, row.severity_number]);
     if (row.tenant_id !== null) tenants.add(row.time_ms, [row.tenant_id, row.service, row.environment]);
     values.push(
@@ -97,7 +103,7 @@ export function packLogRows(rows: readonly NewLogRecord[]): PackedLogRows {
       row.received_at ?? null,
     );
   }
-  return { count: rows.length, values, minuteCounts: { severities: severities.cells, tenants: tenants.cells } };
+  return { count: rows.length, values, traceKeys, minuteCounts: { severities: severities.cells, tenants: tenants.cells } };
 }
 
 /** No records (a write of spans alone): shared, since a store never changes an empty batch. */

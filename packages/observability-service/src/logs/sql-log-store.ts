@@ -4,17 +4,21 @@ import { attributeEquals } from '../query/attribute-filter.js';
 import { multiRowInsertSql } from '../storage/multi-row-insert.js';
 import { cellId } from '../storage/rollup-accumulator.js';
 import { minuteMs } from '../time-units.js';
-import { assignLogIds, firstIdAt, lastLogTimeMs, logIdEpochMs, slotMsOf, slotsPerMs } from './log-ids.js';
+import { assignLogIds, bucketFirstId, bucketOfId, idRangeOf, idsBefore, lastLogTimeMs, logIdEpochMs } from './log-ids.js';
 import type { ExportBatches, ExportRequest } from '../storage/telemetry-export.js';
 import type { ExportedLogRecord, LogCount, LogPageRequest, LogSelection, LogStore, NewLogRecord, SqlLogWriter, StoredLogRecord, TenantLogCount, TenantLogCountRequest } from './log-store.js';
 import { logTables, type LogTables } from './log-tables.js';
 import { logColumn, logColumns, logStride, packedCount, type MinuteCount, type PackedLogRows } from './packed-log-rows.js';
-import { fts5BodyQuery, fts5TraceQuery, postgresBodyMatches } from './log-text-search.js';
+import { fts5BodyQuery, postgresBodyMatches } from './log-text-search.js';
+import { pruneTraceDirectory, recordTraces, traceCandidateIds } from './log-trace-directory.js';
 
-/** Rows per INSERT: 22 columns, well under both dialects' bind parameter limits. */
-const rowsPerInsert = 1_000;
-/** Text index rows per INSERT, as for `logs`: the full chunk's statement is prepared once. */
-const ftsRowsPerInsert = rowsPerInsert;
+/**
+ * Rows per INSERT, largest first: a batch is stored in statements of these sizes (a batch of 512
+ * records in 5 + 1 + 2), so a handful of texts are ever prepared whatever the senders' batch
+ * sizes. 1,000 rows of 22 columns stay well under both dialects' bind parameter limits.
+ */
+const statementSizes = [1_000, 100, 10, 1] as const;
+
 
 const hourMs = 60 * minuteMs;
 /** Counts are kept per minute and per hour: a long range reads hours, its ragged ends minutes. */
@@ -52,31 +56,8 @@ class CountAccumulator {
   }
 }
 
-/** Calls `visit` with each record of the batches in order: its batch's values and where the record starts in them. */
-function forEachRecord(batches: readonly PackedLogRows[], visit: (values: unknown[], at: number) => void): void {
-  for (const { count, values } of batches) for (let row = 0, at = 0; row < count; row++, at += logStride) visit(values, at);
-}
-
-/**
- * The batches' records as the parameters of multi-row INSERTs of `perStatement` records
- * (`width` values each, which `add` appends), across batch boundaries: a transaction has one
- * shorter statement at most, whose text is built afresh (the full one's is kept).
- */
-function* recordChunks(batches: readonly PackedLogRows[], perStatement: number, width: number, add: (values: unknown[], at: number, into: unknown[]) => void): Generator<unknown[]> {
-  let chunk: unknown[] = [];
-  for (const { count, values } of batches) {
-    for (let row = 0, at = 0; row < count; row++, at += logStride) {
-      add(values, at, chunk);
-      if (chunk.length === perStatement * width) {
-        yield chunk;
-        chunk = [];
-      }
-    }
-  }
-  if (chunk.length > 0) yield chunk;
-}
-
 const idPattern = /^[1-9][0-9]{0,15}$/;
+
 
 /** The log store over the service database (SQLite or PostgreSQL). */
 export function sqlLogStore(database: Pick<Database, 'db' | 'dialect'>): LogStore & SqlLogWriter {
@@ -109,64 +90,83 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     const count = packedCount(batches);
     if (count === 0) return;
     const trx = logTables(ingestTransaction);
-    const times: number[] = [];
-    forEachRecord(batches, (values, at) => times.push(values[at + logColumn.time_ms] as number));
-    const ids = await assignLogIds(times, (milliseconds) => this.#storedSlots(trx, milliseconds));
+    const times = new Array<number>(count);
     let next = 0;
-    forEachRecord(batches, (values, at) => {
-      values[at + logColumn.id] = ids[next++];
-      values[at + logColumn.received_at] ??= receivedAt;
-    });
-    // One request's records that fit one statement are its parameters as they stand.
-    if (batches.length === 1 && count <= rowsPerInsert) {
-      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, count), batches[0]!.values));
-    } else {
-      for (const chunk of recordChunks(batches, rowsPerInsert, logStride, (values, at, into) => {
-        for (let column = 0; column < logStride; column++) into.push(values[at + column]);
-      })) {
-        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, chunk.length / logStride), chunk));
+    for (const { count: records, values } of batches) for (let at = logColumn.time_ms, row = 0; row < records; row++, at += logStride) times[next++] = Math.floor(values[at] as number);
+    const { ids, order } = await assignLogIds(times, (buckets, slots) => this.#storedSlots(trx, buckets, slots));
+    next = 0;
+    for (const { count: records, values } of batches) {
+      for (let at = 0, row = 0; row < records; row++, at += logStride) {
+        values[at + logColumn.id] = ids[next++];
+        values[at + logColumn.received_at] ??= receivedAt;
       }
     }
-    if (this.#dialect === 'sqlite') await this.#indexText(trx, batches);
+    // Each batch's records go in statements of the standard sizes, a batch of exactly one of
+    // them as its values stand, the others as slices of them (a copy of adjacent values).
+    for (const { count: records, values } of batches) {
+      let row = 0;
+      for (const size of statementSizes) {
+        for (; records - row >= size; row += size) {
+          const parameters = row === 0 && size === records ? values : values.slice(row * logStride, (row + size) * logStride);
+          await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, size), parameters));
+        }
+      }
+    }
+    if (this.#dialect === 'sqlite') {
+      await this.#indexText(trx, batches, ids, order);
+      await recordTraces(trx, batches);
+    }
     await this.#addCounts(trx, batches);
   }
 
-  /** A multi-row INSERT into `table`; the full chunks' text is kept (shorter ones recur too rarely). */
-  #statement(table: 'logs' | 'logs_fts', columns: readonly string[], rowCount: number): string {
+  /** A multi-row INSERT into `table` of one of the `statementSizes`; its text is built once. */
+  #statement(table: 'logs' | 'logs_fts', columns: readonly string[], rowCount: (typeof statementSizes)[number]): string {
     const key = `${table}:${rowCount}`;
     let text = this.#insertSql.get(key);
     if (text === undefined) {
       text = multiRowInsertSql(this.#dialect, table, columns, rowCount);
-      if (rowCount === rowsPerInsert) this.#insertSql.set(key, text);
+      this.#insertSql.set(key, text);
     }
     return text;
   }
 
-  /** The largest stored id in each millisecond's slots, one statement for them all. */
-  async #storedSlots(trx: Kysely<LogTables>, milliseconds: readonly number[]): Promise<Map<number, number>> {
-    const firsts = milliseconds.map(firstIdAt);
+  /** The largest stored id in each bucket's slots, one statement for them all. */
+  async #storedSlots(trx: Kysely<LogTables>, buckets: readonly number[], slots: number): Promise<Map<number, number>> {
+    const firsts = buckets.map(bucketFirstId);
     const result =
       this.#dialect === 'postgres'
         ? await sql<{ first: number; last: number | null }>`
-            select s.first, (select max(id) from logs where id >= s.first and id < s.first + ${slotsPerMs}) as last
+            select s.first, (select max(id) from logs where id >= s.first and id < s.first + ${slots}) as last
             from unnest(${firsts}::bigint[]) as s(first)`.execute(trx)
         : await sql<{ first: number; last: number | null }>`
-            select s.value as first, (select max(id) from logs where id >= s.value and id < s.value + ${slotsPerMs}) as last
+            select s.value as first, (select max(id) from logs where id >= s.value and id < s.value + ${slots}) as last
             from json_each(${JSON.stringify(firsts)}) as s`.execute(trx);
     const found = new Map<number, number>();
     for (const row of result.rows) {
-      if (row.last !== null) found.set(slotMsOf(Number(row.first)), Number(row.last));
+      if (row.last !== null) found.set(bucketOfId(Number(row.first)), Number(row.last));
     }
     return found;
   }
 
-  /** SQLite: the FTS5 index of bodies and trace ids, rowid = the record's id. */
-  async #indexText(trx: Kysely<LogTables>, batches: readonly PackedLogRows[]): Promise<void> {
-    const textColumns = ['rowid', 'body', 'trace'];
-    for (const chunk of recordChunks(batches, ftsRowsPerInsert, textColumns.length, (values, at, into) => {
-      into.push(values[at + logColumn.id], values[at + logColumn.body], values[at + logColumn.trace_id]);
-    })) {
-      await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', textColumns, chunk.length / textColumns.length), chunk));
+  /**
+   * SQLite: the FTS5 index of bodies, rowid = the record's id (trace ids: log-trace-directory.ts),
+   * inserted in id order: FTS5 writes its pending terms out as a segment whenever a rowid is
+   * lower than the one before, which records timed out of order would do at nearly every row.
+   */
+  async #indexText(trx: Kysely<LogTables>, batches: readonly PackedLogRows[], ids: readonly number[], order: Uint32Array): Promise<void> {
+    const bodies = new Array<unknown>(ids.length);
+    let next = 0;
+    for (const { count, values } of batches) for (let at = logColumn.body, row = 0; row < count; row++, at += logStride) bodies[next++] = values[at];
+    let offset = 0;
+    for (const size of statementSizes) {
+      for (; order.length - offset >= size; offset += size) {
+        const parameters = new Array<unknown>(2 * size);
+        for (let position = offset, at = 0; at < parameters.length; position++, at += 2) {
+          parameters[at] = ids[order[position]!];
+          parameters[at + 1] = bodies[order[position]!];
+        }
+        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', ['rowid', 'body'], size), parameters));
+      }
     }
   }
 
@@ -194,11 +194,8 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     }
   }
 
-  /**
-   * The conditions of a selection on `logs` aliased `l`, except the id range and the text index
-   * match (which the two query shapes place differently).
-   */
-  #rowConditions(selection: LogSelection, textIndexUsed: boolean): RawBuilder<unknown>[] {
+  /** The conditions of a selection on `logs` aliased `l` other than its id range, words and trace. */
+  #rowConditions(selection: LogSelection): RawBuilder<unknown>[] {
     const conditions: RawBuilder<unknown>[] = [];
     const { filters } = selection;
     if (filters.service !== undefined) conditions.push(sql`l.service = ${filters.service}`);
@@ -208,43 +205,39 @@ class SqlLogStore implements LogStore, SqlLogWriter {
       const indexed = indexedSeverities.find((threshold) => selection.severityMin! >= threshold);
       if (indexed !== undefined) conditions.push(sql`l.severity_number >= ${sql.lit(indexed)}`);
     }
-    if (!textIndexUsed) {
-      if (selection.traceId !== undefined) conditions.push(sql`l.trace_id = ${selection.traceId}`);
-      if (selection.terms !== undefined) conditions.push(postgresBodyMatches(selection.terms));
-    }
     for (const [key, value] of selection.attributes ?? []) conditions.push(sql`${attributeEquals(this.#dialect, key, value)}`);
     return conditions;
   }
 
-  /** SQLite answers body words and trace ids from FTS5; PostgreSQL from its own indexes in the WHERE. */
-  #fts5Query(selection: LogSelection): string | undefined {
-    if (this.#dialect !== 'sqlite') return undefined;
-    const parts: string[] = [];
-    if (selection.terms !== undefined) parts.push(`(${fts5BodyQuery(selection.terms)})`);
-    if (selection.traceId !== undefined) parts.push(`(${fts5TraceQuery(selection.traceId)})`);
-    return parts.length > 0 ? parts.join(' AND ') : undefined;
-  }
-
   /**
-   * `select <what> from <the selection's records>`: with the text index, its matches drive the
-   * query in id order (newest first without a sort: ids are time-ordered); without it, the
-   * primary key or the service / severity indexes do.
+   * `select <what> from <the selection's records>`. PostgreSQL: its indexes on the body's words
+   * and `trace_id` in the WHERE. SQLite: with a trace, the trace directory's ids for it (each
+   * probed in the primary key, its words checked in the text index by rowid); with words alone,
+   * the text index's matches drive the query in id order (newest first without a sort: ids are
+   * time-ordered); otherwise the primary key or the service / severity indexes do.
    */
-  #selectFrom(selection: LogSelection, what: RawBuilder<unknown>, beforeId?: number): { query: RawBuilder<unknown>; idColumn: RawBuilder<unknown> } {
-    const fromId = firstIdAt(selection.range.fromMs);
-    const toId = Math.min(firstIdAt(selection.range.toMs), beforeId ?? Number.MAX_SAFE_INTEGER);
-    const match = this.#fts5Query(selection);
-    const conditions = this.#rowConditions(selection, match !== undefined);
-    if (match !== undefined) {
-      const where = sql.join([sql`f.logs_fts match ${match}`, sql`f.rowid >= ${fromId}`, sql`f.rowid < ${toId}`, ...conditions], sql` and `);
+  async #selectFrom(selection: LogSelection, what: RawBuilder<unknown>, beforeId?: number): Promise<{ query: RawBuilder<unknown>; idColumn: RawBuilder<unknown> }> {
+    const { fromMs, toMs } = selection.range;
+    const { first: fromId, end } = idRangeOf(fromMs, toMs);
+    const toId = Math.min(end, beforeId ?? Number.MAX_SAFE_INTEGER);
+    const conditions = [sql`l.id >= ${fromId}`, sql`l.id < ${toId}`, sql`l.time_ms >= ${fromMs}`, sql`l.time_ms < ${toMs}`, ...this.#rowConditions(selection)];
+    const { terms, traceId } = selection;
+    if (this.#dialect === 'postgres') {
+      if (traceId !== undefined) conditions.push(sql`l.trace_id = ${traceId}`);
+      if (terms !== undefined) conditions.push(postgresBodyMatches(terms));
+    } else if (traceId !== undefined) {
+      const ids = await traceCandidateIds(this.#db, traceId, fromId, toId);
+      conditions.push(sql`l.id in (select value from json_each(${JSON.stringify(ids)}))`, sql`l.trace_id = ${traceId}`);
+      if (terms !== undefined) conditions.push(sql`exists (select 1 from logs_fts f where f.logs_fts match ${fts5BodyQuery(terms)} and f.rowid = l.id)`);
+    } else if (terms !== undefined) {
+      const where = sql.join([sql`f.logs_fts match ${fts5BodyQuery(terms)}`, sql`f.rowid >= ${fromId}`, sql`f.rowid < ${toId}`, ...conditions], sql` and `);
       return { query: sql`select ${what} from logs_fts f join logs l on l.id = f.rowid where ${where}`, idColumn: sql`f.rowid` };
     }
-    const where = sql.join([sql`l.id >= ${fromId}`, sql`l.id < ${toId}`, ...conditions], sql` and `);
-    return { query: sql`select ${what} from logs l where ${where}`, idColumn: sql`l.id` };
+    return { query: sql`select ${what} from logs l where ${sql.join(conditions, sql` and `)}`, idColumn: sql`l.id` };
   }
 
   async search(request: LogPageRequest): Promise<StoredLogRecord[]> {
-    const { query, idColumn } = this.#selectFrom(request, sql`l.*`, request.beforeId === undefined ? undefined : Number(request.beforeId));
+    const { query, idColumn } = await this.#selectFrom(request, sql`l.*`, request.beforeId === undefined ? undefined : Number(request.beforeId));
     const result = await sql<StoredLogRecord>`${query} order by ${idColumn} desc limit ${request.limit}`.execute(this.#db);
     return result.rows;
   }
@@ -254,7 +247,7 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     if (raw) {
       // Counted from the records themselves: the counts tables know no words, traces or attributes.
       const bucket = sql`l.time_ms - (l.time_ms % ${sql.lit(bucketMs)})`;
-      const { query } = this.#selectFrom(selection, sql`${bucket} as bucket, l.severity_number as severity_number, count(*) as count`);
+      const { query } = await this.#selectFrom(selection, sql`${bucket} as bucket, l.severity_number as severity_number, count(*) as count`);
       const result = await sql<{ bucket: number; severity_number: number; count: number }>`${query} group by ${bucket}, l.severity_number`.execute(this.#db);
       return result.rows.map((row) => ({ bucketStartMs: Number(row.bucket), severityNumber: Number(row.severity_number), count: Number(row.count) }));
     }
@@ -329,8 +322,9 @@ class SqlLogStore implements LogStore, SqlLogWriter {
   }
 
   async traceLogs(traceId: string, limit: number): Promise<StoredLogRecord[]> {
-    const { query, idColumn } = this.#selectFrom({ range: { fromMs: logIdEpochMs, toMs: lastLogTimeMs }, filters: {}, traceId }, sql`l.*`);
-    const result = await sql<StoredLogRecord>`${query} order by ${idColumn} limit ${limit}`.execute(this.#db);
+    const { query } = await this.#selectFrom({ range: { fromMs: logIdEpochMs, toMs: lastLogTimeMs }, filters: {}, traceId }, sql`l.*`);
+    // By time (ids order by time only between buckets: log-ids.ts).
+    const result = await sql<StoredLogRecord>`${query} order by l.time_ms, l.time_ns, l.id limit ${limit}`.execute(this.#db);
     return result.rows;
   }
 
@@ -343,7 +337,7 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     let afterId = request.after === undefined ? undefined : Number(request.after);
     const throughId = request.through === undefined ? undefined : Number(request.through);
     for (;;) {
-      let query = this.#db.selectFrom('logs').selectAll().where('id', '>=', firstIdAt(request.fromMs)).where('time_ms', '>=', request.fromMs).where('time_ms', '<', request.toMs);
+      let query = this.#db.selectFrom('logs').selectAll().where('id', '>=', idRangeOf(request.fromMs, request.toMs).first).where('time_ms', '>=', request.fromMs).where('time_ms', '<', request.toMs);
       if (afterId !== undefined) query = query.where('id', '>', afterId);
       if (throughId !== undefined) query = query.where('id', '<=', throughId);
       const rows = await query.orderBy('id').limit(request.batchRows).execute();
@@ -355,7 +349,7 @@ class SqlLogStore implements LogStore, SqlLogWriter {
   }
 
   async prune(cutoffMs: number, batchRows: number, stopped: () => boolean): Promise<number> {
-    const cutoffId = firstIdAt(cutoffMs);
+    const cutoffId = idsBefore(cutoffMs);
     let pruned = 0;
     while (!stopped()) {
       const deleted = await this.#database.db.transaction().execute(async (trx) => {
@@ -364,8 +358,8 @@ class SqlLogStore implements LogStore, SqlLogWriter {
         const lastId = Number(oldest.rows[oldest.rows.length - 1]!.id);
         if (this.#dialect === 'sqlite') {
           // The text index keeps no sizes (columnsize=0), so an entry is removed by FTS5's 'delete'
-          // command with the values it was indexed from: the record's body and trace id.
-          await sql`insert into logs_fts (logs_fts, rowid, body, trace) select 'delete', id, body, trace_id from logs where id <= ${lastId}`.execute(trx);
+          // command with the value it was indexed from: the record's body.
+          await sql`insert into logs_fts (logs_fts, rowid, body) select 'delete', id, body from logs where id <= ${lastId}`.execute(trx);
         }
         // The oldest ids are exactly those up to the last one: a range, not a list.
         await sql`delete from logs where id <= ${lastId}`.execute(trx);
@@ -376,6 +370,7 @@ class SqlLogStore implements LogStore, SqlLogWriter {
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (!stopped()) {
+      if (this.#dialect === 'sqlite') await pruneTraceDirectory(this.#db, cutoffId);
       for (const table of ['log_counts', 'log_tenant_counts'] as const) {
         for (const periodMs of countPeriodsMs) {
           await sql`delete from ${sql.table(table)} where period_ms = ${periodMs} and bucket <= ${cutoffMs - periodMs}`.execute(this.#db);

@@ -19,6 +19,7 @@ import { errorGroupStatusChanges } from './20261127141500-error-group-status-cha
 import { logsTextIndexColumnsize } from './20261127183000-logs-text-index-columnsize.js';
 import { sixHourTier } from './20261203160000-six-hour-tier.js';
 import { operationKeys } from './20261204200000-operation-keys.js';
+import { logsTraceDirectory } from './20261207020000-logs-trace-directory.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -48,4 +49,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261127183000-logs-text-index-columnsize': logsTextIndexColumnsize,
   '20261203160000-six-hour-tier': sixHourTier,
   '20261204200000-operation-keys': operationKeys,
+  '20261207020000-logs-trace-directory': logsTraceDirectory,
 };
