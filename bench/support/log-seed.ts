@@ -16,11 +16,17 @@ export const seededWords = {
   common: 'request',
 } as const;
 
+/** The trace id of seeded record `n` (as the seeding SQL writes it). */
+export function seededTraceId(n: number): string {
+  return `${(n + 1).toString(16).padStart(16, '0')}${((BigInt(n) * 2654435761n) % 9223372036854775807n).toString(16).padStart(16, '0')}`;
+}
+
 /**
  * Fills `logs`, its FTS5 index and `log_counts` of a migrated SQLite file with `count` records
- * spread evenly over the `spanMs` before `endMs`: four services, mostly info, a trace id each, a
- * body of about 150 characters. One INSERT ... SELECT over a recursive sequence for the rows,
- * one for the text index.
+ * spread evenly over the `spanMs` before `endMs`: four services, mostly info, a trace id each
+ * (`seededTraceId`), a body of about 150 characters. One INSERT ... SELECT over a recursive
+ * sequence for the rows, one for the text index; the trace directory is the caller's
+ * (`buildTraceDirectory`, which needs the service's JavaScript).
  */
 export function seedLogs(file: string, count: number, endMs: number, spanMs: number): void {
   const db = new SqliteDatabase(file);
@@ -52,7 +58,7 @@ export function seedLogs(file: string, count: number, endMs: number, spanMs: num
     ).run(count - 1, firstIdAt(startMs), stepMs, startMs, stepMs, startMs, stepMs, startMs, stepMs);
   })();
   db.transaction(() => {
-    db.exec('insert into logs_fts (rowid, body, trace) select id, body, trace_id from logs');
+    db.exec('insert into logs_fts (rowid, body) select id, body from logs');
     for (const periodMs of [60_000, 3_600_000]) {
       db.prepare(
         `insert into log_counts (period_ms, bucket, service, environment, severity_number, count)

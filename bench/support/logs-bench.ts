@@ -6,11 +6,12 @@ import { applySqlitePragmas, migrateToLatest, openDatabase, SqliteDatabase, type
 import { observabilityMigrations } from '../../packages/observability-service/src/migrations/index.js';
 import { encodeOtlp } from '../../packages/observability-service/src/otlp/otlp-encoding.js';
 import { otlpType } from '../../packages/observability-service/src/otlp/otlp-protos.js';
-import { bucketFirstId, bucketStartMs, idRangeOf } from '../../packages/observability-service/src/logs/log-ids.js';
+import { bucketFirstId, bucketStartMs, firstIdAt, idRangeOf } from '../../packages/observability-service/src/logs/log-ids.js';
 import { sqlLogStore } from '../../packages/observability-service/src/logs/sql-log-store.js';
 import { fts5BodyQuery } from '../../packages/observability-service/src/logs/log-text-search.js';
-import { putRunEntry, runEntryBytes } from '../../packages/observability-service/src/logs/log-trace-directory.js';
-import { seedLogs, seededWords } from './log-seed.js';
+import { buildTraceDirectory, putRunEntry, runEntryBytes } from '../../packages/observability-service/src/logs/log-trace-directory.js';
+import { logTables } from '../../packages/observability-service/src/logs/log-tables.js';
+import { seededTraceId, seedLogs, seededWords } from './log-seed.js';
 import { withTempDir } from './scratch.js';
 
 export const logsPerRequest = 1_000;
@@ -22,6 +23,11 @@ export const logsPerRequest = 1_000;
  * records/s then, against about 46,000 with spread times and ids by millisecond).
  */
 const recordSpreadMs = 2_000;
+
+/** The severity of a request's record `index`: a tenth errors, a sixth more warnings, the rest info. */
+function severityOf(index: number): [number, string] {
+  return index % 10 === 0 ? [17, 'ERROR'] : index % 4 === 0 ? [13, 'WARN'] : [9, 'INFO'];
+}
 
 /** A record's time: within the `recordSpreadMs` before `nowMs`. */
 function recordTimeMs(nowMs: number): number {
@@ -35,9 +41,15 @@ const messages = [
   'session refreshed; access token rotated, family intact, grace window not used',
 ];
 
-/** An ExportLogsServiceRequest of `logsPerRequest` records (about 300 bytes each), with the places each request rewrites. */
+/** Services sending logs: each request is one service's (a resource), drawn at random. */
+export const logServices = Array.from({ length: 20 }, (_, index) => `bench-svc-${String(index).padStart(2, '0')}`);
+
+/**
+ * An ExportLogsServiceRequest of `logsPerRequest` records (about 300 bytes each) per service,
+ * with the places each request rewrites (the same in each: the service names are of one length).
+ */
 export interface LogsTemplate {
-  body: Buffer;
+  bodies: Buffer[];
   idOffsets: number[];
   timeOffsets: number[];
   templateNanos: bigint;
@@ -50,20 +62,23 @@ export function logsTemplate(): LogsTemplate {
   const logRecords = Array.from({ length: logsPerRequest }, (_, index) => ({
     timeUnixNano: String(nanos),
     observedTimeUnixNano: String(nanos),
-    severityNumber: index % 10 === 0 ? 17 : index % 4 === 0 ? 13 : 9,
-    severityText: index % 10 === 0 ? 'ERROR' : index % 4 === 0 ? 'WARN' : 'INFO',
+    severityNumber: severityOf(index)[0],
+    severityText: severityOf(index)[1],
     body: { stringValue: `${messages[index % messages.length]} #${index}` },
     attributes: [attribute('tenant.id', `tenant-${index % 20}`), attribute('player.id', `p-${index * 7919}`), attribute('attempt', index % 5)],
     traceId: Buffer.concat([idMarker, Buffer.alloc(4), Buffer.from((index + 1).toString(16).padStart(16, '0'), 'hex')]),
     spanId: Buffer.from((index + 1).toString(16).padStart(16, '0'), 'hex'),
     flags: 1,
   }));
-  const resource = { attributes: [attribute('service.name', 'bench-api'), attribute('deployment.environment.name', 'production'), attribute('service.version', '1.0.0')] };
-  const body = encodeOtlp(
-    otlpType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
-    { resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'bench' }, logRecords }] }] },
-    'protobuf',
-  ) as Buffer;
+  const bodies = logServices.map((service) => {
+    const resource = { attributes: [attribute('service.name', service), attribute('deployment.environment.name', 'production'), attribute('service.version', '1.0.0')] };
+    return encodeOtlp(
+      otlpType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
+      { resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'bench' }, logRecords }] }] },
+      'protobuf',
+    ) as Buffer;
+  });
+  const body = bodies[0]!;
   const find = (needle: Buffer) => {
     const offsets: number[] = [];
     for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, at + needle.length)) offsets.push(at);
@@ -74,12 +89,13 @@ export function logsTemplate(): LogsTemplate {
   const idOffsets = find(idMarker);
   const timeOffsets = find(time);
   if (idOffsets.length !== logsPerRequest || timeOffsets.length !== 2 * logsPerRequest) throw new Error('the logs template has unexpected placeholders');
-  return { body, idOffsets, timeOffsets, templateNanos: nanos, bytesPerRecord: body.length / logsPerRequest };
+  if (bodies.some((other) => other.length !== body.length)) throw new Error('the services\' templates differ in length');
+  return { bodies, idOffsets, timeOffsets, templateNanos: nanos, bytesPerRecord: body.length / logsPerRequest };
 }
 
-/** The template with random trace ids, its records timed now. */
+/** A random service's request with random trace ids, its records timed over the last seconds. */
 export function logsBody(template: LogsTemplate): Buffer {
-  const body = Buffer.from(template.body);
+  const body = Buffer.from(template.bodies[Math.floor(Math.random() * template.bodies.length)]!);
   // A random trace id prefix per record: real trace ids are random, and the trace index's cost depends on it.
   for (const offset of template.idOffsets) body.writeUInt32BE((Math.random() * 2 ** 32) >>> 0, offset);
   // Each record timed at random within the last `recordSpreadMs` (senders batch and send late), observed now.
@@ -93,12 +109,13 @@ export function logsBody(template: LogsTemplate): Buffer {
 
 /**
  * The storage ceiling: the same rows into `logs`, its FTS5 index and the trace directory's row of
- * the transaction (not its folds, one per 65,536 records), one transaction per request, no HTTP,
- * no counts. With `withText` false, `logs` alone: what the row store allows without the text
- * index and the directory, which says how much of the ceiling they take (not a bound on the
- * service, which writes them too).
+ * the transaction (not its folds, one per 65,536 records), `requestsPerTransaction` requests per
+ * transaction (as many as the service's group commit can hold: every request in flight), one
+ * core, no HTTP, no counts, no look-up of stored slots. With `withText` false, `logs` alone: what
+ * the row store allows without the text index and the directory, which says how much of the
+ * ceiling they take (not a bound on the service, which writes them too).
  */
-export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragmaOptions, withText = true): Promise<{ perSecond: number; perCpuSecond: number }> {
+export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragmaOptions, requestsPerTransaction: number, withText = true): Promise<{ perSecond: number; perCpuSecond: number }> {
   return withTempDir('bench-logs-raw-', async (dataDir) => {
     const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'raw.sqlite', ...pragmas });
     await migrateToLatest(database.db, database.dialect, observabilityMigrations, 'obs');
@@ -107,47 +124,54 @@ export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragma
     // The service's own settings (page cache, checkpoints, memory mapping), so the loop stays a ceiling.
     applySqlitePragmas(file, pragmas);
     const columns = ['id', 'time_ms', 'time_ns', 'observed_ms', 'severity_number', 'severity_text', 'body', 'body_json', 'service', 'environment', 'service_version', 'scope_name', 'trace_id', 'span_id', 'flags', 'tenant_id', 'attributes', 'received_at'];
-    const insert = file.prepare(`insert into logs (${columns.join(',')}) values ${Array.from({ length: logsPerRequest }, () => `(${columns.map(() => '?').join(',')})`).join(',')}`);
-    const index = file.prepare(`insert into logs_fts (rowid, body) values ${Array.from({ length: logsPerRequest }, () => '(?,?)').join(',')}`);
+    const insert = file.prepare(`insert or fail into logs (${columns.join(',')}) values ${Array.from({ length: logsPerRequest }, () => `(${columns.map(() => '?').join(',')})`).join(',')}`);
+    const lastRowid = file.prepare('select coalesce(max(rowid), 0) from logs').pluck();
+    const index = file.prepare('insert or fail into logs_fts (rowid, body) select id, body from logs not indexed where rowid > ? order by id');
     // The trace directory's per-transaction row; its folds (one per 65,536 records) are left out.
     const traceRun = file.prepare('insert into log_trace_runs (first_id, last_id, records, entries) values (?, ?, ?, ?)');
     // Ids as the service gives them (log-ids.ts): each record's time bucket's next slot (the file
-    // starts empty, so a counter per bucket knows them); the text index in id order, as the service writes it.
+    // starts empty, so a counter per bucket knows them); the text index as the service writes it
+    // (one statement, the transaction's rows read back in id order); as many requests per
+    // transaction as the service's group commit can hold.
     const nextSlot = new Map<number, number>();
-    const insertRequest = file.transaction(() => {
+    const perTransaction = requestsPerTransaction * logsPerRequest;
+    const insertRequests = file.transaction(() => {
       const now = Date.now();
-      const rows: unknown[] = [];
-      const text: Array<[number, string]> = [];
-      const entries = Buffer.allocUnsafe(logsPerRequest * runEntryBytes);
+      const rowidBefore = lastRowid.get();
+      const entries = Buffer.allocUnsafe(perTransaction * runEntryBytes);
       let firstId = Number.POSITIVE_INFINITY;
       let lastId = 0;
-      for (let i = 0; i < logsPerRequest; i++) {
-        const time = recordTimeMs(now);
-        const bucket = bucketStartMs(time);
-        const slot = nextSlot.get(bucket) ?? 0;
-        nextSlot.set(bucket, slot + 1);
-        const id = bucketFirstId(bucket) + slot;
-        const body = `${messages[i % messages.length]} #${i}`;
-        const traceId = `${((Math.random() * 2 ** 32) >>> 0).toString(16).padStart(8, '0')}00000000${(i + 1).toString(16).padStart(16, '0')}`;
-        rows.push(id, time, 0, now, 9, 'INFO', body, 0, 'bench-api', 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, now);
-        text.push([id, body]);
-        putRunEntry(entries, i * runEntryBytes, traceId, id);
-        firstId = Math.min(firstId, id);
-        lastId = Math.max(lastId, id);
+      for (let request = 0; request < requestsPerTransaction; request++) {
+        const service = logServices[Math.floor(Math.random() * logServices.length)]!;
+        const rows: unknown[] = [];
+        for (let i = 0; i < logsPerRequest; i++) {
+          const time = recordTimeMs(now);
+          const bucket = bucketStartMs(time);
+          const slot = nextSlot.get(bucket) ?? 0;
+          nextSlot.set(bucket, slot + 1);
+          const id = bucketFirstId(bucket) + slot;
+          const body = `${messages[i % messages.length]} #${i}`;
+          const traceId = `${((Math.random() * 2 ** 32) >>> 0).toString(16).padStart(8, '0')}00000000${(i + 1).toString(16).padStart(16, '0')}`;
+          const [severity, severityText] = severityOf(i);
+          rows.push(id, time, 0, now, severity, severityText, body, 0, service, 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, now);
+          putRunEntry(entries, (request * logsPerRequest + i) * runEntryBytes, traceId, id);
+          firstId = Math.min(firstId, id);
+          lastId = Math.max(lastId, id);
+        }
+        insert.run(rows);
       }
-      insert.run(rows);
       if (withText) {
-        index.run(text.sort((a, b) => a[0] - b[0]).flat());
-        traceRun.run(firstId, lastId, logsPerRequest, entries);
+        index.run(rowidBefore);
+        traceRun.run(firstId, lastId, perTransaction, entries);
       }
     });
-    for (let i = 0; i < 5; i++) insertRequest();
+    for (let i = 0; i < 2; i++) insertRequests();
     const startedAt = performance.now();
     const cpuBefore = process.cpuUsage();
     let inserted = 0;
     while (performance.now() - startedAt < seconds * 1000) {
-      insertRequest();
-      inserted += logsPerRequest;
+      insertRequests();
+      inserted += perTransaction;
     }
     const perSecond = inserted / ((performance.now() - startedAt) / 1000);
     const cpu = process.cpuUsage(cpuBefore);
@@ -187,8 +211,11 @@ async function withSeededStore<T>(records: number, log: (line: string) => void, 
     await migrate(dataDir);
     const endMs = Date.now();
     const seedStarted = performance.now();
-    seedLogs(join(dataDir, 'observability.sqlite'), records, endMs, 24 * 3_600_000);
-    log(`seeded ${records.toLocaleString('en-US')} log records in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (SQL INSERT ... SELECT, then the FTS5 index)`);
+    seedLogs(join(dataDir, 'observability.sqlite'), records, endMs, seedSpanMs);
+    const database = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
+    await buildTraceDirectory(logTables(database.db));
+    await database.close();
+    log(`seeded ${records.toLocaleString('en-US')} log records in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (SQL INSERT ... SELECT, then the FTS5 index and the trace directory)`);
     return endMs;
   };
   if (keptStoreDir === undefined) return withTempDir('bench-logs-search-', async (dataDir) => body(dataDir, await seedIn(dataDir)));
@@ -207,13 +234,26 @@ async function withSeededStore<T>(records: number, log: (line: string) => void, 
   return body(keptStoreDir, endMs);
 }
 
+/** The seeded records' span of time, ending at the seeding. */
+const seedSpanMs = 24 * 3_600_000;
+
+export interface TraceLookupFigures {
+  what: string;
+  p50Ms: number;
+  p95Ms: number;
+  /** The bare primary-key read of the trace's record: what any look-up ends with. */
+  ceilingP50Ms: number;
+  ceilingP95Ms: number;
+}
+
 /**
  * Seeds `records` log records over 24 hours in SQL (or reuses a kept store), then times
  * `GET /api/v1/logs`'s query (the log store's search: q one word, 24 h, newest 50) for a rare, a
  * typical and a common word, alternating with its ceiling: the bare FTS5 match of the same word,
- * newest 50 rowids.
+ * newest 50 rowids; and a random record's trace, by `GET /api/v1/traces/{id}/logs`'s query (all
+ * time) and by `GET /api/v1/logs?traceId=` 's (24 h), beside the bare read of that record.
  */
-export async function searchBench(records: number, rounds: number, log: (line: string) => void): Promise<SearchFigures[]> {
+export async function searchBench(records: number, rounds: number, log: (line: string) => void): Promise<{ words: SearchFigures[]; traces: TraceLookupFigures[] }> {
   return withSeededStore(records, log, async (dataDir, nowMs) => {
     const store = await openDatabase({ schema: 'public', poolSize: 1, dataDir, fileName: 'observability.sqlite', sqliteSynchronous: 'normal' });
     const logs = sqlLogStore(store);
@@ -221,6 +261,7 @@ export async function searchBench(records: number, rounds: number, log: (line: s
     const ceiling = raw.prepare('select rowid from logs_fts where logs_fts match ? and rowid >= ? and rowid < ? order by rowid desc limit 51');
     const frequencies: Record<string, number> = { [seededWords.rare]: 100, [seededWords.typical]: 3_000, [seededWords.common]: 100_000 };
     const figures: SearchFigures[] = [];
+    const traces: TraceLookupFigures[] = [];
     try {
       for (const word of Object.values(seededWords)) {
         const service: number[] = [];
@@ -247,10 +288,34 @@ export async function searchBench(records: number, rounds: number, log: (line: s
           ceilingP95Ms: percentile(bare, 0.95),
         });
       }
+      const byId = raw.prepare('select * from logs where id = ?');
+      const startMs = nowMs - seedSpanMs;
+      const lookups: Array<[string, (traceId: string, range: { fromMs: number; toMs: number }) => Promise<unknown[]>]> = [
+        ['trace page (all time)', (traceId) => logs.traceLogs(traceId, 1_001)],
+        ['search by traceId (24 h)', (traceId, range) => logs.search({ range, filters: {}, traceId, limit: 51 })],
+      ];
+      for (const [what, lookup] of lookups) {
+        const service: number[] = [];
+        const bare: number[] = [];
+        for (let round = 0; round < rounds; round++) {
+          const n = Math.floor(Math.random() * records);
+          const range = { fromMs: nowMs - seedSpanMs, toMs: nowMs + 1 };
+          let started = performance.now();
+          const found = await lookup(seededTraceId(n), range);
+          service.push(performance.now() - started);
+          if (found.length !== 1) throw new Error(`the trace of seeded record ${n} found ${found.length} records`);
+          started = performance.now();
+          byId.get(firstIdAt(startMs) + Math.floor(n * (seedSpanMs / records)) * 4096);
+          bare.push(performance.now() - started);
+        }
+        service.sort((a, b) => a - b);
+        bare.sort((a, b) => a - b);
+        traces.push({ what, p50Ms: percentile(service, 0.5), p95Ms: percentile(service, 0.95), ceilingP50Ms: percentile(bare, 0.5), ceilingP95Ms: percentile(bare, 0.95) });
+      }
     } finally {
       raw.close();
       await store.close();
     }
-    return figures;
+    return { words: figures, traces };
   });
 }

@@ -60,3 +60,51 @@ describeEachDatabase('upgrading a database whose logs text index predates column
     }
   });
 });
+
+describeEachDatabase('upgrading a database whose logs text index holds the trace ids', (database) => {
+  let app: App | undefined;
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('moves the trace ids to the trace directory: trace look-ups, word searches and pruning answer as before', async () => {
+    const legacy = await databaseMigratedUpTo(database(), '20261204200000-operation-keys');
+    for (const record of records) {
+      await insertRow(legacy, 'logs', {
+        ...record, time_ns: 0, observed_ms: record.time_ms, severity_number: 9, body_json: 0, service: 'svc', environment: 'production', flags: 0, received_at: record.time_ms,
+      });
+      if (legacy.dialect === 'sqlite') await sql`insert into logs_fts (rowid, body, trace) values (${record.id}, ${record.body}, ${record.trace_id})`.execute(legacy.db);
+    }
+    await legacy.close();
+
+    app = await buildTestApp(database(), {}, { clock: new ManualClock(now) });
+    const store = app.logStore;
+    const range = { fromMs: now - 4 * hourMs, toMs: now };
+    const found = async (terms: string[]) => (await store.search({ range, filters: {}, terms, limit: 10 })).map((row) => row.body);
+    expect(await found(['zebra'])).toEqual(['new checkout zebra passed', 'old checkout zebra failed']);
+    expect((await store.traceLogs(oldTrace, 10)).map((row) => row.body)).toEqual(['old checkout zebra failed']);
+    expect((await store.search({ range, filters: {}, traceId: newTrace, limit: 10 })).map((row) => row.body)).toEqual(['new checkout zebra passed']);
+
+    if (app.database.dialect === 'sqlite') {
+      const definition = await sql<{ sql: string }>`select sql from sqlite_master where name = 'logs_fts'`.execute(app.database.db);
+      expect(definition.rows[0]!.sql).not.toContain('trace');
+      expect(definition.rows[0]!.sql).toContain('columnsize=0');
+      const blocks = await sql<{ records: number }>`select records from log_trace_blocks`.execute(app.database.db);
+      expect(blocks.rows.map((row) => Number(row.records))).toEqual([2]);
+    }
+
+    // Records stored after the upgrade are found beside the upgraded ones.
+    await app.telemetry.write([], 0, [
+      {
+        time_ms: now - 30 * 60_000, time_ns: 0, observed_ms: now, severity_number: 9, severity_text: null, body: 'after the upgrade', body_json: 0, event_name: null,
+        service: 'svc', environment: 'production', service_version: null, instance: null, scope_name: null, scope_version: null, trace_id: newTrace, span_id: null,
+        flags: 0, tenant_id: null, attributes: null, resource_attributes: null,
+      },
+    ]);
+    expect((await store.traceLogs(newTrace, 10)).map((row) => row.body)).toEqual(['new checkout zebra passed', 'after the upgrade']);
+
+    expect(await store.prune(now - 2 * hourMs, 100, () => false)).toBe(1);
+    expect(await store.traceLogs(oldTrace, 10)).toEqual([]);
+    expect(await found(['zebra'])).toEqual(['new checkout zebra passed']);
+  });
+});

@@ -69,13 +69,6 @@ export function idsBefore(cutoffMs: number): number {
 /** The largest stored id among the slots of each bucket asked for, by the bucket's start (absent: none stored). */
 export type StoredSlots = (bucketStarts: readonly number[], slotsPerBucket: number) => Promise<ReadonlyMap<number, number>>;
 
-export interface AssignedLogIds {
-  /** The ids, in the order of the times given. */
-  ids: number[];
-  /** The positions of the times given, in increasing id order (by bucket, then as given). */
-  order: Uint32Array;
-}
-
 /** Positions of `keys` in increasing key order, stable: a counting sort when they span few values, else a sort. */
 function stableOrder(keys: readonly number[], step: number): Uint32Array {
   const count = keys.length;
@@ -99,12 +92,12 @@ function stableOrder(keys: readonly number[], step: number): Uint32Array {
 }
 
 /**
- * Ids for records with these times (in the given order, which is their arrival), each above
- * every stored id of the bucket it lands in, increasing by bucket and, within one, in the given
- * order. Buckets are looked up in one call; a bucket that overflows into later ones costs one
+ * Ids for records with these times (in the given order, which is their arrival; returned in
+ * it), each above every stored id of the bucket it lands in, increasing by bucket and, within
+ * one, in the given order. Buckets are looked up in one call; a bucket that overflows into later ones costs one
  * more call for those.
  */
-export async function assignLogIds(timesMs: readonly number[], storedSlots: StoredSlots): Promise<AssignedLogIds> {
+export async function assignLogIds(timesMs: readonly number[], storedSlots: StoredSlots): Promise<number[]> {
   const buckets = timesMs.map(bucketStartMs);
   const order = stableOrder(buckets, idBucketMs);
   const known = new Map<number, number | undefined>();
@@ -130,7 +123,7 @@ export async function assignLogIds(timesMs: readonly number[], storedSlots: Stor
       ids[position] = candidate;
       next = candidate + 1;
     }
-    if (missing.size === 0) return { ids, order };
+    if (missing.size === 0) return ids;
     wanted = [...missing];
   }
 }

@@ -67,7 +67,7 @@ export function sqlLogStore(database: Pick<Database, 'db' | 'dialect'>): LogStor
 /** Log storage on SQLite or PostgreSQL (through Kysely); the text index is each database's own. */
 class SqlLogStore implements LogStore, SqlLogWriter {
   readonly #database: Pick<Database<LogTables>, 'db' | 'dialect'>;
-  readonly #insertSql = new Map<string, string>();
+  readonly #insertSql = new Map<number, string>();
 
   constructor(database: Pick<Database<LogTables>, 'db' | 'dialect'>) {
     this.#database = database;
@@ -93,7 +93,7 @@ class SqlLogStore implements LogStore, SqlLogWriter {
     const times = new Array<number>(count);
     let next = 0;
     for (const { count: records, values } of batches) for (let at = logColumn.time_ms, row = 0; row < records; row++, at += logStride) times[next++] = Math.floor(values[at] as number);
-    const { ids, order } = await assignLogIds(times, (buckets, slots) => this.#storedSlots(trx, buckets, slots));
+    const ids = await assignLogIds(times, (buckets, slots) => this.#storedSlots(trx, buckets, slots));
     next = 0;
     for (const { count: records, values } of batches) {
       for (let at = 0, row = 0; row < records; row++, at += logStride) {
@@ -101,6 +101,8 @@ class SqlLogStore implements LogStore, SqlLogWriter {
         values[at + logColumn.received_at] ??= receivedAt;
       }
     }
+    // SQLite: the rows this transaction adds are those above the table's largest rowid now (rowids are assigned as max + 1).
+    const rowidBefore = this.#dialect === 'sqlite' ? Number((await sql<{ last: number | null }>`select max(rowid) as last from logs`.execute(trx)).rows[0]!.last ?? 0) : 0;
     // Each batch's records go in statements of the standard sizes, a batch of exactly one of
     // them as its values stand, the others as slices of them (a copy of adjacent values).
     for (const { count: records, values } of batches) {
@@ -108,24 +110,27 @@ class SqlLogStore implements LogStore, SqlLogWriter {
       for (const size of statementSizes) {
         for (; records - row >= size; row += size) {
           const parameters = row === 0 && size === records ? values : values.slice(row * logStride, (row + size) * logStride);
-          await trx.executeQuery(CompiledQuery.raw(this.#statement('logs', logColumns, size), parameters));
+          await trx.executeQuery(CompiledQuery.raw(this.#insertStatement(size), parameters));
         }
       }
     }
     if (this.#dialect === 'sqlite') {
-      await this.#indexText(trx, batches, ids, order);
+      await this.#indexText(trx, rowidBefore);
       await recordTraces(trx, batches);
     }
     await this.#addCounts(trx, batches);
   }
 
-  /** A multi-row INSERT into `table` of one of the `statementSizes`; its text is built once. */
-  #statement(table: 'logs' | 'logs_fts', columns: readonly string[], rowCount: (typeof statementSizes)[number]): string {
-    const key = `${table}:${rowCount}`;
-    let text = this.#insertSql.get(key);
+  /**
+   * A multi-row INSERT into `logs` of one of the `statementSizes`; its text is built once. On
+   * SQLite `insert or fail`: no statement savepoint (see #indexText), and a failure fails the whole
+   * transaction anyway.
+   */
+  #insertStatement(rowCount: (typeof statementSizes)[number]): string {
+    let text = this.#insertSql.get(rowCount);
     if (text === undefined) {
-      text = multiRowInsertSql(this.#dialect, table, columns, rowCount);
-      this.#insertSql.set(key, text);
+      text = multiRowInsertSql(this.#dialect, 'logs', logColumns, rowCount, true);
+      this.#insertSql.set(rowCount, text);
     }
     return text;
   }
@@ -149,25 +154,17 @@ class SqlLogStore implements LogStore, SqlLogWriter {
   }
 
   /**
-   * SQLite: the FTS5 index of bodies, rowid = the record's id (trace ids: log-trace-directory.ts),
-   * inserted in id order: FTS5 writes its pending terms out as a segment whenever a rowid is
-   * lower than the one before, which records timed out of order would do at nearly every row.
+   * SQLite: the FTS5 index of the bodies of the rows this transaction added (rowid above
+   * `rowidBefore`), rowid = the record's id (trace ids: log-trace-directory.ts), in one statement
+   * that reads them back in id order. FTS5 writes its pending terms out as a segment whenever a
+   * rowid is lower than the one before (which records timed out of order would do at nearly every
+   * record) and at every savepoint, which SQLite opens for a statement that may have to undo
+   * itself: this way a transaction writes one segment, and the bodies are not bound twice.
+   * NOT INDEXED: the rowid range, then a sort of those rows (the planner would rather walk the
+   * whole id index in order, which grows with the table).
    */
-  async #indexText(trx: Kysely<LogTables>, batches: readonly PackedLogRows[], ids: readonly number[], order: Uint32Array): Promise<void> {
-    const bodies = new Array<unknown>(ids.length);
-    let next = 0;
-    for (const { count, values } of batches) for (let at = logColumn.body, row = 0; row < count; row++, at += logStride) bodies[next++] = values[at];
-    let offset = 0;
-    for (const size of statementSizes) {
-      for (; order.length - offset >= size; offset += size) {
-        const parameters = new Array<unknown>(2 * size);
-        for (let position = offset, at = 0; at < parameters.length; position++, at += 2) {
-          parameters[at] = ids[order[position]!];
-          parameters[at + 1] = bodies[order[position]!];
-        }
-        await trx.executeQuery(CompiledQuery.raw(this.#statement('logs_fts', ['rowid', 'body'], size), parameters));
-      }
-    }
+  async #indexText(trx: Kysely<LogTables>, rowidBefore: number): Promise<void> {
+    await sql`insert or fail into logs_fts (rowid, body) select id, body from logs not indexed where rowid > ${rowidBefore} order by id`.execute(trx);
   }
 
   async #addCounts(trx: Kysely<LogTables>, batches: readonly PackedLogRows[]): Promise<void> {
