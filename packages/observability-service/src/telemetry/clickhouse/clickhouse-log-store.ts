@@ -90,9 +90,10 @@ export class ClickHouseLogStore implements LogStore {
     return conditions;
   }
 
-  async #records(where: readonly string[], order: 'DESC' | 'ASC', limit: number): Promise<StoredLogRecord[]> {
+  /** Records in id order (time in ms, then arrival: keyset paging's), or with `byTime` in time order to the nanosecond, then arrival. */
+  async #records(where: readonly string[], order: 'DESC' | 'ASC', limit: number, byTime = false): Promise<StoredLogRecord[]> {
     const rows = await this.#telemetry.rows<ClickHouseLogRow>(
-      `SELECT ${recordColumns} FROM ${this.#table} WHERE ${where.join(' AND ')} ORDER BY time_ms ${order}, uid ${order} LIMIT ${numberLiteral(limit)}`,
+      `SELECT ${recordColumns} FROM ${this.#table} WHERE ${where.join(' AND ')} ORDER BY time_ms ${order}, ${byTime ? `time_ns ${order}, ` : ''}uid ${order} LIMIT ${numberLiteral(limit)}`,
     );
     return rows.map(storedRecord);
   }
@@ -162,7 +163,7 @@ export class ClickHouseLogStore implements LogStore {
   /** Earliest first, from the days `log_trace_days` lists for the trace. */
   traceLogs(traceId: string, limit: number): Promise<StoredLogRecord[]> {
     const id = stringLiteral(traceId);
-    return this.#records([`day IN (SELECT DISTINCT day FROM ${this.#telemetry.database}.log_trace_days WHERE trace_id = ${id})`, `trace_id = ${id}`], 'ASC', limit);
+    return this.#records([`day IN (SELECT DISTINCT day FROM ${this.#telemetry.database}.log_trace_days WHERE trace_id = ${id})`, `trace_id = ${id}`], 'ASC', limit, true);
   }
 
   exportRecords(request: ExportRequest): ExportBatches<ExportedLogRecord> {
