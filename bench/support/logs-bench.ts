@@ -98,11 +98,21 @@ export function logsBody(template: LogsTemplate): Buffer {
   const body = Buffer.from(template.bodies[Math.floor(Math.random() * template.bodies.length)]!);
   // A random trace id prefix per record: real trace ids are random, and the trace index's cost depends on it.
   for (const offset of template.idOffsets) body.writeUInt32BE((Math.random() * 2 ** 32) >>> 0, offset);
-  // Each record timed at random within the last `recordSpreadMs` (senders batch and send late), observed now.
-  const nowMs = Date.now();
-  const now = BigInt(nowMs) * 1_000_000n;
+  // Each record timed at random within the last `recordSpreadMs` (senders batch and send late),
+  // observed now. Times in nanoseconds go as two 32-bit halves: one BigInt per request, not per record.
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const nowLow = Number(now & 0xffffffffn);
+  const nowHigh = Number(now >> 32n);
   template.timeOffsets.forEach((offset, index) => {
-    body.writeBigUInt64LE(index % 2 === 1 ? now : BigInt(recordTimeMs(nowMs)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1e6)), offset);
+    if (index % 2 === 1) {
+      body.writeUInt32LE(nowLow, offset);
+      body.writeUInt32LE(nowHigh, offset + 4);
+      return;
+    }
+    const earlierNs = Math.floor(Math.random() * recordSpreadMs * 1e6);
+    const low = nowLow - earlierNs;
+    body.writeUInt32LE(low >= 0 ? low : low + 2 ** 32, offset);
+    body.writeUInt32LE(low >= 0 ? nowHigh : nowHigh - 1, offset + 4);
   });
   return body;
 }
