@@ -207,7 +207,8 @@ export async function traceCandidateIds(db: Kysely<LogTables>, traceId: string, 
 export async function pruneTraceDirectory(db: Kysely<LogTables>, cutoffId: number): Promise<void> {
   await sql`delete from log_trace_runs where last_id < ${cutoffId}`.execute(db);
   await sql`delete from log_trace_parts where last_id < ${cutoffId}`.execute(db);
-  // A block whose records are all gone keeps no rows; an emptied newest block is simply refilled.
+  // A block's part rows lie within its id range, so they went above; a block number freed at the
+  // top is taken again by the next fold, with no rows left of the old one.
   await sql`delete from log_trace_blocks where last_id < ${cutoffId}`.execute(db);
 }
 

@@ -19,7 +19,6 @@ import { pruneTraceDirectory, recordTraces, traceCandidateIds } from './log-trac
  */
 const statementSizes = [1_000, 100, 10, 1] as const;
 
-
 const hourMs = 60 * minuteMs;
 /** Counts are kept per minute and per hour: a long range reads hours, its ragged ends minutes. */
 const countPeriodsMs = [minuteMs, hourMs] as const;
@@ -57,7 +56,6 @@ class CountAccumulator {
 }
 
 const idPattern = /^[1-9][0-9]{0,15}$/;
-
 
 /** The log store over the service database (SQLite or PostgreSQL). */
 export function sqlLogStore(database: Pick<Database, 'db' | 'dialect'>): LogStore & SqlLogWriter {
