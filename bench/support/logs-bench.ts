@@ -9,7 +9,8 @@ import { otlpType } from '../../packages/observability-service/src/otlp/otlp-pro
 import { bucketFirstId, bucketStartMs, firstIdAt, idRangeOf } from '../../packages/observability-service/src/logs/log-ids.js';
 import { sqlLogStore } from '../../packages/observability-service/src/logs/sql-log-store.js';
 import { fts5BodyQuery } from '../../packages/observability-service/src/logs/log-text-search.js';
-import { buildTraceDirectory, putRunEntry, runEntryBytes } from '../../packages/observability-service/src/logs/log-trace-directory.js';
+import { buildTraceDirectory, putEntry, runEntryBytes } from '../../packages/observability-service/src/logs/log-trace-directory.js';
+import { traceKey } from '../../packages/observability-service/src/logs/log-trace-key.js';
 import { logTables } from '../../packages/observability-service/src/logs/log-tables.js';
 import { seededTraceId, seedLogs, seededWords } from './log-seed.js';
 import { withTempDir } from './scratch.js';
@@ -139,10 +140,25 @@ export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragma
     const index = file.prepare('insert or fail into logs_fts (rowid, body) select id, body from logs not indexed where rowid > ? order by id');
     // The trace directory's per-transaction row; its folds (one per 65,536 records) are left out.
     const traceRun = file.prepare('insert into log_trace_runs (first_id, last_id, records, entries) values (?, ?, ?, ?)');
-    // Ids as the service gives them (log-ids.ts): each record's time bucket's next slot (the file
-    // starts empty, so a counter per bucket knows them); the text index as the service writes it
-    // (one statement, the transaction's rows read back in id order); as many requests per
-    // transaction as the service's group commit can hold.
+    // The requests' rows are made beforehand (a pool of them, random trace ids, one service
+    // each), so the loop spends its core on storing them: each use copies a pool request's values
+    // and sets each record's id and time. Ids as the service gives them (log-ids.ts): each
+    // record's time bucket's next slot (the file starts empty, so a counter per bucket knows
+    // them); the text index as the service writes it (one statement, the transaction's rows read
+    // back in id order); as many requests per transaction as the service's group commit can hold.
+    const pool = Array.from({ length: 64 }, () => {
+      const service = logServices[Math.floor(Math.random() * logServices.length)]!;
+      const rows: unknown[] = [];
+      const keys = new Float64Array(logsPerRequest);
+      for (let i = 0; i < logsPerRequest; i++) {
+        const traceId = `${((Math.random() * 2 ** 32) >>> 0).toString(16).padStart(8, '0')}00000000${(i + 1).toString(16).padStart(16, '0')}`;
+        const [severity, severityText] = severityOf(i);
+        rows.push(0, 0, 0, 0, severity, severityText, `${messages[i % messages.length]} #${i}`, 0, service, 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, 0);
+        keys[i] = traceKey(traceId);
+      }
+      return { rows, keys };
+    });
+    const stride = columns.length;
     const nextSlot = new Map<number, number>();
     const perTransaction = requestsPerTransaction * logsPerRequest;
     const insertRequests = file.transaction(() => {
@@ -152,21 +168,21 @@ export async function rawLogInsertCeiling(seconds: number, pragmas: SqlitePragma
       let firstId = Number.POSITIVE_INFINITY;
       let lastId = 0;
       for (let request = 0; request < requestsPerTransaction; request++) {
-        const service = logServices[Math.floor(Math.random() * logServices.length)]!;
-        const rows: unknown[] = [];
-        for (let i = 0; i < logsPerRequest; i++) {
+        const template = pool[Math.floor(Math.random() * pool.length)]!;
+        const rows = template.rows.slice();
+        for (let i = 0, at = 0; i < logsPerRequest; i++, at += stride) {
           const time = recordTimeMs(now);
           const bucket = bucketStartMs(time);
           const slot = nextSlot.get(bucket) ?? 0;
           nextSlot.set(bucket, slot + 1);
           const id = bucketFirstId(bucket) + slot;
-          const body = `${messages[i % messages.length]} #${i}`;
-          const traceId = `${((Math.random() * 2 ** 32) >>> 0).toString(16).padStart(8, '0')}00000000${(i + 1).toString(16).padStart(16, '0')}`;
-          const [severity, severityText] = severityOf(i);
-          rows.push(id, time, 0, now, severity, severityText, body, 0, service, 'production', '1.0.0', 'bench', traceId, (i + 1).toString(16).padStart(16, '0'), 1, `tenant-${i % 20}`, `{"player.id":"p-${i * 7919}","attempt":${i % 5}}`, now);
-          putRunEntry(entries, (request * logsPerRequest + i) * runEntryBytes, traceId, id);
-          firstId = Math.min(firstId, id);
-          lastId = Math.max(lastId, id);
+          rows[at] = id;
+          rows[at + 1] = time;
+          rows[at + 3] = now;
+          rows[at + stride - 1] = now;
+          putEntry(entries, (request * logsPerRequest + i) * runEntryBytes, template.keys[i]!, id);
+          if (id < firstId) firstId = id;
+          if (id > lastId) lastId = id;
         }
         insert.run(rows);
       }

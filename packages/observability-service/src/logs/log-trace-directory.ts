@@ -52,14 +52,14 @@ function readId(buffer: Buffer, at: number): number {
 }
 
 /** Writes a run entry (part, print, id) of a record whose trace id has `key` at `at`. */
-function putEntry(entries: Buffer, at: number, key: number, id: number): void {
+export function putEntry(entries: Buffer, at: number, key: number, id: number): void {
   entries[at] = key % traceParts;
   entries.writeUInt32BE(Math.floor(key / traceParts), at + 1);
   writeId(entries, id, at + 5);
 }
 
 /** Writes a record's run entry at `at`. */
-export function putRunEntry(entries: Buffer, at: number, traceId: string, id: number): void {
+function putRunEntry(entries: Buffer, at: number, traceId: string, id: number): void {
   putEntry(entries, at, traceKey(traceId), id);
 }
 
