@@ -9,11 +9,13 @@
  * Why buckets and not milliseconds: records arrive up to seconds after their time, from many
  * senders at once, so ids by millisecond would land all over the last seconds of every index keyed
  * by id (about 2,000 places for records timed over 2 s), and SQLite would write a page of each
- * index per record or so. Within 100 ms buckets they land at about 20 places, each the end of its
- * bucket: docs/logs.md, "Throughput", has the figures. A sender's records keep their order (they
- * arrive in it); records of different senders within 100 ms show in the order they arrived.
+ * index per record or so. Within 250 ms buckets they land at about 8 places (per service in
+ * `(service, id)`), each the end of its bucket: docs/logs.md, "Throughput", has the figures. A
+ * sender's records keep their order (they arrive in it); records of different senders within
+ * 250 ms are in the order they arrived (the API shows each page by time).
  *
- * A bucket holds `slotsPerMs * idBucketMs` records (409,600); further records of the same bucket
+ * A bucket holds `slotsPerMs * idBucketMs` records (1,024,000, about 4 million a second);
+ * further records of the same bucket
  * take the following buckets' slots (they keep their own time, and sort just after it). Ids stay
  * below 2^53 (JavaScript numbers) until September 2069. Ids of the earlier form (by millisecond)
  * lie within their bucket's slots, so both forms share one table.

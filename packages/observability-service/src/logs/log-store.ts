@@ -82,6 +82,6 @@ export interface LogStore {
   tenantCounts(request: TenantLogCountRequest): Promise<TenantLogCount[]>;
   /** Deletes records and counts older than `cutoffMs`, `batchRows` records per statement, until done or `stopped()`. */
   prune(cutoffMs: number, batchRows: number, stopped: () => boolean): Promise<number>;
-  /** The stored records of a time range in the store's order (time, then arrival), in bounded batches: what the copy command reads. */
+  /** The stored records of a time range in the store's order (time, then arrival; SQL: at the grain of its id buckets), in bounded batches: what the copy command reads. */
   exportRecords(request: ExportRequest): ExportBatches<ExportedLogRecord>;
 }

@@ -22,12 +22,13 @@ import { traceKey, traceParts } from './log-trace-key.js';
  * - `log_trace_blocks`: each block's id range and record count. Once the runs hold
  *   `blockRecords` records or `maxRuns` rows, the ingest transaction that adds the last one folds
  *   them into the newest block while it holds fewer than `blockRecords` records, else into a new
- *   block. A look-up reads at most `maxRuns` runs and one row per block of its part (about one
- *   per 65,536 records), and of each only the rows whose id range meets the range asked for.
+ *   block. A look-up finds the blocks whose id range meets the range asked for (in the blocks
+ *   table, a row per 65,536 records), then reads its part's rows of those blocks only, and the
+ *   runs (at most `maxRuns`).
  *
  * Ids are time-ordered (log-ids.ts), and a row's range is its smallest and largest id, so a late
- * record only widens its row's range. Retention removes rows whose largest id is below the
- * cutoff (`pruneTraceDirectory`). PostgreSQL has a B-tree on `trace_id` instead.
+ * record only widens its row's range. Retention removes the runs and blocks whose largest id is
+ * below the cutoff (`pruneTraceDirectory`). PostgreSQL has a B-tree on `trace_id` instead.
  */
 
 /** Runs are folded into a block once they hold this many records... */
@@ -190,9 +191,15 @@ export async function traceCandidateIds(db: Kysely<LogTables>, traceId: string, 
       if (id >= fromId && id < toId) ids.add(id);
     }
   }
-  const parts = await sql<{ entries: Buffer }>`
-    select entries from log_trace_parts
-    where key >= ${part * partKeySpan} and key < ${(part + 1) * partKeySpan} and last_id >= ${fromId} and first_id < ${toId}`.execute(db);
+  // The blocks meeting the range (a small table: a row per 65,536 records), then only their rows of this part.
+  const blocks = (await sql<{ first: number | null; last: number | null }>`
+    select min(block) as first, max(block) as last from log_trace_blocks where last_id >= ${fromId} and first_id < ${toId}`.execute(db)).rows[0];
+  const parts =
+    blocks?.first === null || blocks?.first === undefined
+      ? { rows: [] as Array<{ entries: Buffer }> }
+      : await sql<{ entries: Buffer }>`
+          select entries from log_trace_parts
+          where key >= ${part * partKeySpan + Number(blocks.first)} and key <= ${part * partKeySpan + Number(blocks.last)} and last_id >= ${fromId} and first_id < ${toId}`.execute(db);
   for (const { entries } of parts.rows) {
     for (let at = 0; at < entries.length; at += partEntryBytes) {
       if (entries.readUInt32BE(at) !== print) continue;
@@ -203,13 +210,21 @@ export async function traceCandidateIds(db: Kysely<LogTables>, traceId: string, 
   return [...ids];
 }
 
-/** Removes the directory's rows whose records are all older than `cutoffId` (retention). */
+/**
+ * Removes the directory's rows whose records are all older than `cutoffId` (retention): runs, and
+ * blocks with all their part rows (found by key, not by a scan of every part row). One
+ * transaction, so a fold cannot slip between a block's rows and the block.
+ */
 export async function pruneTraceDirectory(db: Kysely<LogTables>, cutoffId: number): Promise<void> {
-  await sql`delete from log_trace_runs where last_id < ${cutoffId}`.execute(db);
-  await sql`delete from log_trace_parts where last_id < ${cutoffId}`.execute(db);
-  // A block's part rows lie within its id range, so they went above; a block number freed at the
-  // top is taken again by the next fold, with no rows left of the old one.
-  await sql`delete from log_trace_blocks where last_id < ${cutoffId}`.execute(db);
+  await db.transaction().execute(async (trx) => {
+    await sql`delete from log_trace_runs where last_id < ${cutoffId}`.execute(trx);
+    const expired = await sql<{ block: number }>`select block from log_trace_blocks where last_id < ${cutoffId}`.execute(trx);
+    for (const { block } of expired.rows) {
+      const keys = Array.from({ length: traceParts }, (_, part) => part * partKeySpan + Number(block));
+      await sql`delete from log_trace_parts where key in (select value from json_each(${JSON.stringify(keys)}))`.execute(trx);
+    }
+    await sql`delete from log_trace_blocks where last_id < ${cutoffId}`.execute(trx);
+  });
 }
 
 /**

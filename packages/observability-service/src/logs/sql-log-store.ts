@@ -57,6 +57,15 @@ class CountAccumulator {
 
 const idPattern = /^[1-9][0-9]{0,15}$/;
 
+/**
+ * SQLite: `logs l` restricted to these ids (a trace's, from the trace directory), the ids the
+ * outer loop so each is one primary-key probe: CROSS JOIN keeps that order, where the planner,
+ * without statistics, could walk the `(service, id)` index over the whole range instead.
+ */
+export function traceRecordsSource(ids: readonly number[]): RawBuilder<unknown> {
+  return sql`json_each(${JSON.stringify(ids)}) j cross join logs l on l.id = j.value`;
+}
+
 /** The log store over the service database (SQLite or PostgreSQL). */
 export function sqlLogStore(database: Pick<Database, 'db' | 'dialect'>): LogStore & SqlLogWriter {
   return new SqlLogStore({ db: logTables(database.db), dialect: database.dialect });
@@ -222,8 +231,9 @@ class SqlLogStore implements LogStore, SqlLogWriter {
       if (terms !== undefined) conditions.push(postgresBodyMatches(terms));
     } else if (traceId !== undefined) {
       const ids = await traceCandidateIds(this.#db, traceId, fromId, toId);
-      conditions.push(sql`l.id in (select value from json_each(${JSON.stringify(ids)}))`, sql`l.trace_id = ${traceId}`);
+      conditions.push(sql`l.trace_id = ${traceId}`);
       if (terms !== undefined) conditions.push(sql`exists (select 1 from logs_fts f where f.logs_fts match ${fts5BodyQuery(terms)} and f.rowid = l.id)`);
+      return { query: sql`select ${what} from ${traceRecordsSource(ids)} where ${sql.join(conditions, sql` and `)}`, idColumn: sql`l.id` };
     } else if (terms !== undefined) {
       const where = sql.join([sql`f.logs_fts match ${fts5BodyQuery(terms)}`, sql`f.rowid >= ${fromId}`, sql`f.rowid < ${toId}`, ...conditions], sql` and `);
       return { query: sql`select ${what} from logs_fts f join logs l on l.id = f.rowid where ${where}`, idColumn: sql`f.rowid` };
@@ -324,9 +334,9 @@ class SqlLogStore implements LogStore, SqlLogWriter {
   }
 
   /**
-   * By id (time order, a millisecond's records by arrival), from the range's first id: a walk of
-   * the primary key. The last batch walks on to the table's end, for records of the range that
-   * overflowed into later milliseconds' slots (log-ids.ts).
+   * By id (time order between id buckets, arrival within one), from the range's first id: a walk
+   * of the primary key. The last batch walks on to the table's end, for records of the range that
+   * overflowed into later buckets' slots (log-ids.ts).
    */
   async *exportRecords(request: ExportRequest): ExportBatches<ExportedLogRecord> {
     let afterId = request.after === undefined ? undefined : Number(request.after);

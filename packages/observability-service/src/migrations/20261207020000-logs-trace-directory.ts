@@ -16,7 +16,8 @@ export const logsTraceDirectory: ServiceMigration = {
     await sql`create virtual table logs_fts using fts5(body, content='', columnsize=0, tokenize='unicode61 remove_diacritics 0')`.execute(db);
     await sql`insert into logs_fts (logs_fts, rank) values ('automerge', 16)`.execute(db);
     await sql`insert into logs_fts (logs_fts, rank) values ('crisismerge', 64)`.execute(db);
-    await sql`insert into logs_fts (rowid, body) select id, body from logs`.execute(db);
+    // In id order: FTS5 writes a segment whenever a rowid is lower than the one before.
+    await sql`insert into logs_fts (rowid, body) select id, body from logs order by id`.execute(db);
     await sql`create table log_trace_runs (id integer primary key, first_id integer not null, last_id integer not null, records integer not null, entries blob not null)`.execute(db);
     await sql`create table log_trace_blocks (block integer primary key, first_id integer not null, last_id integer not null, records integer not null)`.execute(db);
     await sql`create table log_trace_parts (key integer primary key, first_id integer not null, last_id integer not null, entries blob not null)`.execute(db);
