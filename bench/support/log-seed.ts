@@ -21,6 +21,11 @@ export function seededTraceId(n: number): string {
   return `${(n + 1).toString(16).padStart(16, '0')}${((BigInt(n) * 2654435761n) % 9223372036854775807n).toString(16).padStart(16, '0')}`;
 }
 
+/** The time of seeded record `n` of `count` spread over the `spanMs` before `endMs` (as the seeding SQL writes it; its id is that millisecond's first slot). */
+export function seededTimeMs(n: number, count: number, endMs: number, spanMs: number): number {
+  return endMs - spanMs + Math.floor(n * (spanMs / count));
+}
+
 /**
  * Fills `logs`, its FTS5 index and `log_counts` of a migrated SQLite file with `count` records
  * spread evenly over the `spanMs` before `endMs`: four services, mostly info, a trace id each

@@ -12,7 +12,7 @@ import { fts5BodyQuery } from '../../packages/observability-service/src/logs/log
 import { buildTraceDirectory, putEntry, runEntryBytes } from '../../packages/observability-service/src/logs/log-trace-directory.js';
 import { traceKey } from '../../packages/observability-service/src/logs/log-trace-key.js';
 import { logTables } from '../../packages/observability-service/src/logs/log-tables.js';
-import { seededTraceId, seedLogs, seededWords } from './log-seed.js';
+import { seededTimeMs, seededTraceId, seedLogs, seededWords } from './log-seed.js';
 import { withTempDir } from './scratch.js';
 
 export const logsPerRequest = 1_000;
@@ -28,6 +28,12 @@ const recordSpreadMs = 2_000;
 /** The severity of a request's record `index`: a tenth errors, a sixth more warnings, the rest info. */
 function severityOf(index: number): [number, string] {
   return index % 10 === 0 ? [17, 'ERROR'] : index % 4 === 0 ? [13, 'WARN'] : [9, 'INFO'];
+}
+
+/** `severityOf` as an OTLP record's fields. */
+function severityFields(index: number): { severityNumber: number; severityText: string } {
+  const [severityNumber, severityText] = severityOf(index);
+  return { severityNumber, severityText };
 }
 
 /** A record's time: within the `recordSpreadMs` before `nowMs`. */
@@ -63,8 +69,7 @@ export function logsTemplate(): LogsTemplate {
   const logRecords = Array.from({ length: logsPerRequest }, (_, index) => ({
     timeUnixNano: String(nanos),
     observedTimeUnixNano: String(nanos),
-    severityNumber: severityOf(index)[0],
-    severityText: severityOf(index)[1],
+    ...severityFields(index),
     body: { stringValue: `${messages[index % messages.length]} #${index}` },
     attributes: [attribute('tenant.id', `tenant-${index % 20}`), attribute('player.id', `p-${index * 7919}`), attribute('attempt', index % 5)],
     traceId: Buffer.concat([idMarker, Buffer.alloc(4), Buffer.from((index + 1).toString(16).padStart(16, '0'), 'hex')]),
@@ -210,13 +215,35 @@ function percentile(sorted: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
-export interface SearchFigures {
-  word: string;
-  matchesPerMillion: number;
+/** A measurement beside its ceiling: p50 and p95 of each, in ms. */
+export interface PairedTimes {
   p50Ms: number;
   p95Ms: number;
   ceilingP50Ms: number;
   ceilingP95Ms: number;
+}
+
+/** Times each round's `measure` and then its `ceiling`, `rounds` times, alternating. */
+async function alternate(rounds: number, round: (index: number) => { measure: () => Promise<unknown>; ceiling: () => unknown }): Promise<PairedTimes> {
+  const measured: number[] = [];
+  const bare: number[] = [];
+  for (let index = 0; index < rounds; index++) {
+    const { measure, ceiling } = round(index);
+    let started = performance.now();
+    await measure();
+    measured.push(performance.now() - started);
+    started = performance.now();
+    ceiling();
+    bare.push(performance.now() - started);
+  }
+  measured.sort((a, b) => a - b);
+  bare.sort((a, b) => a - b);
+  return { p50Ms: percentile(measured, 0.5), p95Ms: percentile(measured, 0.95), ceilingP50Ms: percentile(bare, 0.5), ceilingP95Ms: percentile(bare, 0.95) };
+}
+
+export interface SearchFigures extends PairedTimes {
+  word: string;
+  matchesPerMillion: number;
 }
 
 /** Where a seeded search store is kept between runs (BENCH_LOG_STORE_DIR), or undefined: a temporary one. */
@@ -263,13 +290,9 @@ async function withSeededStore<T>(records: number, log: (line: string) => void, 
 /** The seeded records' span of time, ending at the seeding. */
 const seedSpanMs = 24 * 3_600_000;
 
-export interface TraceLookupFigures {
+/** A trace look-up beside its ceiling, the bare primary-key read of the trace's record (what any look-up ends with). */
+export interface TraceLookupFigures extends PairedTimes {
   what: string;
-  p50Ms: number;
-  p95Ms: number;
-  /** The bare primary-key read of the trace's record: what any look-up ends with. */
-  ceilingP50Ms: number;
-  ceilingP95Ms: number;
 }
 
 /**
@@ -290,53 +313,32 @@ export async function searchBench(records: number, rounds: number, log: (line: s
     const traces: TraceLookupFigures[] = [];
     try {
       for (const word of Object.values(seededWords)) {
-        const service: number[] = [];
-        const bare: number[] = [];
-        for (let round = 0; round < rounds; round++) {
+        const times = await alternate(rounds, (round) => {
           // The range ends a little later each time, as "last 24 hours" does when a user refreshes.
-          const range = { fromMs: nowMs - 24 * 3_600_000 + round, toMs: nowMs + round };
-          let started = performance.now();
-          await logs.search({ range, filters: {}, terms: [word], limit: 51 });
-          service.push(performance.now() - started);
-          started = performance.now();
+          const range = { fromMs: nowMs - seedSpanMs + round, toMs: nowMs + round };
           const ids = idRangeOf(range.fromMs, range.toMs);
-          ceiling.all(fts5BodyQuery([word]), ids.first, ids.end);
-          bare.push(performance.now() - started);
-        }
-        service.sort((a, b) => a - b);
-        bare.sort((a, b) => a - b);
-        figures.push({
-          word,
-          matchesPerMillion: frequencies[word]!,
-          p50Ms: percentile(service, 0.5),
-          p95Ms: percentile(service, 0.95),
-          ceilingP50Ms: percentile(bare, 0.5),
-          ceilingP95Ms: percentile(bare, 0.95),
+          return { measure: () => logs.search({ range, filters: {}, terms: [word], limit: 51 }), ceiling: () => ceiling.all(fts5BodyQuery([word]), ids.first, ids.end) };
         });
+        figures.push({ word, matchesPerMillion: frequencies[word]!, ...times });
       }
       const byId = raw.prepare('select * from logs where id = ?');
-      const startMs = nowMs - seedSpanMs;
-      const lookups: Array<[string, (traceId: string, range: { fromMs: number; toMs: number }) => Promise<unknown[]>]> = [
+      const range = { fromMs: nowMs - seedSpanMs, toMs: nowMs + 1 };
+      const lookups: Array<[string, (traceId: string) => Promise<unknown[]>]> = [
         ['trace page (all time)', (traceId) => logs.traceLogs(traceId, 1_001)],
-        ['search by traceId (24 h)', (traceId, range) => logs.search({ range, filters: {}, traceId, limit: 51 })],
+        ['search by traceId (24 h)', (traceId) => logs.search({ range, filters: {}, traceId, limit: 51 })],
       ];
       for (const [what, lookup] of lookups) {
-        const service: number[] = [];
-        const bare: number[] = [];
-        for (let round = 0; round < rounds; round++) {
+        const times = await alternate(rounds, () => {
           const n = Math.floor(Math.random() * records);
-          const range = { fromMs: nowMs - seedSpanMs, toMs: nowMs + 1 };
-          let started = performance.now();
-          const found = await lookup(seededTraceId(n), range);
-          service.push(performance.now() - started);
-          if (found.length !== 1) throw new Error(`the trace of seeded record ${n} found ${found.length} records`);
-          started = performance.now();
-          byId.get(firstIdAt(startMs) + Math.floor(n * (seedSpanMs / records)) * 4096);
-          bare.push(performance.now() - started);
-        }
-        service.sort((a, b) => a - b);
-        bare.sort((a, b) => a - b);
-        traces.push({ what, p50Ms: percentile(service, 0.5), p95Ms: percentile(service, 0.95), ceilingP50Ms: percentile(bare, 0.5), ceilingP95Ms: percentile(bare, 0.95) });
+          return {
+            measure: async () => {
+              const found = await lookup(seededTraceId(n));
+              if (found.length !== 1) throw new Error(`the trace of seeded record ${n} found ${found.length} records`);
+            },
+            ceiling: () => byId.get(firstIdAt(seededTimeMs(n, records, nowMs, seedSpanMs))),
+          };
+        });
+        traces.push({ what, ...times });
       }
     } finally {
       raw.close();

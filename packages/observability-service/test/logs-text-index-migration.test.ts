@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { describeEachDatabase, type TestDatabase } from '@playstack/server-kit/testing';
 import { firstIdAt } from '../src/logs/log-ids.js';
 import { databaseMigratedUpTo, insertRow } from './support/legacy-database.js';
 import { buildTestApp } from './support/test-app.js';
@@ -16,6 +16,18 @@ const records = [
   { id: firstIdAt(now - hourMs) + 1, time_ms: now - hourMs, body: 'zebras are a near miss', trace_id: null },
 ];
 
+/** The database migrated up to `lastMigration`, holding `records` and (SQLite) their text index entries of that release: bodies and trace ids. */
+async function legacyWithRecords(database: TestDatabase, lastMigration: string): Promise<void> {
+  const legacy = await databaseMigratedUpTo(database, lastMigration);
+  for (const record of records) {
+    await insertRow(legacy, 'logs', {
+      ...record, time_ns: 0, observed_ms: record.time_ms, severity_number: 9, body_json: 0, service: 'svc', environment: 'production', flags: 0, received_at: record.time_ms,
+    });
+    if (legacy.dialect === 'sqlite') await sql`insert into logs_fts (rowid, body, trace) values (${record.id}, ${record.body}, ${record.trace_id})`.execute(legacy.db);
+  }
+  await legacy.close();
+}
+
 describeEachDatabase('upgrading a database whose logs text index predates columnsize=0', (database) => {
   let app: App | undefined;
   afterAll(async () => {
@@ -23,14 +35,7 @@ describeEachDatabase('upgrading a database whose logs text index predates column
   });
 
   it('rebuilds the index from the stored records: search, trace lookup and pruning keep working', async () => {
-    const legacy = await databaseMigratedUpTo(database(), '20261127141500-error-group-status-changes');
-    for (const record of records) {
-      await insertRow(legacy, 'logs', {
-        ...record, time_ns: 0, observed_ms: record.time_ms, severity_number: 9, body_json: 0, service: 'svc', environment: 'production', flags: 0, received_at: record.time_ms,
-      });
-      if (legacy.dialect === 'sqlite') await sql`insert into logs_fts (rowid, body, trace) values (${record.id}, ${record.body}, ${record.trace_id})`.execute(legacy.db);
-    }
-    await legacy.close();
+    await legacyWithRecords(database(), '20261127141500-error-group-status-changes');
 
     app = await buildTestApp(database(), {}, { clock: new ManualClock(now) });
     const store = app.logStore;
@@ -68,14 +73,7 @@ describeEachDatabase('upgrading a database whose logs text index holds the trace
   });
 
   it('moves the trace ids to the trace directory: trace look-ups, word searches and pruning answer as before', async () => {
-    const legacy = await databaseMigratedUpTo(database(), '20261204200000-operation-keys');
-    for (const record of records) {
-      await insertRow(legacy, 'logs', {
-        ...record, time_ns: 0, observed_ms: record.time_ms, severity_number: 9, body_json: 0, service: 'svc', environment: 'production', flags: 0, received_at: record.time_ms,
-      });
-      if (legacy.dialect === 'sqlite') await sql`insert into logs_fts (rowid, body, trace) values (${record.id}, ${record.body}, ${record.trace_id})`.execute(legacy.db);
-    }
-    await legacy.close();
+    await legacyWithRecords(database(), '20261204200000-operation-keys');
 
     app = await buildTestApp(database(), {}, { clock: new ManualClock(now) });
     const store = app.logStore;

@@ -183,29 +183,24 @@ export async function traceCandidateIds(db: Kysely<LogTables>, traceId: string, 
   const part = key % traceParts;
   const print = Math.floor(key / traceParts);
   const ids = new Set<number>();
+  /** Adds the ids in range of the entries with this print (and, in runs, this part): `printAt` within each entry, the id right after it. */
+  const collect = (entries: Buffer, entryBytes: number, printAt: number) => {
+    for (let at = 0; at < entries.length; at += entryBytes) {
+      if (entries.readUInt32BE(at + printAt) !== print || (printAt > 0 && entries[at] !== part)) continue;
+      const id = readId(entries, at + printAt + 4);
+      if (id >= fromId && id < toId) ids.add(id);
+    }
+  };
   const runs = await sql<{ entries: Buffer }>`select entries from log_trace_runs where last_id >= ${fromId} and first_id < ${toId}`.execute(db);
-  for (const { entries } of runs.rows) {
-    for (let at = 0; at < entries.length; at += runEntryBytes) {
-      if (entries[at] !== part || entries.readUInt32BE(at + 1) !== print) continue;
-      const id = readId(entries, at + 5);
-      if (id >= fromId && id < toId) ids.add(id);
-    }
-  }
+  for (const { entries } of runs.rows) collect(entries, runEntryBytes, 1);
   // The blocks meeting the range (a small table: a row per 65,536 records), then only their rows of this part.
-  const blocks = (await sql<{ first: number | null; last: number | null }>`
-    select min(block) as first, max(block) as last from log_trace_blocks where last_id >= ${fromId} and first_id < ${toId}`.execute(db)).rows[0];
-  const parts =
-    blocks?.first === null || blocks?.first === undefined
-      ? { rows: [] as Array<{ entries: Buffer }> }
-      : await sql<{ entries: Buffer }>`
-          select entries from log_trace_parts
-          where key >= ${part * partKeySpan + Number(blocks.first)} and key <= ${part * partKeySpan + Number(blocks.last)} and last_id >= ${fromId} and first_id < ${toId}`.execute(db);
-  for (const { entries } of parts.rows) {
-    for (let at = 0; at < entries.length; at += partEntryBytes) {
-      if (entries.readUInt32BE(at) !== print) continue;
-      const id = readId(entries, at + 4);
-      if (id >= fromId && id < toId) ids.add(id);
-    }
+  const { first, last } = (await sql<{ first: number | null; last: number | null }>`
+    select min(block) as first, max(block) as last from log_trace_blocks where last_id >= ${fromId} and first_id < ${toId}`.execute(db)).rows[0]!;
+  if (first !== null && last !== null) {
+    const parts = await sql<{ entries: Buffer }>`
+      select entries from log_trace_parts
+      where key >= ${part * partKeySpan + Number(first)} and key <= ${part * partKeySpan + Number(last)} and last_id >= ${fromId} and first_id < ${toId}`.execute(db);
+    for (const { entries } of parts.rows) collect(entries, partEntryBytes, 0);
   }
   return [...ids];
 }
@@ -219,10 +214,8 @@ export async function pruneTraceDirectory(db: Kysely<LogTables>, cutoffId: numbe
   await db.transaction().execute(async (trx) => {
     await sql`delete from log_trace_runs where last_id < ${cutoffId}`.execute(trx);
     const expired = await sql<{ block: number }>`select block from log_trace_blocks where last_id < ${cutoffId}`.execute(trx);
-    for (const { block } of expired.rows) {
-      const keys = Array.from({ length: traceParts }, (_, part) => part * partKeySpan + Number(block));
-      await sql`delete from log_trace_parts where key in (select value from json_each(${JSON.stringify(keys)}))`.execute(trx);
-    }
+    const keys = expired.rows.flatMap(({ block }) => Array.from({ length: traceParts }, (_, part) => part * partKeySpan + Number(block)));
+    if (keys.length > 0) await sql`delete from log_trace_parts where key in (select value from json_each(${JSON.stringify(keys)}))`.execute(trx);
     await sql`delete from log_trace_blocks where last_id < ${cutoffId}`.execute(trx);
   });
 }
