@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import { directStatementsOf, prepareOnPostgres } from '@playstack/server-kit';
+import type { Awaitable } from './awaitable.js';
 
 /** Where a named argument goes in a query compiled once: replaced by the argument on each run. */
 class Slot {
@@ -39,17 +40,14 @@ export class PrecompiledQuery<Args, Row> {
   /**
    * Runs the query with these arguments. In a SQLite transaction whose owner lets its statements
    * run directly (the group commit: `runStatementsDirectly`), it runs on the connection at once,
-   * not through Kysely's executor (a sampled request's statement is a span all the same).
+   * not through Kysely's executor (a sampled request's statement is a span all the same), and
+   * answers at once: its rows, or its throw (a flow, `runFlow`, then runs on without a promise).
    */
-  execute(db: QueryRunner, args: Args): Promise<QueryResult<Row>> {
+  execute(db: QueryRunner, args: Args): Awaitable<QueryResult<Row>> {
     const parameters = this.#parameters.map((p) => ('argument' in p ? args[p.argument] : p.constant));
     const statements = directStatementsOf(db);
     if (!statements) return db.executeQuery({ ...this.#compiled, parameters });
-    try {
-      return Promise.resolve(statements.execute<Row>(this.#compiled.sql, parameters));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return statements.execute<Row>(this.#compiled.sql, parameters);
   }
 }
 
@@ -66,7 +64,7 @@ export class PrecompiledByCount<Args, Row> {
   }
 
   /** Runs the query compiled for `count` with these arguments. */
-  execute(db: QueryRunner, count: number, args: Args): Promise<QueryResult<Row>> {
+  execute(db: QueryRunner, count: number, args: Args): Awaitable<QueryResult<Row>> {
     let query = this.#byCount.get(count);
     if (!query) {
       query = new PrecompiledQuery<Args, Row>((argument) => this.#build(count, argument));

@@ -1,6 +1,6 @@
 import { ApiError, type Clock, type Dialect } from '@playstack/server-kit';
 import { decodeCursor, encodeCursor } from './leaderboard-cursor.js';
-import { andThen, type Awaitable } from '../awaitable.js';
+import { andThen, awaited, runFlow, type Awaitable, type Flow } from '../awaitable.js';
 import { countEntries, deletePlayerEntries, EntryStatements, lockEventEntrance, metadataOfPlayers, type Entry, type EntryPosition } from './leaderboard-store.js';
 import { currentCycle, cycleAt, eventState, outsideReason, type EventState } from './event-schedule.js';
 import { currentPeriodsOf, periodKeysFor, rankedSetOf, resolvePeriod } from './periods.js';
@@ -122,7 +122,12 @@ export class Leaderboards {
    * Call `publish()` on the result after the transaction commits (not at all if it rolls back):
    * it brings the rank engine in step with the committed rows and returns the placements.
    */
-  async recordScores(db: GameDb, run: RecordedRun): Promise<PendingStandings> {
+  recordScores(db: GameDb, run: RecordedRun): Awaitable<PendingStandings> {
+    return runFlow(this.#recordScores(db, run));
+  }
+
+  /** `recordScores`, as a flow: on SQLite's group commit it runs through without a promise. */
+  *#recordScores(db: GameDb, run: RecordedRun): Flow<PendingStandings> {
     // Before any read: publish trusts the rows written here only if no sync read SQL since.
     const mark = this.ranks.syncMark();
     const now = this.#clock.now();
@@ -143,8 +148,8 @@ export class Leaderboards {
     const entryWith = (scored: ScoredResult): Entry => ({ ...scored, playerId: run.playerId, displayName: run.displayName });
     const sets = targets.map((t) => t.set);
     const sameSet = (set: RankedSet) => (row: { boardId: string; period: string }) => row.boardId === set.boardId && row.period === set.period;
-    const existingRows = await this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, sets);
-    const full = await this.#fullEventsFor(db, run, targets.filter(({ set }) => set.window && !existingRows.some(sameSet(set))));
+    const existingRows = yield* awaited(this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, sets));
+    const full = yield* awaited(this.#fullEventsFor(db, run, targets.filter(({ set }) => set.window && !existingRows.some(sameSet(set)))));
     if (full.length > 0) {
       refused.push(...full);
       targets = targets.filter((t) => !full.some((f) => f.boardId === t.board.id));
@@ -156,15 +161,17 @@ export class Leaderboards {
     // insert once more): a few rounds settle every set.
     for (let round = 0; missing.length > 0; round++) {
       if (round === maxWriteRounds) throw new Error(`entries of ${run.playerId} kept changing during the write`);
-      const created = await this.#statements.insertEntriesIfAbsent(
-        db,
-        run.game.id,
-        missing.map(({ set, scored }) => ({ boardId: set.boardId, period: set.period, entry: entryWith(scored) })),
-        now,
+      const created = yield* awaited(
+        this.#statements.insertEntriesIfAbsent(
+          db,
+          run.game.id,
+          missing.map(({ set, scored }) => ({ boardId: set.boardId, period: set.period, entry: entryWith(scored) })),
+          now,
+        ),
       );
       inserted.push(...created);
       const raced = missing.filter(({ set }) => !created.some(sameSet(set))).map((t) => t.set);
-      if (raced.length > 0) existingRows.push(...(await this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, raced)));
+      if (raced.length > 0) existingRows.push(...(yield* awaited(this.#statements.entriesOfPlayer(db, run.game.id, run.playerId, raced))));
       missing = missing.filter(({ set }) => !inserted.some(sameSet(set)) && !existingRows.some(sameSet(set)));
     }
 
@@ -181,11 +188,11 @@ export class Leaderboards {
       let row: Entry = existing;
       if (!sameResult(result, existing) || existing.displayName !== run.displayName) {
         row = entryWith(result);
-        await this.#statements.updateEntry(db, set, row, now);
+        yield* awaited(this.#statements.updateEntry(db, set, row, now));
       }
       outcomes.push({ set, score: result.score, improved, row: existing.hidden ? undefined : row });
     }
-    if (targets.length > 0) await this.#announce?.(db, run.game.id, run.playerId);
+    if (targets.length > 0 && this.#announce) yield* awaited(this.#announce(db, run.game.id, run.playerId));
 
     return {
       refused,
@@ -298,9 +305,12 @@ export class Leaderboards {
    * entries (a hidden player still holds their place until an operator removes the entry); on
    * PostgreSQL newcomers of a game enter one at a time, so two cannot take the last place.
    */
-  async #fullEventsFor(db: GameDb, run: RecordedRun, entering: ReadonlyArray<{ board: LeaderboardGame['boards'][number]; set: RankedSet }>): Promise<BoardRefusal[]> {
+  #fullEventsFor(db: GameDb, run: RecordedRun, entering: ReadonlyArray<{ board: LeaderboardGame['boards'][number]; set: RankedSet }>): Awaitable<BoardRefusal[]> {
     const capped = entering.filter(({ board }) => board.event?.maxEntrants !== undefined);
-    if (capped.length === 0) return [];
+    return capped.length === 0 ? [] : this.#fullAmong(db, run, capped);
+  }
+
+  async #fullAmong(db: GameDb, run: RecordedRun, capped: ReadonlyArray<{ board: LeaderboardGame['boards'][number]; set: RankedSet }>): Promise<BoardRefusal[]> {
     await lockEventEntrance(db, this.#dialect, run.game.id);
     const full: BoardRefusal[] = [];
     for (const { board, set } of capped) {

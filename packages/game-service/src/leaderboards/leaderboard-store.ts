@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Dialect } from '@playstack/server-kit';
+import { andThen, type Awaitable } from '../awaitable.js';
 import type { ManifestPart } from '../manifest/manifest-changes.js';
 import { PrecompiledByCount, PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 import type { RankedSet, SortOrder } from './ranked-board.js';
@@ -290,14 +291,13 @@ export class EntryStatements {
    * PostgreSQL, the rows are also locked until the transaction ends (SQLite transactions hold its
    * one write lock).
    */
-  async entriesOfPlayer(db: QueryRunner, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>): Promise<WrittenEntry[]> {
+  entriesOfPlayer(db: QueryRunner, gameId: string, playerId: string, sets: ReadonlyArray<{ boardId: string; period: string }>): Awaitable<WrittenEntry[]> {
     if (sets.length === 0) return [];
-    const { rows } = await this.#ofPlayer.execute(db, sets.length, { ...pairArgs(sets), gameId, playerId });
-    return rows.map(toWrittenEntry);
+    return andThen(this.#ofPlayer.execute(db, sets.length, { ...pairArgs(sets), gameId, playerId }), ({ rows }) => rows.map(toWrittenEntry));
   }
 
   /** `insertEntriesIfAbsent`, precompiled; also whether each inserted entry is hidden (its player is). */
-  async insertEntriesIfAbsent(db: QueryRunner, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number): Promise<Array<{ boardId: string; period: string; hidden: boolean }>> {
+  insertEntriesIfAbsent(db: QueryRunner, gameId: string, entries: ReadonlyArray<EntryToInsert>, nowMs: number): Awaitable<Array<{ boardId: string; period: string; hidden: boolean }>> {
     if (entries.length === 0) return [];
     const args: EntryArgs & { gameId: string; nowMs: number } = { ...pairArgs(entries), gameId, nowMs };
     entries.forEach(({ entry }, i) => {
@@ -309,13 +309,12 @@ export class EntryStatements {
       args[`achievedAt${i}`] = stored.achievedAt;
       args[`metadataJson${i}`] = stored.metadataJson;
     });
-    const { rows } = await this.#insert.execute(db, entries.length, args);
-    return rows.map((row) => ({ boardId: row.board_id, period: row.period, hidden: Number(row.hidden) !== 0 }));
+    return andThen(this.#insert.execute(db, entries.length, args), ({ rows }) => rows.map((row) => ({ boardId: row.board_id, period: row.period, hidden: Number(row.hidden) !== 0 })));
   }
 
   /** Writes a player's entry in one set (after the board's operator combined it with the old one). */
-  async updateEntry(db: QueryRunner, set: RankedSet, entry: Entry, nowMs: number): Promise<void> {
-    await this.#update.execute(db, { ...toStored(entry), gameId: set.gameId, boardId: set.boardId, period: set.period, nowMs });
+  updateEntry(db: QueryRunner, set: RankedSet, entry: Entry, nowMs: number): Awaitable<unknown> {
+    return this.#update.execute(db, { ...toStored(entry), gameId: set.gameId, boardId: set.boardId, period: set.period, nowMs });
   }
 }
 

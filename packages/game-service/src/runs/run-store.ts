@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { executePrepared, type Dialect } from '@playstack/server-kit';
+import { andThen, awaited, runFlow, type Awaitable } from '../awaitable.js';
 import { PrecompiledQuery, type QueryRunner } from '../precompiled-query.js';
 import type { DerivedResult, HintMismatch } from './adapters/adapter-type.js';
 import type { RunKey, RunRecord, RunStatus } from './run-record.js';
@@ -121,14 +122,13 @@ export class RunStatements {
    * a concurrent submission got there first (the unique key decided; nothing was written).
    * `responseBody`: the response already known at insert (a rejection's is not stored).
    */
-  async insertIfAbsent(db: QueryRunner, run: NewRun, responseBody: string | null = null): Promise<number | undefined> {
-    const { rows } = await this.#insert.execute(db, runRowOf(run, responseBody));
-    return rows[0]?.id;
+  insertIfAbsent(db: QueryRunner, run: NewRun, responseBody: string | null = null): Awaitable<number | undefined> {
+    return andThen(this.#insert.execute(db, runRowOf(run, responseBody)), ({ rows }) => rows[0]?.id);
   }
 
   /** Stores the response first sent for an accepted run, so resubmissions repeat it exactly. */
-  async storeResponse(db: QueryRunner, id: number, body: string): Promise<void> {
-    await this.#storeResponse.execute(db, { id, body });
+  storeResponse(db: QueryRunner, id: number, body: string): Awaitable<unknown> {
+    return this.#storeResponse.execute(db, { id, body });
   }
 }
 
@@ -137,11 +137,14 @@ export class RunStatements {
  * (the ids and bodies as two arrays), on SQLite the single update once per run (in-process
  * statements cost no round trip).
  */
-export function responsesStore(statements: RunStatements, dialect: Dialect): (db: GameDb, responses: ReadonlyArray<{ id: number; body: string }>) => Promise<void> {
+export function responsesStore(statements: RunStatements, dialect: Dialect): (db: GameDb, responses: ReadonlyArray<{ id: number; body: string }>) => Awaitable<unknown> {
   if (dialect !== 'postgres') {
-    return async (db, responses) => {
-      for (const { id, body } of responses) await statements.storeResponse(db, id, body);
-    };
+    return (db, responses) =>
+      runFlow(
+        (function* () {
+          for (const { id, body } of responses) yield* awaited(statements.storeResponse(db, id, body));
+        })(),
+      );
   }
   return async (db, responses) => {
     if (responses.length === 1) return statements.storeResponse(db, responses[0]!.id, responses[0]!.body);

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { ApiError, inSpan, type Clock, type Dialect } from '@playstack/server-kit';
 import type { BoardRefusal, BoardStanding, Leaderboards, PendingStandings } from '../leaderboards/leaderboard-service.js';
 import type { GameDefinition } from '../manifest/manifest-schema.js';
-import type { AdapterType, DerivedResult } from './adapters/adapter-type.js';
+import type { AdapterType, Derivation, DerivedResult } from './adapters/adapter-type.js';
+import { awaited, runFlow, type Flow } from '../awaitable.js';
 import { runContent, type RunContent } from '../canonical-json.js';
 import { assertPayloadDepth, assertPayloadShape } from './payload-check.js';
 import type { RunKey, RunStatus } from './run-record.js';
@@ -47,6 +48,11 @@ type WriteOutcome =
   | { kind: 'inserted'; id: number; recorded: PendingStandings | undefined }
   | { kind: 'exists' };
 
+/** A run's status from its derivation: refused evidence is rejected, disagreeing hints flag it. */
+function statusOf(derivation: Derivation): RunStatus {
+  return !derivation.ok ? 'rejected' : derivation.hintMismatches.length > 0 ? 'flagged' : 'accepted';
+}
+
 function runKeyOf(key: RunKey): string {
   return `${key.gameId}\u0000${key.playerId}\u0000${key.runId}`;
 }
@@ -81,7 +87,7 @@ export class RunSubmissions {
   readonly #inFlight = new Map<string, Promise<unknown>>();
   readonly #storeResponses: ReturnType<typeof responsesStore>;
   /** Responses waiting for the write queued for them (it takes every one added before it runs). */
-  #pendingResponses: { responses: Array<{ id: number; body: string }>; stored: Promise<void> } | undefined;
+  #pendingResponses: { responses: Array<{ id: number; body: string }>; stored: Promise<unknown> } | undefined;
 
   constructor(deps: {
     db: GameDb;
@@ -124,14 +130,16 @@ export class RunSubmissions {
     if (earlier) {
       // A duplicate racing one this process is still handling: answer from what that one stored,
       // or, when it failed before storing anything, judge it afresh.
-      await earlier.catch(() => undefined);
+      await earlier;
       known = await this.#statements.findOutcome(this.#db, key);
       if (!known) return this.submit(submission);
     } else {
       const attempt = this.#judgeAndRecord(submission, key, type, binding.options ?? {}, content);
-      const settled = attempt.then((outcome) => outcome.stored);
-      this.#inFlight.set(runKey, settled);
-      void settled.catch(() => undefined).finally(() => this.#inFlight.delete(runKey));
+      // Settles (never rejects) once the outcome is stored or the attempt failed.
+      const forget = () => {
+        this.#inFlight.delete(runKey);
+      };
+      this.#inFlight.set(runKey, attempt.then((outcome) => outcome.stored).then(forget, forget));
       const outcome = await attempt;
       if (outcome.kind === 'accepted') return outcome.body;
       if (outcome.kind === 'rejected') throw rejection(outcome.reason);
@@ -146,9 +154,9 @@ export class RunSubmissions {
     options: unknown,
     content: RunContent,
   ): Promise<
-    | { kind: 'accepted'; body: RunAccepted; stored: Promise<void> }
-    | { kind: 'rejected'; reason: string; stored: Promise<void> }
-    | { kind: 'exists'; stored: Promise<void> }
+    | { kind: 'accepted'; body: RunAccepted; stored: Promise<unknown> }
+    | { kind: 'rejected'; reason: string; stored: Promise<unknown> }
+    | { kind: 'exists'; stored: Promise<unknown> }
   > {
     const { game, adapterId, payload, player } = submission;
     try {
@@ -159,45 +167,57 @@ export class RunSubmissions {
       throw error;
     }
     const derivation = inSpan(`derive ${type.id}`, { 'game.id': game.id, 'game.adapter.id': adapterId, 'game.adapter.type': type.id, 'game.adapter.version': type.version }, () => type.derive(payload, { options }));
-    const status = !derivation.ok ? 'rejected' : derivation.hintMismatches.length > 0 ? 'flagged' : 'accepted';
-    const written = await this.#writer.write<WriteOutcome>(async (trx) => {
-      // Read inside the transaction: a run queued behind others is recorded (and placed in an
-      // event window) at the time it is written, so none lands in a window that has ended.
-      const now = this.#clock.now();
-      const id = await this.#statements.insertIfAbsent(trx, {
+    const status = statusOf(derivation);
+    const written = await this.#writer.write<WriteOutcome>((trx) => runFlow(this.#record(trx, submission, key, type, content, derivation)), player.id);
+    if (written.kind === 'exists') return { kind: 'exists', stored: Promise.resolve() };
+    this.#onRecorded({ gameId: game.id, adapterId, status });
+    if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
+    const published = written.recorded!.publish();
+    const leaderboards = published instanceof Promise ? await published : published;
+    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards, notScored: [...written.recorded!.refused] };
+    const stored = this.#storeResponse(written.id, JSON.stringify(body));
+    return { kind: 'accepted', body, stored };
+  }
+
+  /**
+   * The run's row and its leaderboard entries, in the group commit's transaction: a flow, so on
+   * SQLite (whose statements answer at once there) the whole write runs without a promise.
+   */
+  *#record(trx: GameDb, submission: Submission, key: RunKey, type: AdapterType, content: RunContent, derivation: Derivation): Flow<WriteOutcome> {
+    const { game, adapterId, player } = submission;
+    // Read inside the transaction: a run queued behind others is recorded (and placed in an
+    // event window) at the time it is written, so none lands in a window that has ended.
+    const now = this.#clock.now();
+    const id = yield* awaited(
+      this.#statements.insertIfAbsent(trx, {
         ...key,
         adapterId,
         adapterType: type.id,
         adapterVersion: type.version,
         contentHash: content.hash,
-        status,
+        status: statusOf(derivation),
         payload: content.canonicalPayload,
         result: derivation.ok ? derivation.result : null,
         hintMismatches: derivation.ok ? derivation.hintMismatches : [],
         rejectionReason: derivation.ok ? null : derivation.reason,
         responseStatus: derivation.ok ? 200 : 422,
         createdAt: now,
-      });
-      if (id === undefined) return { kind: 'exists' };
-      const recorded = derivation.ok
-        ? await this.#scores.recordScores(trx, {
+      }),
+    );
+    if (id === undefined) return { kind: 'exists' };
+    const recorded = derivation.ok
+      ? yield* awaited(
+          this.#scores.recordScores(trx, {
             game,
             playerId: player.id,
             displayName: player.displayName,
             adapterId,
             result: derivation.result,
             achievedAt: now,
-          })
-        : undefined;
-      return { kind: 'inserted', id, recorded };
-    }, player.id);
-    if (written.kind === 'exists') return { kind: 'exists', stored: Promise.resolve() };
-    this.#onRecorded({ gameId: game.id, adapterId, status });
-    if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
-    const leaderboards = await written.recorded!.publish();
-    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards, notScored: [...written.recorded!.refused] };
-    const stored = this.#storeResponse(written.id, JSON.stringify(body));
-    return { kind: 'accepted', body, stored };
+          }),
+        )
+      : undefined;
+    return { kind: 'inserted', id, recorded };
   }
 
   /**
@@ -205,14 +225,14 @@ export class RunSubmissions {
    * queued for them runs: one write (one statement on PostgreSQL) for many runs. Resolves once
    * that write has committed.
    */
-  #storeResponse(id: number, body: string): Promise<void> {
+  #storeResponse(id: number, body: string): Promise<unknown> {
     let pending = this.#pendingResponses;
     if (!pending) {
       const responses: Array<{ id: number; body: string }> = [];
       // Queued at once (a drain waits for it); whatever joins before it runs is written with it.
-      const stored = this.#writer.write(async (trx) => {
+      const stored = this.#writer.write((trx) => {
         if (this.#pendingResponses?.responses === responses) this.#pendingResponses = undefined;
-        await this.#storeResponses(trx, responses);
+        return this.#storeResponses(trx, responses);
       }, responsesLane);
       pending = { responses, stored };
       this.#pendingResponses = pending;
