@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { RedisHealth } from '@playstack/server-kit';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 type RouteOptions = Parameters<FastifyRateLimitStore['child']>[0];
 
 /** The plugin's own stores, as its index uses them (CommonJS modules without type declarations). */
-interface PluginStore extends FastifyRateLimitStore {
+export interface PluginStore extends FastifyRateLimitStore {
   read(key: string, callback: Callback, timeWindow: number, max: number): void;
   child(routeOptions: RouteOptions): PluginStore;
 }
@@ -56,15 +56,11 @@ class FallbackStore implements PluginStore {
 }
 
 /**
- * The `store` option for @fastify/rate-limit: Redis with a per-instance fallback. `cache`: how
- * many counters the fallback keeps (the plugin passes a limiter's own `cache` to `child`).
+ * The counters of one limiter: @fastify/rate-limit's in-process store (an LRU of `cache`
+ * counters), or with Redis its Redis store (keys under `nameSpace`) falling back to that one
+ * while Redis is out of use.
  */
-export function fallbackStore(health: RedisHealth, nameSpace: string, cache: number): FastifyRateLimitStoreCtor {
-  return class extends FallbackStore {
-    constructor(options: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-      const continueExceeding = options.continueExceeding ?? false;
-      const exponentialBackoff = options.exponentialBackoff ?? false;
-      super(new RedisStore(continueExceeding, exponentialBackoff, health.redis, nameSpace), new LocalStore(continueExceeding, exponentialBackoff, cache), health);
-    }
-  };
+export function limitStore(health: RedisHealth | undefined, nameSpace: string, cache: number): PluginStore {
+  const local = new LocalStore(false, false, cache);
+  return health ? new FallbackStore(new RedisStore(false, false, health.redis, nameSpace), local, health) : local;
 }

@@ -1,7 +1,6 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
-import type { Limit } from '../rate-limit/rate-limits.js';
+import type { Limit, LimitHook } from '../rate-limit/rate-limits.js';
 import { adapterTypes } from './adapters/registry.js';
 import { RunSubmissions } from './run-submission.js';
 import { countRunsOfPart } from './run-counts.js';
@@ -14,7 +13,7 @@ declare module 'fastify' {
     runs: {
       submissions: RunSubmissions;
       /** Per-player limit of run submissions, after `app.requirePlayer`. */
-      rateLimit: preHandlerAsyncHookHandler;
+      rateLimit: LimitHook;
       /** A page of a game's runs, newest first, for operators (the admin pages). */
       list(filter: RunListFilter): Promise<RunPage>;
     };
