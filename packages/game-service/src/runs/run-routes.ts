@@ -19,7 +19,7 @@ export const runRoutes: GameFeature = async (app) => {
         response: { 200: RunAcceptedResponse, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
       },
     },
-    async (request) =>
+    (request) =>
       app.runs.submissions.submit({
         game: request.game,
         player: request.player,

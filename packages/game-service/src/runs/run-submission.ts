@@ -112,42 +112,60 @@ export class RunSubmissions {
     this.#responseWaitMs = deps.responseWaitMs ?? defaultResponseWaitMs;
   }
 
-  /** Judges and records a run; the accepted body, or ApiError 404/400/409/422. */
-  async submit(submission: Submission): Promise<RunAccepted> {
+  /**
+   * Judges and records a run; the accepted body, or ApiError 404/400/409/422. Chained rather than
+   * `async` on the way of every run: each promise an `async` function and its `await`s add is
+   * also a run through the async hooks on Node.js 20 while a traced request is in flight.
+   */
+  submit(submission: Submission): Promise<RunAccepted> {
+    let key: RunKey;
+    let type: AdapterType;
+    let options: unknown;
+    let content: RunContent;
+    try {
+      ({ key, type, options, content } = this.#checked(submission));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const runKey = runKeyOf(key);
+    const earlier = this.#inFlight.get(runKey);
+    // A duplicate racing one this process is still handling: answer from what that one stored,
+    // or, when it failed before storing anything, judge it afresh.
+    if (earlier) return this.#afterEarlier(earlier, submission, key, content);
+    const attempt = this.#judgeAndRecord(submission, key, type, options, content);
+    // Settles (never rejects) once the outcome is stored or the attempt failed.
+    const forget = () => {
+      this.#inFlight.delete(runKey);
+    };
+    this.#inFlight.set(runKey, attempt.then((outcome) => outcome.stored).then(forget, forget));
+    return attempt.then((outcome) => {
+      if (outcome.kind === 'accepted') return outcome.body;
+      if (outcome.kind === 'rejected') throw rejection(outcome.reason);
+      return this.#answerFromStore(key, submission.adapterId, content.hash);
+    });
+  }
+
+  /** The submission's adapter (404 when the game has none by that id, or it is switched off), key and content. */
+  #checked(submission: Submission): { key: RunKey; type: AdapterType; options: unknown; content: RunContent } {
     const { game, adapterId } = submission;
     const binding = Object.hasOwn(game.adapters, adapterId) ? game.adapters[adapterId] : undefined;
     const type = binding ? this.#adapterTypes.get(binding.type) : undefined;
     if (!binding || !type) throw new ApiError('adapter-not-found', `Game "${game.id}" has no adapter "${adapterId}".`);
     // Switched off in the manifest: no new runs, as if the adapter were not there (its boards stay).
     if (binding.enabled === false) throw new ApiError('adapter-not-found', `Adapter "${adapterId}" of game "${game.id}" is switched off.`);
-
     assertPayloadDepth(submission.payload);
     const key: RunKey = { gameId: game.id, playerId: submission.player.id, runId: submission.runId };
-    const content = runContent(adapterId, submission.payload);
-    const runKey = runKeyOf(key);
-    const earlier = this.#inFlight.get(runKey);
-    let known: StoredOutcome | undefined;
-    if (earlier) {
-      // A duplicate racing one this process is still handling: answer from what that one stored,
-      // or, when it failed before storing anything, judge it afresh.
-      await earlier;
-      known = await this.#statements.findOutcome(this.#db, key);
-      if (!known) return this.submit(submission);
-    } else {
-      const attempt = this.#judgeAndRecord(submission, key, type, binding.options ?? {}, content);
-      // Settles (never rejects) once the outcome is stored or the attempt failed.
-      const forget = () => {
-        this.#inFlight.delete(runKey);
-      };
-      this.#inFlight.set(runKey, attempt.then((outcome) => outcome.stored).then(forget, forget));
-      const outcome = await attempt;
-      if (outcome.kind === 'accepted') return outcome.body;
-      if (outcome.kind === 'rejected') throw rejection(outcome.reason);
-    }
-    return this.#answerFromStore(key, adapterId, content.hash, known);
+    return { key, type, options: binding.options ?? {}, content: runContent(adapterId, submission.payload) };
   }
 
-  async #judgeAndRecord(
+  async #afterEarlier(earlier: Promise<unknown>, submission: Submission, key: RunKey, content: RunContent): Promise<RunAccepted> {
+    await earlier;
+    const known = await this.#statements.findOutcome(this.#db, key);
+    if (!known) return this.submit(submission);
+    return this.#answerFromStore(key, submission.adapterId, content.hash, known);
+  }
+
+  #judgeAndRecord(
     submission: Submission,
     key: RunKey,
     type: AdapterType,
@@ -162,21 +180,33 @@ export class RunSubmissions {
     try {
       assertPayloadShape(type, payload);
     } catch (error) {
-      // The same runId with different content is a conflict whatever the new content's shape.
-      if (await this.#statements.findOutcome(this.#db, key)) throw conflict(key.runId);
-      throw error;
+      return this.#refusedShape(key, error);
     }
-    const derivation = inSpan(`derive ${type.id}`, { 'game.id': game.id, 'game.adapter.id': adapterId, 'game.adapter.type': type.id, 'game.adapter.version': type.version }, () => type.derive(payload, { options }));
+    let derivation: Derivation;
+    try {
+      derivation = inSpan(`derive ${type.id}`, { 'game.id': game.id, 'game.adapter.id': adapterId, 'game.adapter.type': type.id, 'game.adapter.version': type.version }, () => type.derive(payload, { options }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const status = statusOf(derivation);
-    const written = await this.#writer.write<WriteOutcome>((trx) => runFlow(this.#record(trx, submission, key, type, content, derivation)), player.id);
-    if (written.kind === 'exists') return { kind: 'exists', stored: Promise.resolve() };
-    this.#onRecorded({ gameId: game.id, adapterId, status });
-    if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
-    const published = written.recorded!.publish();
-    const leaderboards = published instanceof Promise ? await published : published;
-    const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards, notScored: [...written.recorded!.refused] };
-    const stored = this.#storeResponse(written.id, JSON.stringify(body));
-    return { kind: 'accepted', body, stored };
+    return this.#writer.write<WriteOutcome>((trx) => runFlow(this.#record(trx, submission, key, type, content, derivation)), player.id).then((written) => {
+      if (written.kind === 'exists') return { kind: 'exists', stored: Promise.resolve() };
+      this.#onRecorded({ gameId: game.id, adapterId, status });
+      if (!derivation.ok) return { kind: 'rejected', reason: derivation.reason, stored: Promise.resolve() };
+      const { refused, publish } = written.recorded!;
+      const accepted = (leaderboards: BoardStanding[]) => {
+        const body: RunAccepted = { runId: key.runId, adapterId, status: 'accepted', result: derivation.result, leaderboards, notScored: [...refused] };
+        return { kind: 'accepted' as const, body, stored: this.#storeResponse(written.id, JSON.stringify(body)) };
+      };
+      const published = publish();
+      return published instanceof Promise ? published.then(accepted) : accepted(published);
+    });
+  }
+
+  /** Evidence of the wrong shape: its error, unless the runId is taken (409 whatever the new content's shape). */
+  async #refusedShape(key: RunKey, error: unknown): Promise<never> {
+    if (await this.#statements.findOutcome(this.#db, key)) throw conflict(key.runId);
+    throw error;
   }
 
   /**
