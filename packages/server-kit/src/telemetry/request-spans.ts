@@ -1,4 +1,4 @@
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { context, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordFailure, sampledRoot, type Tracing } from './tracing.js';
@@ -25,7 +25,9 @@ export interface RequestSpanOptions {
  * run from `done` of its first hook, and Fastify runs what follows a body's reading in the async
  * context the reading started in (an AsyncResource), however late the body arrives; the
  * response's events (`onResponse` hooks, the request's log line) run in the context of the write
- * that ended the response. Errors handed to Fastify are `exception` events; a 5xx answer sets the
+ * that ended the response. Where the context follows promises only (`PromiseContextManager`), a
+ * body's reading and the response's events lose it, so the request's span is made active again
+ * in `preValidation` (after the body is read) and `onResponse`. Errors handed to Fastify are `exception` events; a 5xx answer sets the
  * span's status to ERROR.
  *
  * A sampled request changes no object whose code every request runs: no listeners wrapped on its
@@ -37,7 +39,10 @@ export function traceRequests(app: FastifyInstance, tracing: Tracing, options: R
   app.decorateRequest('otelSpan', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     if (options.untraced?.(request)) {
-      context.with(suppressTracing(context.active()), done);
+      // Where the context follows promises only, it is the root's once the body is read, where
+      // nothing starts spans: entering one here would only engage the promise hooks.
+      if (tracing.contextFollowsCallbacks) context.with(suppressTracing(context.active()), done);
+      else done();
       return;
     }
     // A new trace is sampled or not before anything is created: an unsampled request costs a
@@ -87,6 +92,16 @@ export function traceRequests(app: FastifyInstance, tracing: Tracing, options: R
     });
     context.with(active, done);
   });
+  if (!tracing.contextFollowsCallbacks) {
+    // Hooks that take callbacks: an async hook costs every request a promise and a microtask.
+    const reenter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
+      const span = request.otelSpan;
+      if (span) context.with(trace.setSpan(ROOT_CONTEXT, span), done);
+      else done();
+    };
+    app.addHook('preValidation', reenter);
+    app.addHook('onResponse', reenter);
+  }
   app.addHook('onError', (request, _reply, error, done) => {
     const span = request.otelSpan;
     if (span) {

@@ -13,6 +13,7 @@ import {
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
+import { asyncContextFrameInUse, PromiseContextManager } from './promise-context.js';
 
 /** What tracing needs to know about the service it runs in. */
 export interface TracingIdentity {
@@ -26,11 +27,18 @@ export interface Tracing {
   readonly tracer: Tracer;
   /**
    * Marks sampled work in flight (a sampled request) until the returned release is called. The
-   * context (AsyncLocalStorage) is engaged only while some is: on Node.js before 24 an engaged
-   * AsyncLocalStorage runs async hooks on every promise of every request, unsampled too, which
-   * was most of what 10% sampling cost.
+   * context manager is engaged only while some is: without the async context frame (Node.js 20,
+   * 22 without the flag) an engaged one runs hooks on every promise of every request, unsampled
+   * too, which was most of what 10% sampling cost.
    */
   holdContext(): () => void;
+  /**
+   * Whether the active context follows every kind of callback (timers, emitters, an
+   * `AsyncResource`'s scope: `AsyncLocalStorage`, with the async context frame), or promises only
+   * (`PromiseContextManager`, where `AsyncLocalStorage` would run on async hooks): then whoever
+   * resumes a request's work from such a callback re-enters its context.
+   */
+  readonly contextFollowsCallbacks: boolean;
   /**
    * Whether a new trace (a request without `traceparent`) is sampled: a draw at the root ratio
    * `OTEL_TRACES_SAMPLER(_ARG)` configure, made before anything is created, so that an unsampled
@@ -156,7 +164,10 @@ export async function startTracing(identity: TracingIdentity, env: Readonly<Reco
   const resource = serviceResource(identity);
   const { sampler, rootRatio } = samplerFromEnv(env);
   const provider = new BasicTracerProvider({ resource, sampler: decidedFirst(sampler), spanProcessors: [new BatchSpanProcessor(await exporterFor(env))] });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
+  // Where AsyncLocalStorage would run on async hooks, promise hooks alone carry the context: about
+  // half their cost per promise (see PromiseContextManager).
+  const contextFollowsCallbacks = asyncContextFrameInUse();
+  const contextManager = contextFollowsCallbacks ? new AsyncLocalStorageContextManager().enable() : new PromiseContextManager();
   context.setGlobalContextManager(contextManager);
   let held = 0;
   const releaseContext = () => {
@@ -173,6 +184,7 @@ export async function startTracing(identity: TracingIdentity, env: Readonly<Reco
   trace.setGlobalTracerProvider(provider);
   const tracing: Tracing = {
     tracer: provider.getTracer(identity.serviceName, identity.serviceVersion),
+    contextFollowsCallbacks,
     holdContext() {
       held += 1;
       let released = false;
