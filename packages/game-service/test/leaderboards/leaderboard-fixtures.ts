@@ -30,7 +30,7 @@ export async function recordResult(
   result: Record<string, number>,
   achievedAt: number = app.clock.now(),
 ): Promise<BoardStanding[]> {
-  const pending = await app.database.db.transaction().execute((trx) =>
+  const pending = await app.database.db.transaction().execute(async (trx) =>
     app.leaderboards.recordScores(trx, {
       game,
       playerId: player.id,

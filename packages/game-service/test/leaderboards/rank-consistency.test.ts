@@ -105,7 +105,7 @@ describeEachDatabase('rank engine and SQL', (database) => {
       async function runThenChangeBehind(game: GameDefinition, playerId: string, app: GameApp = suite.app) {
         await recordResult(app, game, { id: playerId }, { score: 10, durationMs: 1 });
         await app.leaderboards.ranks.checkConsistency();
-        const pending = await app.database.db.transaction().execute((trx) =>
+        const pending = await app.database.db.transaction().execute(async (trx) =>
           app.leaderboards.recordScores(trx, { game, playerId, displayName: playerId, adapterId: 'score', result: { score: 20, durationMs: 1 }, achievedAt: clock.now() }),
         );
         await app.database.db.updateTable('leaderboard_entries').set({ score: 5 }).where('game_id', '=', game.id).where('board_id', '=', 'high').where('player_id', '=', playerId).execute();

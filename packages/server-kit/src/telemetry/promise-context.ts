@@ -90,10 +90,12 @@ export class PromiseContextManager implements ContextManager {
   /** `target` run in `context` when it is a function; anything else (an emitter) is returned as it is. */
   bind<T>(context: Context, target: T): T {
     if (typeof target !== 'function') return target;
-    const run = target as unknown as (...args: unknown[]) => unknown;
+    const run: Function = target;
     const withContext = this.with;
-    return function (this: unknown, ...args: unknown[]) {
-      return withContext(context, () => run.apply(this, args));
-    } as unknown as T;
+    const bound = function (this: unknown, ...args: unknown[]): unknown {
+      return withContext(context, () => Reflect.apply(run, this, args));
+    };
+    // A function of the same parameters and result as `target`.
+    return bound as T;
   }
 }
