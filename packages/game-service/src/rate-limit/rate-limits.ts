@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '@playstack/server-kit';
-import { limitStore, type PluginStore } from './fallback-store.js';
+import { limitStore, type CounterStore } from './fallback-store.js';
 
 /** A limiter, as an onRequest or preHandler hook. */
 export type LimitHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
@@ -53,7 +53,7 @@ const nameSpace = 'rate-limit:';
  * the async hooks on Node.js 20 while a traced request is in flight. A store that fails lets the
  * request pass.
  */
-function limitHook(store: PluginStore, limit: Limit, keyOf: (request: FastifyRequest) => string): LimitHook {
+function limitHook(store: CounterStore, limit: Limit, keyOf: (request: FastifyRequest) => string): LimitHook {
   return (request, reply, done) => {
     store.incr(
       keyOf(request),
@@ -71,7 +71,7 @@ function limitHook(store: PluginStore, limit: Limit, keyOf: (request: FastifyReq
           done();
           return;
         }
-        reply.header('retry-after', resetSeconds);
+        // `Retry-After` comes with the error (at least one second).
         done(rateLimited(counted.ttl));
       },
       limit.timeWindowMs,

@@ -48,6 +48,14 @@ type WriteOutcome =
   | { kind: 'inserted'; id: number; recorded: PendingStandings | undefined }
   | { kind: 'exists' };
 
+/** A submission once its adapter is found and its payload's depth checked. */
+interface CheckedSubmission {
+  key: RunKey;
+  type: AdapterType;
+  options: unknown;
+  content: RunContent;
+}
+
 /** A run's status from its derivation: refused evidence is rejected, disagreeing hints flag it. */
 function statusOf(derivation: Derivation): RunStatus {
   return !derivation.ok ? 'rejected' : derivation.hintMismatches.length > 0 ? 'flagged' : 'accepted';
@@ -118,15 +126,13 @@ export class RunSubmissions {
    * also a run through the async hooks on Node.js 20 while a traced request is in flight.
    */
   submit(submission: Submission): Promise<RunAccepted> {
-    let key: RunKey;
-    let type: AdapterType;
-    let options: unknown;
-    let content: RunContent;
+    let checked: CheckedSubmission;
     try {
-      ({ key, type, options, content } = this.#checked(submission));
+      checked = this.#checked(submission);
     } catch (error) {
       return Promise.reject(error);
     }
+    const { key, type, options, content } = checked;
     const runKey = runKeyOf(key);
     const earlier = this.#inFlight.get(runKey);
     // A duplicate racing one this process is still handling: answer from what that one stored,
@@ -146,7 +152,7 @@ export class RunSubmissions {
   }
 
   /** The submission's adapter (404 when the game has none by that id, or it is switched off), key and content. */
-  #checked(submission: Submission): { key: RunKey; type: AdapterType; options: unknown; content: RunContent } {
+  #checked(submission: Submission): CheckedSubmission {
     const { game, adapterId } = submission;
     const binding = Object.hasOwn(game.adapters, adapterId) ? game.adapters[adapterId] : undefined;
     const type = binding ? this.#adapterTypes.get(binding.type) : undefined;

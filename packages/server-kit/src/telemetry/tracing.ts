@@ -164,8 +164,8 @@ export async function startTracing(identity: TracingIdentity, env: Readonly<Reco
   const resource = serviceResource(identity);
   const { sampler, rootRatio } = samplerFromEnv(env);
   const provider = new BasicTracerProvider({ resource, sampler: decidedFirst(sampler), spanProcessors: [new BatchSpanProcessor(await exporterFor(env))] });
-  // Where AsyncLocalStorage would run on async hooks, promise hooks alone carry the context: about
-  // half their cost per promise (see PromiseContextManager).
+  // Where AsyncLocalStorage would run on async hooks (their bookkeeping on every promise, tick,
+  // timer and socket callback), promise hooks alone carry the context (see PromiseContextManager).
   const contextFollowsCallbacks = asyncContextFrameInUse();
   const contextManager = contextFollowsCallbacks ? new AsyncLocalStorageContextManager().enable() : new PromiseContextManager();
   context.setGlobalContextManager(contextManager);
