@@ -4,6 +4,7 @@ import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { asBrowser, setUpFirstAdmin, signIn, firstAdmin, type BrowserSession } from './support/browser-session.js';
 import { envelope, newSpanId, newTraceId } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
+import { durationCodesWindowMax } from '../src/query/occurrences-view.js';
 
 const key = 'occurrence-search-key-0123456789';
 
@@ -187,6 +188,58 @@ describeEachDatabase('occurrence search: duration, error type, HTTP status class
       const body = (await asBrowser(small, smallSession, { url: '/api/v1/occurrences?status=error' })).json() as { total: number; search: unknown };
       expect(body.total).toBe(4);
       expect(body.search).toBeNull();
+    });
+  });
+
+  describe('a search window above the bound of the durations code array (SQLite bins larger windows by GROUP BY)', () => {
+    let large: App;
+    let largeSession: BrowserSession;
+    beforeAll(async () => {
+      large = await buildTestApp(database(), { SERVICE_API_KEY: key, OCCURRENCE_SEARCH_WINDOW: String(durationCodesWindowMax + 1) });
+      largeSession = await signIn(large, firstAdmin.email, firstAdmin.password);
+    });
+    afterAll(async () => {
+      await large.close();
+    });
+
+    it('spreads the same durations over the same bins as the default window', async () => {
+      for (const filters of cases.filter((f) => f.minDurationMs === undefined && f.maxDurationMs === undefined)) {
+        const url = `/api/v1/occurrences/durations?${queryString(filters)}`;
+        const expectedBody = (await get(url)).json() as { bins: unknown[]; total: number };
+        const body = (await asBrowser(large, largeSession, { url })).json() as { bins: unknown[]; total: number; search: { window: number } };
+        expect(body.bins, url).toEqual(expectedBody.bins);
+        expect(body.total, url).toBe(expectedBody.total);
+        expect(body.search.window).toBe(durationCodesWindowMax + 1);
+      }
+    });
+
+    it('bins sub-millisecond durations (negative bins) alike on both paths, 1 µs and below in the lowest', async () => {
+      // A day and a half back, outside the default range the other tests read.
+      const atMs = baseMs - 36 * 3600_000;
+      const tiny = [0.0005, 0.0005, 0.002, 0.05].map((durationMs, index) => ({
+        traceId: newTraceId(),
+        spanId: newSpanId(),
+        operation: 'tick',
+        kind: 'internal',
+        startedAt: new Date(atMs + index * 1000).toISOString(),
+        durationMs,
+        status: index === 0 ? 'error' : 'ok',
+        ...(index === 0 ? { error: { type: 'TickError', message: 'failed' } } : {}),
+      }));
+      const sent = await app.inject({ method: 'POST', url: '/api/v1/ingest', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: envelope(tiny, { service: 'ticker', environment: 'production' }) });
+      expect(sent.statusCode, sent.body).toBe(202);
+      const url = `/api/v1/occurrences/durations?service=ticker&from=${new Date(atMs - 60_000).toISOString()}&to=${new Date(atMs + 60_000).toISOString()}`;
+      for (const [target, session] of [[app, session], [large, largeSession]] as const) {
+        const body = (await asBrowser(target, session, { url })).json() as { bins: Array<{ fromMs: number; count: number; errorCount: number }>; total: number };
+        // floor(log10(d) * 10): 1 µs and below -> -30, 0.002 -> -27, 0.05 -> -14.
+        expect(body.bins.map(({ count, errorCount }) => ({ count, errorCount }))).toEqual([
+          { count: 2, errorCount: 1 },
+          { count: 1, errorCount: 0 },
+          { count: 1, errorCount: 0 },
+        ]);
+        expect(body.bins.map((bin) => bin.fromMs)).toEqual([0.001, Math.round(10 ** -2.7 * 1000) / 1000, Math.round(10 ** -1.4 * 1000) / 1000]);
+        expect(body.total).toBe(4);
+      }
     });
   });
 
