@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import type { App } from '@playstack/server-kit';
-import { describeEachDatabase } from '@playstack/server-kit/testing';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '@playstack/server-kit/testing';
 import { asBrowser, setUpFirstAdmin, signIn, firstAdmin, type BrowserSession } from './support/browser-session.js';
 import { envelope, newSpanId, newTraceId } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
@@ -229,8 +230,8 @@ describeEachDatabase('occurrence search: duration, error type, HTTP status class
       const sent = await app.inject({ method: 'POST', url: '/api/v1/ingest', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: envelope(tiny, { service: 'ticker', environment: 'production' }) });
       expect(sent.statusCode, sent.body).toBe(202);
       const url = `/api/v1/occurrences/durations?service=ticker&from=${new Date(atMs - 60_000).toISOString()}&to=${new Date(atMs + 60_000).toISOString()}`;
-      for (const [target, session] of [[app, session], [large, largeSession]] as const) {
-        const body = (await asBrowser(target, session, { url })).json() as { bins: Array<{ fromMs: number; count: number; errorCount: number }>; total: number };
+      for (const [target, asWho] of [[app, session], [large, largeSession]] as const) {
+        const body = (await asBrowser(target, asWho, { url })).json() as { bins: Array<{ fromMs: number; count: number; errorCount: number }>; total: number };
         // floor(log10(d) * 10): 1 µs and below -> -30, 0.002 -> -27, 0.05 -> -14.
         expect(body.bins.map(({ count, errorCount }) => ({ count, errorCount }))).toEqual([
           { count: 2, errorCount: 1 },
@@ -280,5 +281,41 @@ describeEachDatabase('occurrence search: duration, error type, HTTP status class
     it('needs a session', async () => {
       expect((await app.inject({ url: `/api/v1/lookup/${traceIds[0]}` })).statusCode).toBe(401);
     });
+  });
+});
+
+describe("the SQLite occurrence search's window, read from the start-time index alone", () => {
+  let database: TestDatabase;
+  let app: App;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    app = await buildTestApp(database, { SERVICE_API_KEY: key });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.dispose();
+  });
+
+  const plan = async (query: ReturnType<typeof sql>) =>
+    (await sql<{ detail: string }>`explain query plan ${query}`.execute(app.database.db)).rows.map((row) => row.detail).join(' | ');
+  // The shapes occurrences-view.ts builds for a search without a service: the window's bounds, then the row filters.
+  const window = sql`started_at >= 1 and started_at < 2 and (started_at > 1 or (started_at = 1 and id >= 5))`;
+
+  it('checks duration, status, HTTP status class and error type without reading table rows, in list order', async () => {
+    const list = await plan(sql`
+      select id from occurrences where ${window} and duration_ms >= 100 and duration_ms <= 500 and http_status_code >= 500 and http_status_code < 600
+      and error_type = 'TimeoutError' and status = 'error' order by started_at desc, id desc`);
+    expect(list).toMatch(/SEARCH occurrences USING COVERING INDEX occurrences_started_at \(started_at>\? AND started_at<\?\)/);
+    expect(list).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it("draws the duration chart's window from the index alone, and finds the window's end there", async () => {
+    expect(await plan(sql`select json_group_array(cast(floor(log10(max(duration_ms, 0.001)) * 10) as integer) * 2 + (status = 'error')) from occurrences where ${window}`)).toMatch(
+      /^SEARCH occurrences USING COVERING INDEX occurrences_started_at /,
+    );
+    expect(await plan(sql`select started_at, id from occurrences where started_at >= 1 and started_at < 2 order by started_at desc, id desc limit 1 offset 49999`)).toMatch(
+      /^SEARCH occurrences USING COVERING INDEX occurrences_started_at \(started_at>\? AND started_at<\?\)$/,
+    );
   });
 });

@@ -20,6 +20,7 @@ import { logsTextIndexColumnsize } from './20261127183000-logs-text-index-column
 import { sixHourTier } from './20261203160000-six-hour-tier.js';
 import { operationKeys } from './20261204200000-operation-keys.js';
 import { logsTraceDirectory } from './20261207020000-logs-trace-directory.js';
+import { occurrencesTimeCoveringIndex } from './20261207130000-occurrences-time-covering-index.js';
 
 /**
  * The observability service's migrations, applied in name order. A new one is named
@@ -50,4 +51,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261203160000-six-hour-tier': sixHourTier,
   '20261204200000-operation-keys': operationKeys,
   '20261207020000-logs-trace-directory': logsTraceDirectory,
+  '20261207130000-occurrences-time-covering-index': occurrencesTimeCoveringIndex,
 };
