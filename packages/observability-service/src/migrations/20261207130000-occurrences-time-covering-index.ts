@@ -8,11 +8,12 @@ import type { ServiceMigration } from '@playstack/server-kit';
  * (the duration filter, the status class, the error type, the duration chart) is then read from
  * the index alone, instead of one table row looked up per index entry: at 10M occurrences the
  * duration list went from 22-34 ms to 6-7 ms, the chart from 15-20 ms to 8 ms
- * (docs/observability-read-api.md, Occurrence search). The index is written where the newest
- * rows go (start times are nearly in arrival order), so the wider entries cost ingestion little.
+ * (docs/observability-read-api.md, Occurrence search). Its entries are about 34 bytes instead
+ * of 15, which cost span ingestion on SQLite 8-9 % of its throughput (docs/performance.md, The
+ * covering start-time index).
  *
- * Rebuilding it reads the whole table once: about 6 s per 10M occurrences on SQLite (the
- * service's start waits for it); on PostgreSQL the table is locked against writes meanwhile.
+ * Rebuilding it reads the whole table once: 6-14 s per 10M occurrences on SQLite (the service's
+ * start waits for it); on PostgreSQL the table is locked against writes meanwhile.
  */
 export const occurrencesTimeCoveringIndex: ServiceMigration = {
   async up(db: Kysely<any>) {
