@@ -68,3 +68,23 @@ it('bulk-loads exactly what ingesting the same rows through the telemetry store 
   expect(expected.operation_rollups!.length).toBeGreaterThan(100);
   for (const table of ingestedTables) expect({ table, rows: actual[table] }).toEqual({ table, rows: expected[table] });
 }, 120_000);
+
+it('hands the rows over in the order live ingestion stores them: each service\'s 5-second slice together, not start order', () => {
+  const rows = [...dataSetBatches(shape, 1)].flat();
+  const slice = (row: { started_at: number }) => Math.floor(row.started_at / 5_000);
+  let outOfStartOrder = 0;
+  const seenRuns = new Set<string>();
+  for (let index = 1; index < rows.length; index += 1) {
+    const previous = rows[index - 1]!;
+    const row = rows[index]!;
+    expect(slice(row)).toBeGreaterThanOrEqual(slice(previous));
+    if (row.started_at < previous.started_at) outOfStartOrder += 1;
+    // A service's rows of a slice form one run: once another service's run began, it never comes back.
+    const run = `${slice(row)} ${row.service}`;
+    if (run !== `${slice(previous)} ${previous.service}`) {
+      expect(seenRuns.has(run), run).toBe(false);
+      seenRuns.add(`${slice(previous)} ${previous.service}`);
+    }
+  }
+  expect(outOfStartOrder).toBeGreaterThan(rows.length / 10);
+});
