@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { App } from '@playstack/server-kit';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '@playstack/server-kit/testing';
 import { asBrowser, setUpFirstAdmin, signIn, firstAdmin, type BrowserSession } from './support/browser-session.js';
-import { envelope, newSpanId, newTraceId } from './support/envelopes.js';
+import { envelope, minimalOccurrence, newSpanId, newTraceId } from './support/envelopes.js';
 import { buildTestApp } from './support/test-app.js';
 import { durationCodesWindowMax } from '../src/query/occurrences-view.js';
 
@@ -217,16 +217,12 @@ describeEachDatabase('occurrence search: duration, error type, HTTP status class
     it('bins sub-millisecond durations (negative bins) alike on both paths, 1 µs and below in the lowest', async () => {
       // A day and a half back, outside the default range the other tests read.
       const atMs = baseMs - 36 * 3600_000;
-      const tiny = [0.0005, 0.0005, 0.002, 0.05].map((durationMs, index) => ({
-        traceId: newTraceId(),
-        spanId: newSpanId(),
-        operation: 'tick',
-        kind: 'internal',
-        startedAt: new Date(atMs + index * 1000).toISOString(),
-        durationMs,
-        status: index === 0 ? 'error' : 'ok',
-        ...(index === 0 ? { error: { type: 'TickError', message: 'failed' } } : {}),
-      }));
+      const tiny = [0.0005, 0.0005, 0.002, 0.05].map((durationMs, index) =>
+        minimalOccurrence(new Date(atMs + index * 1000).toISOString(), {
+          durationMs,
+          ...(index === 0 ? { status: 'error', error: { type: 'TickError', message: 'failed' } } : {}),
+        }),
+      );
       const sent = await app.inject({ method: 'POST', url: '/api/v1/ingest', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: envelope(tiny, { service: 'ticker', environment: 'production' }) });
       expect(sent.statusCode, sent.body).toBe(202);
       const url = `/api/v1/occurrences/durations?service=ticker&from=${new Date(atMs - 60_000).toISOString()}&to=${new Date(atMs + 60_000).toISOString()}`;
