@@ -13,7 +13,8 @@ import type { ServiceMigration } from '@playstack/server-kit';
  * covering start-time index).
  *
  * Rebuilding it reads the whole table once: 6-14 s per 10M occurrences on SQLite (the service's
- * start waits for it); on PostgreSQL the table is locked against writes meanwhile.
+ * start waits for it); on PostgreSQL the table is locked against reads and writes meanwhile
+ * (the drop's lock is held until the migrations' transaction commits: docs/operations.md, Upgrades).
  */
 export const occurrencesTimeCoveringIndex: ServiceMigration = {
   async up(db: Kysely<any>) {
