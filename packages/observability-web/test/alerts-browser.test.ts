@@ -117,8 +117,22 @@ describeEachDatabase('alerts in a browser', (database) => {
   });
 
   it('lists every transition on the history page, filtered by rule and state, with links to the rule and its evidence', async () => {
+    // A sparkline that arrives late takes no more room than its placeholder did: the link below the rules stays put.
+    let releaseSeries!: () => void;
+    const seriesHeld = new Promise<void>((resolve) => (releaseSeries = resolve));
+    await dashboard.page.route('**/api/v1/alerts/rules/*/series*', async (route) => {
+      await seriesHeld;
+      await route.continue();
+    });
     await dashboard.page.getByRole('link', { name: 'Alerts', exact: true }).click();
-    await dashboard.page.getByRole('link', { name: 'All history →' }).click();
+    const allHistory = dashboard.page.getByRole('link', { name: 'All history →' });
+    await dashboard.page.getByRole('table', { name: 'Alert rules' }).getByRole('row', { name: /checkout failing/ }).waitFor();
+    const before = await allHistory.boundingBox();
+    releaseSeries();
+    await dashboard.page.getByRole('img', { name: /checkout failing: error-rate over 24 hours/ }).waitFor();
+    expect(await allHistory.boundingBox()).toEqual(before);
+    await dashboard.page.unroute('**/api/v1/alerts/rules/*/series*');
+    await allHistory.click();
     await dashboard.page.waitForURL(/\/alerts\/history/);
     const table = dashboard.page.getByRole('table', { name: 'Alert history' });
     const rows = table.getByRole('row', { name: /checkout failing/ });

@@ -16,6 +16,8 @@ import { RuleEditor } from './rule-editor.js';
 
 /** Transitions shown under the rules; the history page has them all. */
 const latestShown = 10;
+/** A rule's sparkline, in pixels. */
+const sparkline = { width: 240, height: 40 };
 
 function scopeOf(rule: AlertRuleView['rule']): string {
   return [rule.service, rule.operation, rule.environment, rule.tenant && `tenant ${rule.tenant}`].filter(Boolean).join(' · ');
@@ -23,8 +25,14 @@ function scopeOf(rule: AlertRuleView['rule']): string {
 
 function RuleSparkline({ rule }: { rule: AlertRuleView }) {
   const series = useApi<AlertSeries>(`/api/v1/alerts/rules/${encodeURIComponent(rule.id)}/series`, { hours: 24 });
-  if (!series.data) return <span class="muted">…</span>;
-  return <ThresholdSparkline points={series.data.points} threshold={series.data.threshold} firing={series.data.firing} width={240} height={40} label={`${rule.rule.name}: ${rule.rule.metric} over 24 hours against ${rule.rule.threshold}`} />;
+  // The placeholder takes the sparkline's room, so nothing below moves when it arrives.
+  if (!series.data)
+    return (
+      <div class="sparkline muted" style={{ width: `${sparkline.width}px`, height: `${sparkline.height}px` }} aria-busy="true">
+        …
+      </div>
+    );
+  return <ThresholdSparkline points={series.data.points} threshold={series.data.threshold} firing={series.data.firing} width={sparkline.width} height={sparkline.height} label={`${rule.rule.name}: ${rule.rule.metric} over 24 hours against ${rule.rule.threshold}`} />;
 }
 
 /** Alerts: the rules with their state and a sparkline against the threshold, the editor, and the latest transitions (`?rule=` marks one rule). */
