@@ -228,11 +228,26 @@ describeEachDatabase('dashboard in a browser', (database) => {
   });
 
   it('filters occurrences by status=error, in the URL', async () => {
+    // The list and the duration histogram above it load separately: a histogram that arrives after
+    // the list takes no more room than its placeholder did, so the pager below stays put.
+    let releaseDurations!: () => void;
+    const durationsHeld = new Promise<void>((resolve) => (releaseDurations = resolve));
+    await page.route('**/api/v1/occurrences/durations*', async (route) => {
+      await durationsHeld;
+      await route.continue();
+    });
     await page.getByRole('link', { name: 'Occurrences', exact: true }).click();
     await page.getByRole('table', { name: 'Occurrences' }).waitFor();
     const total = sample.traces * sample.spansPerTrace;
     await page.getByText(`1–50 of ${total}`).waitFor();
-    await page.getByRole('button', { name: 'Older' }).click();
+    const older = page.getByRole('button', { name: 'Older' });
+    const before = await older.boundingBox();
+    await shot('occurrences-histogram-loading');
+    releaseDurations();
+    await page.getByRole('img', { name: /Occurrences per duration/ }).waitFor();
+    expect(await older.boundingBox()).toEqual(before);
+    await page.unroute('**/api/v1/occurrences/durations*');
+    await older.click();
     await page.waitForURL(/offset=50/);
     await page.getByText(`51–${total} of ${total}`).waitFor();
     expect(await page.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);

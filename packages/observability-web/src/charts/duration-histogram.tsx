@@ -117,3 +117,23 @@ export function DurationHistogram({
     </figure>
   );
 }
+
+/**
+ * Stands in for the histogram while its data loads: the same frame, caption line, plot height and
+ * scale line, so the list below (which loads separately) does not move when the histogram arrives.
+ */
+export function DurationHistogramPlaceholder() {
+  return (
+    <figure class="chart duration-histogram" aria-busy="true">
+      <figcaption class="chart-title">
+        Duration distribution <span class="muted">(loading…)</span>
+      </figcaption>
+      <div class="histogram" role="status" aria-live="polite">
+        <span class="visually-hidden">Loading…</span>
+      </div>
+      <div class="histogram-scale muted">
+        <span>{'\u00a0'}</span>
+      </div>
+    </figure>
+  );
+}

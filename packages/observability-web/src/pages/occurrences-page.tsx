@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { OccurrenceDurationsResponse, OccurrencesResponse } from '../api/api-types.js';
-import { DurationHistogram } from '../charts/duration-histogram.js';
+import { DurationHistogram, DurationHistogramPlaceholder } from '../charts/duration-histogram.js';
 import { NameOptions } from '../components/filter-selects.js';
 import { useApi } from '../api/use-api.js';
 import { DataState } from '../components/data-state.js';
@@ -138,7 +138,8 @@ export function OccurrencesPage() {
           {attributeError}
         </p>
       ) : null}
-      <DataState state={durations}>
+      {/* The list and its pager sit below the histogram: its placeholder takes the histogram's room. */}
+      <DataState state={durations} loading={<DurationHistogramPlaceholder />}>
         {(data) => (
           <DurationHistogram
             durations={data}
