@@ -67,9 +67,28 @@ describeEachDatabase('error groups in a browser', (database) => {
     const groupUrl = dashboard.page.url();
     await dashboard.page.getByRole('table', { name: 'Latest occurrences' }).locator('tbody tr').first().getByRole('link').first().click();
     await dashboard.page.waitForURL(/\/occurrences\/\d+/);
+    // The group page's events chart is drawn with the page: the link below it stays where it first
+    // showed (its page offset, read at each frame until it shows) once the chart is there.
+    // Strings, not functions: these run in the page, whose DOM types this Node-side file does not load.
+    const exampleLinkTop = `(() => {
+      const link = [...document.querySelectorAll('a')].find((a) => a.textContent.trim() === 'View example trace');
+      return link && link.getBoundingClientRect().top + window.scrollY;
+    })()`;
+    await dashboard.page.evaluate(`void (window.exampleLinkFirstTop = new Promise((resolve) => {
+      const look = () => {
+        const top = ${exampleLinkTop};
+        if (top !== undefined) resolve(top);
+        else requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    }))`);
     await dashboard.page.getByRole('link', { name: 'All occurrences of this error' }).click();
     await dashboard.page.waitForURL((current) => current.pathname === new URL(groupUrl).pathname);
-    await dashboard.page.getByRole('link', { name: 'View example trace' }).click();
+    const exampleTrace = dashboard.page.getByRole('link', { name: 'View example trace' });
+    await exampleTrace.waitFor();
+    await dashboard.page.getByRole('img', { name: /^Events \(per .+\) chart$/ }).locator('canvas').first().waitFor();
+    expect(await dashboard.page.evaluate<number>(exampleLinkTop)).toBe(await dashboard.page.evaluate<number>('window.exampleLinkFirstTop'));
+    await exampleTrace.click();
     await dashboard.page.waitForURL(/\/traces\/[0-9a-f]{32}/);
 
     await dashboard.page.getByRole('link', { name: 'Errors', exact: true }).click();

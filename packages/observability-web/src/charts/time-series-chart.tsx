@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
@@ -44,7 +44,9 @@ const legendTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).repla
 export function TimeSeriesChart({ title, times, series, format, formatTicks, integer = false, height = 220 }: TimeSeriesChartProps) {
   const container = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
+  // Drawn in the same commit as the page around it (not after the first paint, as `useEffect` would):
+  // otherwise whatever sits below the chart shows first where the chart goes, then jumps down.
+  useLayoutEffect(() => {
     const element = container.current;
     if (!element) return undefined;
     const data: uPlot.AlignedData = [times.map((ms) => ms / 1000), ...series.map((entry) => entry.values.map((value) => value))];
