@@ -6,6 +6,7 @@ import { minuteMs, minuteOf } from '../time-units.js';
 import type { QueryRange } from './query-range.js';
 import { grainFor, largestTierWithin, planTiers, tierDimensions, type HistogramColumn, type KeyDictionary, type TierDimension, type TierSpan } from './rollup-tiers.js';
 import { dirtyMinutesNow } from './tier-watermark.js';
+import { TupleMap } from './tuple-map.js';
 
 /** Tier buckets a `keyIds` read names one by one (beyond, it reads their ranges). */
 const lookupBucketsMax = 64;
@@ -163,10 +164,107 @@ function withKeyNames(dictionary: KeyDictionary, columns: readonly string[], gro
   `;
 }
 
+/** Dictionary ids a database's name cache holds at most (beyond, it starts again). */
+const keyNamesCachedMax = 100_000;
+/**
+ * The key columns of dictionary ids already read, per database and dictionary: an id's key never
+ * changes and ids are never given again (the compactor only adds), so a cached entry stays true.
+ */
+const keyNamesCache = new WeakMap<object, Map<string, Map<number, Record<string, unknown>>>>();
+
+/** The key columns of these dictionary ids, from the cache or, for ids not in it yet, the dictionary. */
+async function keyNamesOf(db: Kysely<TelemetryDatabase>, dictionary: KeyDictionary, ids: Iterable<number>): Promise<Map<number, Record<string, unknown>>> {
+  let byTable = keyNamesCache.get(db);
+  if (!byTable) keyNamesCache.set(db, (byTable = new Map()));
+  let names = byTable.get(dictionary.table);
+  if (!names) byTable.set(dictionary.table, (names = new Map()));
+  const missing: number[] = [];
+  for (const id of ids) if (!names.has(id)) missing.push(id);
+  if (missing.length > 0) {
+    if (names.size + missing.length > keyNamesCachedMax) names.clear();
+    const rows = await sql<Record<string, unknown> & { id: number }>`
+      select * from ${sql.table(dictionary.table)} where id in (select value from json_each(${JSON.stringify(missing)}))
+    `.execute(db);
+    for (const row of rows.rows) names.set(Number(row.id), row);
+  }
+  return names;
+}
+
+/** A group's counts while they are summed in JavaScript. */
+interface CountSums {
+  /** The key columns' values (a dictionary's id alone for a dictionary-keyed part). */
+  keys: unknown[];
+  count: number;
+  errorCount: number;
+}
+
+/**
+ * A part's counts grouped by key columns, summed in JavaScript (SQLite, counts alone): the rows
+ * come back as one row of JSON arrays (the key columns', or a dictionary-keyed tier's ids, and the
+ * counts), and a dictionary's ids are named from `keyNamesOf`. SQLite's `GROUP BY` sends every row
+ * through a sorter (a temp B-tree): a 24-hour operations list reads about 16,000 tier rows into
+ * 1,300 groups and 2,700 per-minute rows of its unaligned ends into 900, and the sorts were most
+ * of those reads (docs/observability-read-api.md).
+ */
+async function countsSummedInJavaScript(db: Kysely<TelemetryDatabase>, groupBy: readonly string[], part: Part): Promise<Array<Record<string, unknown>>> {
+  const dictionary = part.dictionary;
+  const keyColumns = dictionary ? [dictionary.column] : groupBy;
+  const arrays = await sql<Record<string, string>>`
+    select ${sql.join([
+      ...keyColumns.map((column, index) => sql`json_group_array(${sql.ref(column)}) as ${sql.ref(`k${index}`)}`),
+      sql`json_group_array(count) as counts`,
+      sql`json_group_array(error_count) as error_counts`,
+    ])}
+    from ${part.from}
+    where ${sql.join(part.conditions, sql` and `)}
+  `.execute(db);
+  const row = arrays.rows[0]!;
+  const keyLists: unknown[][] = keyColumns.map((_, index) => JSON.parse(row[`k${index}`]!));
+  const counts: number[] = JSON.parse(row.counts!);
+  const errorCounts: number[] = JSON.parse(row.error_counts!);
+  const sums = new TupleMap<CountSums>();
+  const groups: CountSums[] = [];
+  const tuple: unknown[] = new Array(keyColumns.length);
+  for (let index = 0; index < counts.length; index++) {
+    for (let column = 0; column < keyColumns.length; column++) tuple[column] = keyLists[column]![index];
+    const sum = sums.get(tuple);
+    if (sum) {
+      sum.count += counts[index]!;
+      sum.errorCount += errorCounts[index]!;
+      continue;
+    }
+    const created = { keys: [...tuple], count: counts[index]!, errorCount: errorCounts[index]! };
+    sums.set(tuple, created);
+    groups.push(created);
+  }
+  const names = dictionary && groups.length > 0 ? await keyNamesOf(db, dictionary, groups.map((group) => group.keys[0] as number)) : undefined;
+  const rows: Array<Record<string, unknown>> = [];
+  for (const group of groups) {
+    // In the shape `aggregatePart` answers (built by assignment: a spread with computed keys makes slow dictionary-mode objects).
+    const out: Record<string, unknown> = {};
+    if (dictionary) {
+      const named = names!.get(group.keys[0] as number);
+      for (const column of groupBy) out[column] = named?.[column];
+      out[dictionary.column] = group.keys[0];
+    } else for (let column = 0; column < groupBy.length; column++) out[groupBy[column]!] = group.keys[column];
+    out.bucket_start = 0;
+    out.count = group.count;
+    out.error_count = group.errorCount;
+    out.duration_sum_ms = 0;
+    out.duration_max_ms = 0;
+    out.histogram = null;
+    out.error_histogram = null;
+    rows.push(out);
+  }
+  return rows;
+}
+
 async function aggregatePart(db: Kysely<TelemetryDatabase>, dialect: Dialect, query: RollupAggregateQuery, part: Part): Promise<Array<Record<string, unknown>>> {
   const groupBy = query.groupBy ?? [];
   // A dictionary-keyed part groups by the id, then looks the groups' key columns up.
   const keyed = part.dictionary !== undefined && groupBy.length > 0;
+  const countsAlone = query.countsOnly && query.bucketMs === undefined && !query.withHistogram && !query.withErrorHistogram && (query.extraColumns ?? []).length === 0;
+  if (countsAlone && groupBy.length > 0 && dialect === 'sqlite') return countsSummedInJavaScript(db, groupBy, part);
   const keys = keyed ? [part.dictionary!.column] : groupBy;
   const time = sql.ref(part.timeColumn);
   const bucket = query.bucketMs === undefined ? sql`0` : sql`(${time} - (${time} % ${sql.lit(query.bucketMs)}))`;
@@ -306,12 +404,14 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
   const parts = await partsFor(source, query);
   const groupBy = query.groupBy ?? [];
   const extraColumns = query.extraColumns ?? [];
-  const merged = new Map<string, RollupAggregate>();
+  const merged = new TupleMap<RollupAggregate>();
+  const groups: RollupAggregate[] = [];
+  const id: unknown[] = new Array(groupBy.length + 1);
   for (const part of parts) {
     for (const row of await aggregatePart(db, dialect, query, part)) {
       const bucketStartMs = Number(row.bucket_start);
-      let id = String(bucketStartMs);
-      for (const column of groupBy) id = withKeyValue(id, String(row[column]));
+      id[0] = bucketStartMs;
+      for (let column = 0; column < groupBy.length; column++) id[column + 1] = String(row[groupBy[column]!]);
       const histogram = (row.histogram as string | null) ?? null;
       const errorHistogram = (row.error_histogram as string | null) ?? null;
       const existing = merged.get(id);
@@ -321,7 +421,7 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
         for (const column of groupBy) keys[column] = String(row[column]);
         const extra: Record<string, string | null> = {};
         for (const column of extraColumns) extra[column] = textOrNull(row[column]);
-        merged.set(id, {
+        const group: RollupAggregate = {
           keys,
           keyId: part.idColumn ? Number(row[part.idColumn]) : undefined,
           bucketStartMs,
@@ -332,7 +432,9 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
           histogram,
           errorHistogram,
           extra,
-        });
+        };
+        merged.set(id, group);
+        groups.push(group);
         continue;
       }
       existing.count += Number(row.count);
@@ -345,7 +447,7 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
       for (const column of extraColumns) existing.extra[column] ??= textOrNull(row[column]);
     }
   }
-  return [...merged.values()];
+  return groups;
 }
 
 /** The SQL store's rollups (per-minute tables and their tiers) as a `RollupReader`. */
