@@ -149,6 +149,8 @@ function spansCondition(column: string, spans: ReadonlyArray<{ fromMs: number; t
 interface Part {
   from: RawBuilder<unknown>;
   timeColumn: string;
+  /** The tier buckets or source minutes the part reads: a key has at most one row in each. */
+  units: number;
   conditions: RollupCondition[];
   /** The rows' key is one dictionary id (the key columns are the dictionary's). */
   dictionary?: KeyDictionary | undefined;
@@ -204,7 +206,8 @@ interface CountSums {
  * counts), and a dictionary's ids are named from `keyNamesOf`. SQLite's `GROUP BY` sends every row
  * through a sorter (a temp B-tree): a 24-hour operations list reads about 16,000 tier rows into
  * 1,300 groups and 2,700 per-minute rows of its unaligned ends into 900, and the sorts were most
- * of those reads (docs/observability-read-api.md).
+ * of those reads (docs/observability-read-api.md). Only for parts whose rows are bounded to a few
+ * megabytes of JSON (`rowsFewEnoughToSumInJavaScript`); larger ones SQLite groups.
  */
 async function countsSummedInJavaScript(db: Kysely<TelemetryDatabase>, groupBy: readonly string[], part: Part): Promise<Array<Record<string, unknown>>> {
   const dictionary = part.dictionary;
@@ -259,12 +262,41 @@ async function countsSummedInJavaScript(db: Kysely<TelemetryDatabase>, groupBy: 
   return rows;
 }
 
-async function aggregatePart(db: Kysely<TelemetryDatabase>, dialect: Dialect, query: RollupAggregateQuery, part: Part): Promise<Array<Record<string, unknown>>> {
+/** Rows of dictionary ids a part may send as JSON arrays to be summed in JavaScript (a few MB); beyond, SQLite groups them. */
+const idRowsSummedMax = 1_000_000;
+/** The same for rows of key texts (five strings a row). */
+const textRowsSummedMax = 100_000;
+/** Keys per minute assumed at least, for source minutes whose keys the dictionary may not hold yet. */
+const sourceKeysAssumedMin = 1_000;
+
+/**
+ * For a query of counts alone, grouped, on SQLite over a dictionary-keyed dimension: whether a
+ * part's rows are few enough to be summed in JavaScript (`countsSummedInJavaScript`), bounded by
+ * the units it reads times the dictionary's ids (a key has one row per bucket or minute).
+ */
+async function summedInJavaScript(db: Kysely<TelemetryDatabase>, dialect: Dialect, query: RollupAggregateQuery): Promise<((part: Part) => boolean) | undefined> {
+  const dictionary = (query.tiers ?? tierDimensions[query.table]).dictionary;
+  const countsAlone = query.countsOnly && query.bucketMs === undefined && !query.withHistogram && !query.withErrorHistogram && (query.extraColumns ?? []).length === 0;
+  if (!countsAlone || !dictionary || dialect !== 'sqlite' || (query.groupBy ?? []).length === 0) return undefined;
+  const ids = await sql<{ ids: number }>`select coalesce(max(id), 0) as ids from ${sql.table(dictionary.table)}`.execute(db);
+  const keys = Number(ids.rows[0]!.ids);
+  return (part) => rowsFewEnoughToSumInJavaScript(part.units, keys, part.dictionary !== undefined);
+}
+
+/**
+ * Whether a part reading `units` buckets (or source minutes) of a dimension whose dictionary holds
+ * `dictionaryIds` ids has rows few enough to come back as JSON arrays: ids for a tier keyed by
+ * the dictionary, key texts for the source minutes (whose keys the dictionary may not hold yet).
+ */
+export function rowsFewEnoughToSumInJavaScript(units: number, dictionaryIds: number, keyedByDictionary: boolean): boolean {
+  return keyedByDictionary ? units * dictionaryIds <= idRowsSummedMax : units * Math.max(dictionaryIds, sourceKeysAssumedMin) <= textRowsSummedMax;
+}
+
+async function aggregatePart(db: Kysely<TelemetryDatabase>, dialect: Dialect, query: RollupAggregateQuery, part: Part, inJavaScript: boolean): Promise<Array<Record<string, unknown>>> {
   const groupBy = query.groupBy ?? [];
   // A dictionary-keyed part groups by the id, then looks the groups' key columns up.
   const keyed = part.dictionary !== undefined && groupBy.length > 0;
-  const countsAlone = query.countsOnly && query.bucketMs === undefined && !query.withHistogram && !query.withErrorHistogram && (query.extraColumns ?? []).length === 0;
-  if (countsAlone && groupBy.length > 0 && dialect === 'sqlite') return countsSummedInJavaScript(db, groupBy, part);
+  if (inJavaScript) return countsSummedInJavaScript(db, groupBy, part);
   const keys = keyed ? [part.dictionary!.column] : groupBy;
   const time = sql.ref(part.timeColumn);
   const bucket = query.bucketMs === undefined ? sql`0` : sql`(${time} - (${time} % ${sql.lit(query.bucketMs)}))`;
@@ -337,6 +369,7 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
     parts.push({
       from: sql.table(dimension.table),
       timeColumn: 'bucket',
+      units: bucketCount,
       conditions: [
         sql`(${sql.join(
           spans.map((span) =>
@@ -360,6 +393,7 @@ async function partsFor({ db, dirtyMinutes }: Omit<RollupSource, 'dialect'>, que
     parts.push({
       from: sql.table(query.table),
       timeColumn: 'minute',
+      units: plan.sourceMinutes.reduce((total, span) => total + (span.toMs - span.fromMs) / minuteMs, 0),
       conditions: [spansCondition('minute', plan.sourceMinutes), ...sourceKeyConditions(query), ...furtherConditions(query)],
     });
   }
@@ -407,8 +441,9 @@ export async function aggregateRollups(source: RollupSource, query: RollupAggreg
   const merged = new TupleMap<RollupAggregate>();
   const groups: RollupAggregate[] = [];
   const id: unknown[] = new Array(groupBy.length + 1);
+  const inJavaScript = parts.length > 0 ? await summedInJavaScript(db, dialect, query) : undefined;
   for (const part of parts) {
-    for (const row of await aggregatePart(db, dialect, query, part)) {
+    for (const row of await aggregatePart(db, dialect, query, part, inJavaScript?.(part) ?? false)) {
       const bucketStartMs = Number(row.bucket_start);
       id[0] = bucketStartMs;
       for (let column = 0; column < groupBy.length; column++) id[column + 1] = String(row[groupBy[column]!]);
