@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { clearScreenshots, screenshot, screenshotFailures, startService, useDashboardTools, watchPage, type RunningService } from './support/dashboard-harness.js';
+import { clearScreenshots, holdRequests, screenshot, screenshotFailures, startService, useDashboardTools, watchPage, type RunningService } from './support/dashboard-harness.js';
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { exportSpans, recordSampleTrace } from '../../observability-service/test/support/otlp-sample-trace.js';
@@ -158,8 +158,19 @@ describeEachDatabase('dashboard in a browser', (database) => {
   });
 
   it('opens a service: tiles, trend charts, database and dependencies tabs', async () => {
+    // The trend charts and the operations tables below them load separately: charts that arrive after
+    // the tables take no more room than their placeholders did, so the tables stay put.
+    const trend = await holdRequests(page, '**/api/v1/trend*');
     await page.getByRole('table', { name: 'Services' }).getByRole('link', { name: 'checkout', exact: true }).click();
     await page.waitForURL(/\/services\/checkout$/);
+    const callsTable = page.getByRole('table', { name: 'Outgoing calls and internal operations' });
+    await callsTable.getByRole('link', { name: 'SELECT orders' }).waitFor();
+    const beforeTrend = await callsTable.boundingBox();
+    await shot('service-trends-loading');
+    trend.release();
+    await page.getByRole('img', { name: 'Apdex chart' }).waitFor();
+    expect(await callsTable.boundingBox()).toEqual(beforeTrend);
+    await trend.stop();
     await page.locator('.tile', { hasText: 'Requests' }).first().getByText(String(sample.traces), { exact: true }).waitFor();
     await page.locator('.tile', { hasText: 'Error rate' }).getByText('30%').waitFor();
     // The service picker names the page's service, not "All services".
@@ -230,12 +241,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
   it('filters occurrences by status=error, in the URL', async () => {
     // The list and the duration histogram above it load separately: a histogram that arrives after
     // the list takes no more room than its placeholder did, so the pager below stays put.
-    let releaseDurations!: () => void;
-    const durationsHeld = new Promise<void>((resolve) => (releaseDurations = resolve));
-    await page.route('**/api/v1/occurrences/durations*', async (route) => {
-      await durationsHeld;
-      await route.continue();
-    });
+    const durations = await holdRequests(page, '**/api/v1/occurrences/durations*');
     await page.getByRole('link', { name: 'Occurrences', exact: true }).click();
     await page.getByRole('table', { name: 'Occurrences' }).waitFor();
     const total = sample.traces * sample.spansPerTrace;
@@ -243,10 +249,10 @@ describeEachDatabase('dashboard in a browser', (database) => {
     const older = page.getByRole('button', { name: 'Older' });
     const before = await older.boundingBox();
     await shot('occurrences-histogram-loading');
-    releaseDurations();
+    durations.release();
     await page.getByRole('img', { name: /Occurrences per duration/ }).waitFor();
     expect(await older.boundingBox()).toEqual(before);
-    await page.unroute('**/api/v1/occurrences/durations*');
+    await durations.stop();
     await older.click();
     await page.waitForURL(/offset=50/);
     await page.getByText(`51–${total} of ${total}`).waitFor();
@@ -334,9 +340,18 @@ describeEachDatabase('dashboard in a browser', (database) => {
   });
 
   it('exports usage as CSV with a row per tenant, service and period', async () => {
+    // The trend and the table below it load separately: a trend that arrives after the table takes no
+    // more room than its placeholder did, so the table stays put.
+    const trend = await holdRequests(page, '**/api/v1/usage/trend*');
     await page.getByRole('link', { name: 'Usage', exact: true }).click();
     const table = page.getByRole('table', { name: 'Usage per tenant' });
     for (const tenant of sample.tenants) await table.getByRole('button', { name: tenant }).waitFor();
+    const beforeTrend = await table.boundingBox();
+    await shot('usage-trend-loading');
+    trend.release();
+    await page.getByRole('img', { name: /^Occurrences and log records per .+ chart$/ }).waitFor();
+    expect(await table.boundingBox()).toEqual(beforeTrend);
+    await trend.stop();
     await shot('usage');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
@@ -523,12 +538,20 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await details.getByRole('region', { name: 'Attributes' }).getByRole('row', { name: /order\.express/ }).getByText('true').waitFor();
     await shot('trace-logs');
 
+    // The severity histogram and the lines below it load separately: a histogram that arrives after the
+    // lines takes no more room than its placeholder did, so the lines stay put.
+    const trend = await holdRequests(page, '**/api/v1/logs/trend*');
     await panel.getByRole('link', { name: 'open in Logs' }).click();
     await page.waitForURL(new RegExp(`/logs\\?.*traceId=${traceId}`));
     const table = page.getByRole('table', { name: 'Log lines' });
     await table.getByText('order placed').waitFor();
     expect(await table.locator('tbody tr.log-row').count()).toBe(3);
+    const beforeTrend = await table.boundingBox();
+    await shot('logs-histogram-loading');
+    trend.release();
     await page.getByRole('img', { name: 'Log records per time bucket by severity' }).waitFor();
+    expect(await table.boundingBox()).toEqual(beforeTrend);
+    await trend.stop();
     await page.getByText('3 log records').waitFor();
     await shot('logs-trace');
 

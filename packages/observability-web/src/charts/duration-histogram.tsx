@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { OccurrenceDurationsResponse } from '../api/api-types.js';
 import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
+import { HistogramPlaceholder } from './histogram-placeholder.js';
 
 const width = 1000;
 const height = 130;
@@ -118,22 +119,7 @@ export function DurationHistogram({
   );
 }
 
-/**
- * Stands in for the histogram while its data loads: the same frame, caption line, plot height and
- * scale line, so the list below (which loads separately) does not move when the histogram arrives.
- */
+/** Stands in for the histogram while its data loads, in its room (the list below loads separately). */
 export function DurationHistogramPlaceholder() {
-  return (
-    <figure class="chart duration-histogram" aria-busy="true">
-      <figcaption class="chart-title">
-        Duration distribution <span class="muted">(loading…)</span>
-      </figcaption>
-      <div class="histogram" role="status" aria-live="polite">
-        <span class="visually-hidden">Loading…</span>
-      </div>
-      <div class="histogram-scale muted">
-        <span>{'\u00a0'}</span>
-      </div>
-    </figure>
-  );
+  return <HistogramPlaceholder class="duration-histogram" caption="Duration distribution" />;
 }

@@ -1,6 +1,7 @@
 import type { LogTrendResponse } from '../api/api-types.js';
 import { formatCount, formatTimestamp } from '../format.js';
 import { severityColors, severityOrder } from '../components/severity-badge.js';
+import { HistogramPlaceholder } from './histogram-placeholder.js';
 
 const width = 1000;
 const height = 140;
@@ -70,4 +71,9 @@ export function SeverityHistogram({ trend }: { trend: LogTrendResponse }) {
       </div>
     </figure>
   );
+}
+
+/** Stands in for the histogram while its data loads, in its room (the log lines below load separately). */
+export function SeverityHistogramPlaceholder() {
+  return <HistogramPlaceholder class="log-histogram" caption="Log records" />;
 }

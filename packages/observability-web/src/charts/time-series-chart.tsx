@@ -24,6 +24,15 @@ interface TimeSeriesChartProps {
   height?: number;
 }
 
+/** A chart's height in pixels (plot and axes; the legend comes below), unless it asks for another. */
+export const chartHeight = 220;
+/** Width of a series' line. */
+const lineWidth = 1.5;
+/** Border of a legend marker: uPlot's default (`legend.markers.width`), drawn alike by the placeholder. */
+const legendMarkerBorder = 2;
+/** What the legend calls the x values. */
+const timeLabel = 'Time (UTC)';
+
 // uPlot's default steps include fractions; counts of requests have none.
 const integerSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 1e9];
 /** Below this many values a series also marks its points, so a lone bucket is not invisible. */
@@ -41,7 +50,7 @@ const legendTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).repla
  * A time-series line chart (uPlot): resizes with its container, UTC axis. The legend shows the
  * values under the cursor, and the latest values while the cursor is elsewhere.
  */
-export function TimeSeriesChart({ title, times, series, format, formatTicks, integer = false, height = 220 }: TimeSeriesChartProps) {
+export function TimeSeriesChart({ title, times, series, format, formatTicks, integer = false, height = chartHeight }: TimeSeriesChartProps) {
   const container = useRef<HTMLDivElement>(null);
 
   // Drawn in the same commit as the page around it (not after the first paint, as `useEffect` would):
@@ -69,7 +78,7 @@ export function TimeSeriesChart({ title, times, series, format, formatTicks, int
       ],
       series: [
         {
-          label: 'Time (UTC)',
+          label: timeLabel,
           value: (_u: uPlot, seconds: number | null, _s: number, index: number | null) =>
             index === null ? (times.length > 0 ? `${legendTime(times[times.length - 1]!)} (latest)` : '–') : seconds === null ? '–' : legendTime(seconds * 1000),
         },
@@ -78,7 +87,7 @@ export function TimeSeriesChart({ title, times, series, format, formatTicks, int
           return {
             label: entry.label,
             stroke: entry.color,
-            width: 1.5,
+            width: lineWidth,
             spanGaps: entry.spanGaps ?? false,
             points: { show: entry.values.filter((value) => value !== null).length < pointsShownBelow },
             value: (_u: uPlot, value: number | null, _s: number, index: number | null) => {
@@ -102,6 +111,41 @@ export function TimeSeriesChart({ title, times, series, format, formatTicks, int
     <figure class="chart">
       <figcaption class="chart-title">{title}</figcaption>
       <div ref={container} class="chart-canvas" role="img" aria-label={`${title} chart`} />
+    </figure>
+  );
+}
+
+/**
+ * Stands in for a chart while its data loads: the same frame, caption line, plot height and legend
+ * (the series' names, no values; uPlot's legend classes), so whatever sits below the chart (loaded
+ * separately) does not move when the chart arrives.
+ */
+export function TimeSeriesChartPlaceholder({ title, series, height = chartHeight }: { title: string; series: ReadonlyArray<Pick<ChartSeries, 'label' | 'color'>>; height?: number }) {
+  return (
+    <figure class="chart" aria-busy="true">
+      <figcaption class="chart-title">
+        {title} <span class="muted">(loading…)</span>
+      </figcaption>
+      <div class="chart-canvas">
+        <div class="uplot chart-placeholder">
+          <div class="u-wrap chart-loading" style={{ height: `${height}px` }} role="status" aria-live="polite">
+            Loading…
+          </div>
+          <table class="u-legend u-inline u-live" aria-hidden="true">
+            <tbody>
+              {[{ label: timeLabel, color: undefined }, ...series].map((entry) => (
+                <tr class="u-series" key={entry.label}>
+                  <th>
+                    <div class="u-marker" style={entry.color ? { border: `${legendMarkerBorder}px solid ${entry.color}` } : undefined} />
+                    <div class="u-label">{entry.label}</div>
+                  </th>
+                  <td class="u-value">–</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
     </figure>
   );
 }

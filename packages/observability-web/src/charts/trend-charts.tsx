@@ -1,9 +1,21 @@
 import { useMemo } from 'preact/hooks';
 import type { TrendResponse } from '../api/api-types.js';
 import { formatApdex, formatCount, formatDurationMs, formatDurationTicks } from '../format.js';
-import { TimeSeriesChart } from './time-series-chart.js';
+import { TimeSeriesChart, TimeSeriesChartPlaceholder } from './time-series-chart.js';
 
 export const chartColors = { requests: '#2f6fdf', errors: '#d64545', p50: '#2a9d8f', p95: '#e9a23b', p99: '#9b5de5', apdex: '#3b7d4f' };
+
+/** Each chart's series, named and coloured; their values come with the trend. */
+const trendSeries = {
+  throughput: [{ label: 'Requests', color: chartColors.requests }],
+  errors: [{ label: 'Errors', color: chartColors.errors }],
+  latency: [
+    { label: 'p50', color: chartColors.p50 },
+    { label: 'p95', color: chartColors.p95 },
+    { label: 'p99', color: chartColors.p99 },
+  ],
+  apdex: [{ label: 'Apdex', color: chartColors.apdex }],
+} as const;
 
 const apdexTicks = (ticks: number[]) => ticks.map((tick) => (tick === 0 ? '0' : tick.toFixed(2)));
 
@@ -13,14 +25,14 @@ export function TrendCharts({ trend, withApdex = false }: { trend: TrendResponse
     const buckets = trend.buckets;
     return {
       times: buckets.map((bucket) => Date.parse(bucket.start)),
-      throughput: [{ label: 'Requests', values: buckets.map((bucket) => bucket.count), color: chartColors.requests }],
-      errors: [{ label: 'Errors', values: buckets.map((bucket) => bucket.errorCount), color: chartColors.errors }],
+      throughput: [{ ...trendSeries.throughput[0], values: buckets.map((bucket) => bucket.count) }],
+      errors: [{ ...trendSeries.errors[0], values: buckets.map((bucket) => bucket.errorCount) }],
       latency: [
-        { label: 'p50', values: buckets.map((bucket) => bucket.p50Ms), color: chartColors.p50, spanGaps: true },
-        { label: 'p95', values: buckets.map((bucket) => bucket.p95Ms), color: chartColors.p95, spanGaps: true },
-        { label: 'p99', values: buckets.map((bucket) => bucket.p99Ms), color: chartColors.p99, spanGaps: true },
+        { ...trendSeries.latency[0], values: buckets.map((bucket) => bucket.p50Ms), spanGaps: true },
+        { ...trendSeries.latency[1], values: buckets.map((bucket) => bucket.p95Ms), spanGaps: true },
+        { ...trendSeries.latency[2], values: buckets.map((bucket) => bucket.p99Ms), spanGaps: true },
       ],
-      apdex: [{ label: 'Apdex', values: buckets.map((bucket) => bucket.apdex), color: chartColors.apdex, spanGaps: true }],
+      apdex: [{ ...trendSeries.apdex[0], values: buckets.map((bucket) => bucket.apdex), spanGaps: true }],
     };
   }, [trend]);
   return (
@@ -29,6 +41,18 @@ export function TrendCharts({ trend, withApdex = false }: { trend: TrendResponse
       <TimeSeriesChart title={`Errors (per ${trend.interval})`} times={times} series={errors} format={formatCount} integer />
       <TimeSeriesChart title="Latency percentiles" times={times} series={latency} format={formatDurationMs} formatTicks={formatDurationTicks} />
       {withApdex ? <TimeSeriesChart title="Apdex" times={times} series={apdex} format={formatApdex} formatTicks={apdexTicks} /> : null}
+    </div>
+  );
+}
+
+/** Stands in for `TrendCharts` while the trend loads: the same grid of charts, each with its room. */
+export function TrendChartsPlaceholder({ withApdex = false }: { withApdex?: boolean }) {
+  return (
+    <div class="chart-grid">
+      <TimeSeriesChartPlaceholder title="Throughput" series={trendSeries.throughput} />
+      <TimeSeriesChartPlaceholder title="Errors" series={trendSeries.errors} />
+      <TimeSeriesChartPlaceholder title="Latency percentiles" series={trendSeries.latency} />
+      {withApdex ? <TimeSeriesChartPlaceholder title="Apdex" series={trendSeries.apdex} /> : null}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import type { LogsResponse, LogTrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
-import { SeverityHistogram } from '../charts/severity-histogram.js';
+import { SeverityHistogram, SeverityHistogramPlaceholder } from '../charts/severity-histogram.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { LogTable } from '../components/log-table.js';
@@ -105,7 +105,10 @@ export function LogsPage() {
           </button>
         </p>
       ) : null}
-      <DataState state={trend}>{(data) => <SeverityHistogram trend={data} />}</DataState>
+      {/* The lines below load separately: the placeholder takes the histogram's room. */}
+      <DataState state={trend} loading={<SeverityHistogramPlaceholder />}>
+        {(data) => <SeverityHistogram trend={data} />}
+      </DataState>
       <DataState state={page} empty={(data) => data.items.length === 0} emptyMessage="No log lines match in this range. Widen the time range or clear the filters.">
         {(data) => (
           <>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { apiPut } from '../api/api-client.js';
 import type { ErrorGroupsResponse, OperationRow, OperationsResponse, ServiceSettings, SummaryResponse, TrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
-import { TrendCharts } from '../charts/trend-charts.js';
+import { TrendCharts, TrendChartsPlaceholder } from '../charts/trend-charts.js';
 import { DataState } from '../components/data-state.js';
 import { Layout } from '../components/layout.js';
 import { Link } from '../components/link.js';
@@ -112,7 +112,10 @@ function ServiceOverview({ name, query }: { name: string; query: Record<string, 
         its root internal spans. Outgoing calls and internal steps are listed separately below.
       </p>
       <section class="section" aria-label="Trends">
-        <DataState state={trend}>{(data) => <TrendCharts trend={data} withApdex />}</DataState>
+        {/* The operations tables below load separately: the placeholder takes the charts' room. */}
+        <DataState state={trend} loading={<TrendChartsPlaceholder withApdex />}>
+          {(data) => <TrendCharts trend={data} withApdex />}
+        </DataState>
       </section>
       <section class="section" aria-labelledby="entry-operations-title">
         <h2 id="entry-operations-title">Entry operations</h2>

@@ -3,7 +3,7 @@ import { apiUrl } from '../api/api-client.js';
 import type { UsageResponse, UsageTrendResponse } from '../api/api-types.js';
 import { useApi } from '../api/use-api.js';
 import { chartColors } from '../charts/trend-charts.js';
-import { TimeSeriesChart } from '../charts/time-series-chart.js';
+import { TimeSeriesChart, TimeSeriesChartPlaceholder } from '../charts/time-series-chart.js';
 import { DataState } from '../components/data-state.js';
 import { DataTable } from '../components/data-table.js';
 import { Layout } from '../components/layout.js';
@@ -52,7 +52,10 @@ export function UsagePage() {
         <ApplyButton />
       </form>
       <section class="section" aria-label="Usage trend">
-        <DataState state={trend}>{(data) => <UsageTrendChart trend={data} />}</DataState>
+        {/* The table below loads separately: the placeholder takes the chart's room. */}
+        <DataState state={trend} loading={<TimeSeriesChartPlaceholder title={usageTrendTitle} series={usageSeries} />}>
+          {(data) => <UsageTrendChart trend={data} />}
+        </DataState>
       </section>
       <DataState state={usage} empty={(data) => data.tenants.length === 0}>
         {(data) => (
@@ -81,17 +84,25 @@ export function UsagePage() {
   );
 }
 
+const usageTrendTitle = 'Occurrences and log records';
+/** The trend's series, named and coloured; their values come with the trend. */
+const usageSeries = [
+  { label: 'Occurrences', color: chartColors.requests },
+  { label: 'Errors', color: chartColors.errors },
+  { label: 'Log records', color: chartColors.p50 },
+] as const;
+
 function UsageTrendChart({ trend }: { trend: UsageTrendResponse }) {
   const { times, series } = useMemo(
     () => ({
       times: trend.buckets.map((bucket) => Date.parse(bucket.start)),
       series: [
-        { label: 'Occurrences', values: trend.buckets.map((bucket) => bucket.occurrences), color: chartColors.requests },
-        { label: 'Errors', values: trend.buckets.map((bucket) => bucket.errors), color: chartColors.errors },
-        { label: 'Log records', values: trend.buckets.map((bucket) => bucket.logs), color: chartColors.p50 },
+        { ...usageSeries[0], values: trend.buckets.map((bucket) => bucket.occurrences) },
+        { ...usageSeries[1], values: trend.buckets.map((bucket) => bucket.errors) },
+        { ...usageSeries[2], values: trend.buckets.map((bucket) => bucket.logs) },
       ],
     }),
     [trend],
   );
-  return <TimeSeriesChart title={`Occurrences and log records per ${trend.interval}`} times={times} series={series} format={formatCount} integer />;
+  return <TimeSeriesChart title={`${usageTrendTitle} per ${trend.interval}`} times={times} series={series} format={formatCount} integer />;
 }

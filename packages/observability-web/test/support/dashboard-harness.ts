@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { build } from 'vite';
 import type { App } from '@playstack/server-kit';
 import { launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
@@ -61,6 +61,21 @@ export async function screenshot(page: Page, suite: string, name: string): Promi
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
 
+
+/**
+ * Holds the page's requests to `pattern` back until `release()`, to see the page while that part of
+ * it is still loading; `stop()` routes them normally again.
+ */
+export async function holdRequests(page: Page, pattern: string): Promise<{ release: () => void; stop: () => Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const handler = async (route: Route) => {
+    await held;
+    await route.continue();
+  };
+  await page.route(pattern, handler);
+  return { release, stop: () => page.unroute(pattern, handler) };
+}
 /**
  * Watches a page for what the dashboard must never do: requests to any other origin, CSP
  * violations, uncaught errors. `problems` lists them; tests assert it stays empty.
