@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
 import { HttpReceiver } from '../../observability-service/test/support/http-receiver.js';
-import { ingestEnvelopes, useDashboardTools, useSignedInDashboard } from './support/dashboard-harness.js';
+import { expectStaysPutOnRelease, holdRequests, ingestEnvelopes, useDashboardTools, useSignedInDashboard } from './support/dashboard-harness.js';
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
 const key = 'alerts-browser-test-key-0123456789';
@@ -118,20 +118,11 @@ describeEachDatabase('alerts in a browser', (database) => {
 
   it('lists every transition on the history page, filtered by rule and state, with links to the rule and its evidence', async () => {
     // A sparkline that arrives late takes no more room than its placeholder did: the link below the rules stays put.
-    let releaseSeries!: () => void;
-    const seriesHeld = new Promise<void>((resolve) => (releaseSeries = resolve));
-    await dashboard.page.route('**/api/v1/alerts/rules/*/series*', async (route) => {
-      await seriesHeld;
-      await route.continue();
-    });
+    const series = await holdRequests(dashboard.page, '**/api/v1/alerts/rules/*/series*');
     await dashboard.page.getByRole('link', { name: 'Alerts', exact: true }).click();
     const allHistory = dashboard.page.getByRole('link', { name: 'All history →' });
     await dashboard.page.getByRole('table', { name: 'Alert rules' }).getByRole('row', { name: /checkout failing/ }).waitFor();
-    const before = await allHistory.boundingBox();
-    releaseSeries();
-    await dashboard.page.getByRole('img', { name: /checkout failing: error-rate over 24 hours/ }).waitFor();
-    expect(await allHistory.boundingBox()).toEqual(before);
-    await dashboard.page.unroute('**/api/v1/alerts/rules/*/series*');
+    await expectStaysPutOnRelease(series, allHistory, dashboard.page.getByRole('img', { name: /checkout failing: error-rate over 24 hours/ }));
     await allHistory.click();
     await dashboard.page.waitForURL(/\/alerts\/history/);
     const table = dashboard.page.getByRole('table', { name: 'Alert history' });

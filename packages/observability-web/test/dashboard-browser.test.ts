@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describeEachDatabase } from '@playstack/server-kit/testing';
-import { clearScreenshots, holdRequests, screenshot, screenshotFailures, startService, useDashboardTools, watchPage, type RunningService } from './support/dashboard-harness.js';
+import { clearScreenshots, expectStaysPutOnRelease, holdRequests, screenshot, screenshotFailures, startService, useDashboardTools, watchPage, type RunningService } from './support/dashboard-harness.js';
 import { sample, sampleEnvelopes } from './support/sample-telemetry.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { exportSpans, recordSampleTrace } from '../../observability-service/test/support/otlp-sample-trace.js';
@@ -165,12 +165,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.waitForURL(/\/services\/checkout$/);
     const callsTable = page.getByRole('table', { name: 'Outgoing calls and internal operations' });
     await callsTable.getByRole('link', { name: 'SELECT orders' }).waitFor();
-    const beforeTrend = await callsTable.boundingBox();
-    await shot('service-trends-loading');
-    trend.release();
-    await page.getByRole('img', { name: 'Apdex chart' }).waitFor();
-    expect(await callsTable.boundingBox()).toEqual(beforeTrend);
-    await trend.stop();
+    await expectStaysPutOnRelease(trend, callsTable, page.getByRole('img', { name: 'Apdex chart' }), () => shot('service-trends-loading'));
     await page.locator('.tile', { hasText: 'Requests' }).first().getByText(String(sample.traces), { exact: true }).waitFor();
     await page.locator('.tile', { hasText: 'Error rate' }).getByText('30%').waitFor();
     // The service picker names the page's service, not "All services".
@@ -247,12 +242,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
     const total = sample.traces * sample.spansPerTrace;
     await page.getByText(`1–50 of ${total}`).waitFor();
     const older = page.getByRole('button', { name: 'Older' });
-    const before = await older.boundingBox();
-    await shot('occurrences-histogram-loading');
-    durations.release();
-    await page.getByRole('img', { name: /Occurrences per duration/ }).waitFor();
-    expect(await older.boundingBox()).toEqual(before);
-    await durations.stop();
+    await expectStaysPutOnRelease(durations, older, page.getByRole('img', { name: /Occurrences per duration/ }), () => shot('occurrences-histogram-loading'));
     await older.click();
     await page.waitForURL(/offset=50/);
     await page.getByText(`51–${total} of ${total}`).waitFor();
@@ -346,12 +336,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await page.getByRole('link', { name: 'Usage', exact: true }).click();
     const table = page.getByRole('table', { name: 'Usage per tenant' });
     for (const tenant of sample.tenants) await table.getByRole('button', { name: tenant }).waitFor();
-    const beforeTrend = await table.boundingBox();
-    await shot('usage-trend-loading');
-    trend.release();
-    await page.getByRole('img', { name: /^Occurrences and log records per .+ chart$/ }).waitFor();
-    expect(await table.boundingBox()).toEqual(beforeTrend);
-    await trend.stop();
+    await expectStaysPutOnRelease(trend, table, page.getByRole('img', { name: /^Occurrences and log records per .+ chart$/ }), () => shot('usage-trend-loading'));
     await shot('usage');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
@@ -546,12 +531,7 @@ describeEachDatabase('dashboard in a browser', (database) => {
     const table = page.getByRole('table', { name: 'Log lines' });
     await table.getByText('order placed').waitFor();
     expect(await table.locator('tbody tr.log-row').count()).toBe(3);
-    const beforeTrend = await table.boundingBox();
-    await shot('logs-histogram-loading');
-    trend.release();
-    await page.getByRole('img', { name: 'Log records per time bucket by severity' }).waitFor();
-    expect(await table.boundingBox()).toEqual(beforeTrend);
-    await trend.stop();
+    await expectStaysPutOnRelease(trend, table, page.getByRole('img', { name: 'Log records per time bucket by severity' }), () => shot('logs-histogram-loading'));
     await page.getByText('3 log records').waitFor();
     await shot('logs-trace');
 

@@ -294,9 +294,9 @@ export function rowsFewEnoughToSumInJavaScript(units: number, dictionaryIds: num
 
 async function aggregatePart(db: Kysely<TelemetryDatabase>, dialect: Dialect, query: RollupAggregateQuery, part: Part, inJavaScript: boolean): Promise<Array<Record<string, unknown>>> {
   const groupBy = query.groupBy ?? [];
+  if (inJavaScript) return countsSummedInJavaScript(db, groupBy, part);
   // A dictionary-keyed part groups by the id, then looks the groups' key columns up.
   const keyed = part.dictionary !== undefined && groupBy.length > 0;
-  if (inJavaScript) return countsSummedInJavaScript(db, groupBy, part);
   const keys = keyed ? [part.dictionary!.column] : groupBy;
   const time = sql.ref(part.timeColumn);
   const bucket = query.bucketMs === undefined ? sql`0` : sql`(${time} - (${time} % ${sql.lit(query.bucketMs)}))`;

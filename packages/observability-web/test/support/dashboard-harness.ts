@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { build } from 'vite';
 import type { App } from '@playstack/server-kit';
 import { launchChromium, type TestDatabase } from '@playstack/server-kit/testing';
@@ -61,12 +61,17 @@ export async function screenshot(page: Page, suite: string, name: string): Promi
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
 
+/** Requests held back by `holdRequests`. */
+export interface HeldRequests {
+  release: () => void;
+  stop: () => Promise<void>;
+}
 
 /**
  * Holds the page's requests to `pattern` back until `release()`, to see the page while that part of
  * it is still loading; `stop()` routes them normally again.
  */
-export async function holdRequests(page: Page, pattern: string): Promise<{ release: () => void; stop: () => Promise<void> }> {
+export async function holdRequests(page: Page, pattern: string): Promise<HeldRequests> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   const handler = async (route: Route) => {
@@ -76,6 +81,21 @@ export async function holdRequests(page: Page, pattern: string): Promise<{ relea
   await page.route(pattern, handler);
   return { release, stop: () => page.unroute(pattern, handler) };
 }
+
+/**
+ * Releases `held` and checks that `watched`, on screen below what they load, has not moved once
+ * `arrived` shows: what loaded late took no more room than its placeholder. `whileHeld` runs
+ * before the release (a screenshot of the loading state); the requests then route normally again.
+ */
+export async function expectStaysPutOnRelease(held: HeldRequests, watched: Locator, arrived: Locator, whileHeld?: () => Promise<void>): Promise<void> {
+  const before = await watched.boundingBox();
+  await whileHeld?.();
+  held.release();
+  await arrived.waitFor();
+  expect(await watched.boundingBox()).toEqual(before);
+  await held.stop();
+}
+
 /**
  * Watches a page for what the dashboard must never do: requests to any other origin, CSP
  * violations, uncaught errors. `problems` lists them; tests assert it stays empty.
