@@ -392,6 +392,12 @@ describeEachDatabase(`observability read API on a generated data set, ${variant}
       expectLatency(edge, reference.durations);
     }
     expect(body.edges.some((edge: { source: string; target: string }) => edge.source === 'gateway' && edge.target === 'postgresql')).toBe(true);
+    // Busiest first; equal counts by source, target and kind in code-unit order (whatever the locale).
+    const codeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const documentedOrder = [...expected.values()]
+      .sort((a, b) => b.durations.length - a.durations.length || codeUnits(a.source, b.source) || codeUnits(a.target, b.target) || codeUnits(a.targetKind, b.targetKind))
+      .map((edge) => `${edge.source}>${edge.target}>${edge.targetKind}`);
+    expect(body.edges.map((edge: { source: string; target: string; targetKind: string }) => `${edge.source}>${edge.target}>${edge.targetKind}`)).toEqual(documentedOrder);
     const orders = await getJson('/api/v1/dependencies?service=orders');
     expect(orders.edges.length).toBeGreaterThan(0);
     for (const edge of orders.edges) expect([edge.source, edge.target]).toContain('orders');

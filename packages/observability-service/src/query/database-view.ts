@@ -1,6 +1,6 @@
 import type { FiguresQuery } from './counted-figures.js';
 import { MergedHistogram } from './latency-percentiles.js';
-import { rangeEcho } from './read-query.js';
+import { compareText, rangeEcho } from './read-query.js';
 import type { DatabaseResponse } from './query-schemas.js';
 
 /** Per database system and normalized statement: volume, errors, total and typical time. */
@@ -16,7 +16,7 @@ export async function databaseView(query: FiguresQuery, limit: number): Promise<
     extraColumns: ['statement', 'db_operation'],
   });
   const statements = groups
-    .sort((a, b) => b.durationSumMs - a.durationSumMs || b.count - a.count || String(a.keys.statement_hash).localeCompare(String(b.keys.statement_hash)))
+    .sort((a, b) => b.durationSumMs - a.durationSumMs || b.count - a.count || compareText(String(a.keys.statement_hash), String(b.keys.statement_hash)))
     .slice(0, limit)
     .map((group) => {
       const { p50Ms, p95Ms } = new MergedHistogram().add(group.histogram).percentiles();

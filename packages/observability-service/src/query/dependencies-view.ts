@@ -1,8 +1,20 @@
 import { sql } from 'kysely';
 import { aggregateRollups } from './rollup-aggregate.js';
 import { MergedHistogram } from './latency-percentiles.js';
-import { rangeEcho, type ReadQuery } from './read-query.js';
+import { compareText, rangeEcho, type ReadQuery } from './read-query.js';
 import type { DependenciesResponse } from './query-schemas.js';
+
+type Edge = DependenciesResponse['edges'][number];
+
+/**
+ * The edges' order, every store's: the most calls first, then by source, target and kind in
+ * UTF-16 code-unit order, as every other list orders text (`compareText`). Edges of equal counts
+ * used to be ordered by `localeCompare` of "source>target", which depends on the collation of
+ * the process's locale and left two kinds of the same source and target in the database's order.
+ */
+export function busiestEdgeFirst(a: Edge, b: Edge): number {
+  return b.count - a.count || compareText(a.source, b.source) || compareText(a.target, b.target) || compareText(a.targetKind, b.targetKind);
+}
 
 /**
  * Calls between services (and to addresses and databases) as edges source -> target. The
@@ -21,18 +33,18 @@ export async function dependenciesView(query: ReadQuery): Promise<DependenciesRe
     withHistogram: true,
   });
   const edges = groups
-    .sort((a, b) => b.count - a.count || `${a.keys.source_service}>${a.keys.target}`.localeCompare(`${b.keys.source_service}>${b.keys.target}`))
-    .map((group) => {
+    .map((group): Edge => {
       const { p50Ms, p95Ms } = new MergedHistogram().add(group.histogram).percentiles();
       return {
         source: group.keys.source_service!,
         target: group.keys.target!,
-        targetKind: group.keys.target_kind!,
+        targetKind: group.keys.target_kind! as Edge['targetKind'],
         count: group.count,
         errorCount: group.errorCount,
         p50Ms,
         p95Ms,
       };
-    });
+    })
+    .sort(busiestEdgeFirst);
   return { ...rangeEcho(range), edges };
 }

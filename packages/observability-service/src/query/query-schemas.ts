@@ -406,7 +406,7 @@ export const DependenciesResponse = Type.Object(
         p50Ms: LatencyFigures.p50Ms,
         p95Ms: LatencyFigures.p95Ms,
       }),
-      { description: 'Busiest first.' },
+      { description: 'Busiest first; edges of equal counts by source, target and kind, in code-unit order.' },
     ),
   },
   { $id: 'DependenciesResponse' },

@@ -1,3 +1,4 @@
+import { busiestEdgeFirst } from '../../query/dependencies-view.js';
 import { MergedHistogram } from '../../query/latency-percentiles.js';
 import type { DependenciesResponse } from '../../query/query-schemas.js';
 import { rangeEcho, type TelemetryRead } from '../../query/read-query.js';
@@ -253,6 +254,6 @@ export async function clickHouseDependencies(telemetry: ClickHouseTelemetry, rea
       const { p50Ms, p95Ms } = new MergedHistogram().add(histogram.join(',')).percentiles();
       return { ...edge, targetKind: edge.targetKind as DependenciesResponse['edges'][number]['targetKind'], p50Ms, p95Ms };
     })
-    .sort((a, b) => b.count - a.count || `${a.source}>${a.target}`.localeCompare(`${b.source}>${b.target}`));
+    .sort(busiestEdgeFirst);
   return { ...rangeEcho(range), edges: found };
 }

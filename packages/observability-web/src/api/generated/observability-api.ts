@@ -1736,7 +1736,7 @@ export interface paths {
         "200": {
           from: string;
           to: string;
-          /** Busiest first. */
+          /** Busiest first; edges of equal counts by source, target and kind, in code-unit order. */
           edges: Array<{
             /** The calling service. */
             source: string;
