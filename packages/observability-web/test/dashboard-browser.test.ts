@@ -257,6 +257,31 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await shot('occurrences-errors');
   });
 
+  it('keeps the occurrences list in place when the duration histogram arrives on a narrow screen, or with nothing to show', async () => {
+    // On a phone the loaded caption would wrap where the placeholder's does not: both keep to one line.
+    const listBefore = page.url();
+    await page.setViewportSize({ width: 390, height: 900 });
+    try {
+      const narrow = await holdRequests(page, '**/api/v1/occurrences/durations*');
+      await page.goto(url('/occurrences'));
+      const older = page.getByRole('button', { name: 'Older' });
+      await older.waitFor();
+      await expectStaysPutOnRelease(narrow, older, page.getByRole('img', { name: /Occurrences per duration/ }), () => shot('occurrences-histogram-loading-narrow'));
+      await shot('occurrences-narrow');
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+    // A range without occurrences: the histogram says so in the plot's room, not in one short line.
+    const empty = await holdRequests(page, '**/api/v1/occurrences/durations*');
+    await page.goto(url('/occurrences?from=2020-01-01T00:00:00.000Z&to=2020-01-02T00:00:00.000Z'));
+    const noData = page.getByText('No data in this range.');
+    await noData.waitFor();
+    await expectStaysPutOnRelease(empty, noData, page.getByText('No occurrence matches.'));
+    await shot('occurrences-empty');
+    await page.goto(listBefore);
+    await page.getByRole('table', { name: 'Occurrences' }).waitFor();
+  });
+
   it('opens an occurrence with its fields, attributes, error and stack, then its trace waterfall', async () => {
     const paymentsRow = page.getByRole('table', { name: 'Occurrences' }).getByRole('row', { name: /payments/ }).first();
     await paymentsRow.getByRole('link').click();

@@ -25,6 +25,12 @@ export function contiguousBins(bins: readonly Bin[]): Bin[] {
   return all;
 }
 
+/** What the caption says after the title (whole in its tooltip: on a narrow screen the caption shows one line). */
+function captionDetail(durations: OccurrenceDurationsResponse): string {
+  const limited = durations.search.limited ? `, the newest ${formatCount(durations.search.window)} of the range, since ${formatTimestamp(durations.search.searchedFrom)} UTC` : '';
+  return `${formatCount(durations.total)} occurrences${limited}; drag across the bars to filter by duration`;
+}
+
 /**
  * How the matching occurrences' durations spread, errors in red; dragging across bars selects a
  * duration range (`choose`), the current one (`selected`) shaded.
@@ -61,19 +67,22 @@ export function DurationHistogram({
       ? index >= Math.min(drag.start, drag.end) && index <= Math.max(drag.start, drag.end)
       : (selected.minMs !== undefined || selected.maxMs !== undefined) && bin.toMs > (selected.minMs ?? 0) && bin.fromMs <= (selected.maxMs ?? Number.POSITIVE_INFINITY);
   // The scale: where the first bar starts, the middle one starts and the last one ends.
+  const detail = captionDetail(durations);
   const labels = bins.length === 0 ? [] : [bins[0]!.fromMs, ...(bins.length > 2 ? [bins[Math.floor(bins.length / 2)]!.fromMs] : []), bins[bins.length - 1]!.toMs];
 
   return (
     <figure class="chart duration-histogram">
-      <figcaption class="chart-title">
-        Duration distribution{' '}
-        <span class="muted">
-          ({formatCount(durations.total)} occurrences
-          {durations.search.limited ? `, the newest ${formatCount(durations.search.window)} of the range, since ${formatTimestamp(durations.search.searchedFrom)} UTC` : ''}; drag across the bars to filter by duration)
-        </span>
+      <figcaption class="chart-title" title={`Duration distribution (${detail})`}>
+        Duration distribution <span class="muted">({detail})</span>
       </figcaption>
       {bins.length === 0 ? (
-        <p class="muted">No occurrence matches.</p>
+        // In the plot's room, as the placeholder was: what sits below does not move.
+        <>
+          <div class="histogram chart-message">No occurrence matches.</div>
+          <div class="histogram-scale muted">
+            <span>{'\u00a0'}</span>
+          </div>
+        </>
       ) : (
         <>
           <svg
@@ -119,7 +128,10 @@ export function DurationHistogram({
   );
 }
 
-/** Stands in for the histogram while its data loads, in its room (the list below loads separately). */
+/**
+ * Stands in for the histogram while its data loads, in its room (the list below loads separately;
+ * both captions keep to one line: styles.css).
+ */
 export function DurationHistogramPlaceholder() {
   return <HistogramPlaceholder class="duration-histogram" caption="Duration distribution" />;
 }
