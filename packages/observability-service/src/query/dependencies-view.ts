@@ -31,6 +31,9 @@ export async function dependenciesView(query: ReadQuery): Promise<DependenciesRe
     where: touching,
     groupBy: ['source_service', 'target', 'target_kind'],
     withHistogram: true,
+    // Edges show counts and percentiles, never the duration sums: two aggregates fewer per tier row
+    // (the 24-hour map's SQL at 10M occurrences: 15.4 -> 13.6 ms, medians of seven alternated rounds).
+    countsOnly: true,
   });
   const edges = groups
     .map((group): Edge => {

@@ -109,6 +109,8 @@ export async function operationsView(query: FiguresQuery, thresholds: ApdexThres
   const [withHistograms, thresholdByService] = await Promise.all([
     query.rollups.aggregate({
       ...base,
+      // Only the histograms are read from this answer (the counts come from the first).
+      countsOnly: true,
       withHistogram: true,
       withErrorHistogram: true,
       // The tiers' rows by the ids the counts found; the per-minute rollups by name.
