@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock, type App } from '@playstack/server-kit';
-import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse } from '@playstack/server-kit/testing';
+import { clickHouseAvailable, describeEachDatabase, startTestClickHouse, type TestClickHouse, type TestDatabase } from '@playstack/server-kit/testing';
 import { recordIngestion } from '../src/storage/ingestion-counters.js';
 import { normalizeStatement } from '../src/ingest/statement-normalizer.js';
 import { OccurrenceWriter } from '../src/telemetry/occurrence-writer.js';
@@ -532,16 +532,77 @@ describeEachDatabase(`observability read API on a generated data set, ${variant}
 });
 }
 
+/**
+ * Runs `body` on an app whose tiers hold `rows` (written, then compacted once), signed in, with a
+ * writer for rows the test adds after the compaction; closes the app after.
+ */
+async function withTiersCaughtUp(
+  database: TestDatabase,
+  rows: readonly NewOccurrence[],
+  body: (context: { app: App; session: BrowserSession; writer: OccurrenceWriter }) => Promise<void>,
+): Promise<void> {
+  const clock = new ManualClock(now);
+  const app = await buildTestApp(database, { ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
+  try {
+    const session = await setUpFirstAdmin(app);
+    const writer = new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 });
+    await writer.write(rows);
+    await app.tierCompactor.runOnce();
+    await body({ app, session, writer });
+  } finally {
+    await app.close();
+  }
+}
+
+describeEachDatabase('dependency edges over the dependency tiers', (database) => {
+  it('stays exact with the tiers caught up and a few minutes written since, over aligned and unaligned ranges', async () => {
+    const compacted = generateDataSet(now, 800).rows;
+    await withTiersCaughtUp(database(), compacted, async ({ app, session, writer }) => {
+      // The unaligned ends read 5-minute buckets, one-minute ones only for the odd minutes.
+      const fiveMinuteRows = await app.database.db
+        .selectFrom('dependency_tiers' as never)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('tier_ms' as never, '=', (5 * 60_000) as never)
+        .executeTakeFirstOrThrow();
+      expect(Number((fiveMinuteRows as { n: unknown }).n)).toBeGreaterThan(0);
+      // Written after the compactor ran: dirty minutes the view must read from the per-minute rollups.
+      // (Another seed's traces; its hand-built trace has the same ids as the first one's, so it is left out.)
+      const earlierTraces = new Set(compacted.map((row) => row.trace_id));
+      const late = generateDataSet(now, 60, 99)
+        .rows.filter((row) => !earlierTraces.has(row.trace_id))
+        .map((row, index) => ({ ...row, started_at: now - 3 * hourMs + (index % 2) * 60_000 + 1_000 }));
+      await writer.write(late);
+      const all = [...compacted, ...late];
+      for (const [fromMs, toMs] of [
+        [now - dayMs, now],
+        [now - 5 * hourMs - 7 * 60_000 - 30_000, now - hourMs + 13 * 60_000 + 5_000],
+        [now - dayMs + 3 * 60_000 + 11_000, now - 2 * 60_000 - 500],
+        [now - 20 * 60_000 - 1, now - 4 * 60_000],
+      ] as const) {
+        const query = `from=${iso(fromMs)}&to=${iso(toMs)}`;
+        const response = await asBrowser(app, session, { method: 'GET', url: `/api/v1/dependencies?${query}` });
+        expect(response.statusCode).toBe(200);
+        // Rollup views count whole minutes touching the range.
+        const counted = inRange(all, Math.floor(fromMs / 60_000) * 60_000, Math.ceil(toMs / 60_000) * 60_000);
+        const expected = expectedEdges(all, counted);
+        const edges = response.json().edges as Array<{ source: string; target: string; targetKind: string; count: number; errorCount: number; p50Ms: number | null; p95Ms: number | null }>;
+        expect(edges.map((edge) => `${edge.source}>${edge.target}>${edge.targetKind}:${edge.count}`).sort(), query).toEqual(
+          [...expected.values()].map((edge) => `${edge.source}>${edge.target}>${edge.targetKind}:${edge.durations.length}`).sort(),
+        );
+        for (const edge of edges) {
+          const reference = expected.get(`${edge.source}>${edge.target}>${edge.targetKind}`)!;
+          expect(edge.errorCount).toBe(reference.errorCount);
+          expectLatency(edge, reference.durations);
+        }
+      }
+    });
+  });
+});
+
 describeEachDatabase('top operations over the operation tiers', (database) => {
   it('stays exact with the tiers caught up and a few minutes written since, over aligned and unaligned ranges', async () => {
-    const clock = new ManualClock(now);
-    const app = await buildTestApp(database(), { ROLLUP_TIER_INTERVAL_SECONDS: '3600' }, { clock });
-    try {
-      const session = await setUpFirstAdmin(app);
-      const writer = new OccurrenceWriter({ database: app.database, clock, maxRowsPerTransaction: 10_000 });
-      const compacted = generateDataSet(now, 600).rows;
-      await writer.write(compacted);
-      await app.tierCompactor.runOnce();
+    const compacted = generateDataSet(now, 600).rows;
+    await withTiersCaughtUp(database(), compacted, async ({ app, session, writer }) => {
       const tierRows = await app.database.db.selectFrom('operation_tiers' as never).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       expect(Number((tierRows as { n: unknown }).n)).toBeGreaterThan(0);
       // Written after the compactor ran: two dirty minutes the view must read from the per-minute rollups.
@@ -596,9 +657,7 @@ describeEachDatabase('top operations over the operation tiers', (database) => {
       const matching = inRange(all, fromMs, now).filter((row) => row.service === service && row.operation === operation);
       expect(matching.length).toBeGreaterThan(10);
       expect(list.json().total).toBe(matching.length);
-    } finally {
-      await app.close();
-    }
+    });
   }, 120_000); // generates, writes and compacts days of data: 15-40 s on a loaded 2-core machine
 });
 

@@ -18,6 +18,7 @@ import { alerts } from './20261127110000-alerts.js';
 import { errorGroupStatusChanges } from './20261127141500-error-group-status-changes.js';
 import { logsTextIndexColumnsize } from './20261127183000-logs-text-index-columnsize.js';
 import { sixHourTier } from './20261203160000-six-hour-tier.js';
+import { dependencyFiveMinuteTier } from './20261207193000-dependency-five-minute-tier.js';
 import { operationKeys } from './20261204200000-operation-keys.js';
 import { logsTraceDirectory } from './20261207020000-logs-trace-directory.js';
 import { occurrencesTimeCoveringIndex } from './20261207130000-occurrences-time-covering-index.js';
@@ -52,4 +53,5 @@ export const observabilityMigrations: Readonly<Record<string, ServiceMigration>>
   '20261204200000-operation-keys': operationKeys,
   '20261207020000-logs-trace-directory': logsTraceDirectory,
   '20261207130000-occurrences-time-covering-index': occurrencesTimeCoveringIndex,
+  '20261207193000-dependency-five-minute-tier': dependencyFiveMinuteTier,
 };
