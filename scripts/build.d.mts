@@ -9,3 +9,5 @@ export declare const builds: readonly Build[];
 export declare function staleReason(build: Build): string | undefined;
 export declare function runBuild(build: Build): number;
 export declare function buildIfStale(say: (message: string) => void, only?: readonly string[]): number;
+export declare const defaultBuildLock: string;
+export declare function withBuildLock<T>(body: () => T, say?: (message: string) => void, lock?: string): T;

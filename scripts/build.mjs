@@ -8,7 +8,7 @@
 // the stamp written when it last succeeded. The stamp carries the time the build started, so a
 // file saved during a build counts as changed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,24 +93,88 @@ export function runBuild(build) {
   return status;
 }
 
+/** Held while a process builds: a directory (created atomically) holding the holder's pid. */
+export const defaultBuildLock = join(stampDir, 'lock');
+
+function holderAlive(lock) {
+  let pid;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    // Created a moment ago, its pid not written yet: alive. A holder killed in that moment leaves a
+    // lock without a pid, taken over once it is a minute old.
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 60_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `body` while holding the build lock, waiting for another process's build to finish first
+ * (two `npm start`s in one checkout at once; the tests start several): two builds writing the same
+ * dist/ files at once leave a service reading a file half written. A lock whose holder has died
+ * is taken over. `say` hears once that this process waits.
+ */
+export function withBuildLock(body, say = () => {}, lock = defaultBuildLock) {
+  mkdirSync(dirname(lock), { recursive: true });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      if (!holderAlive(lock)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!told) say('waiting for another build in this checkout to finish');
+      told = true;
+      Atomics.wait(pause, 0, 0, 100);
+    }
+  }
+  try {
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return body();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /**
  * Builds whatever is stale (of the builds named in `only`, by default all), telling `say` what
- * and why. Returns 0, or the failing build's exit status.
+ * and why; under the build lock, so what another process built meanwhile is not built again.
+ * Returns 0, or the failing build's exit status.
  */
 export function buildIfStale(say, only = builds.map((build) => build.name)) {
-  for (const build of builds.filter((candidate) => only.includes(candidate.name))) {
-    const reason = staleReason(build);
-    if (reason === undefined) continue;
-    say(`building the ${build.name} (${reason})`);
-    const status = runBuild(build);
-    if (status !== 0) return status;
-  }
-  return 0;
+  return withBuildLock(() => {
+    for (const build of builds.filter((candidate) => only.includes(candidate.name))) {
+      const reason = staleReason(build);
+      if (reason === undefined) continue;
+      say(`building the ${build.name} (${reason})`);
+      const status = runBuild(build);
+      if (status !== 0) return status;
+    }
+    return 0;
+  }, say);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const build of builds) {
-    const status = runBuild(build);
-    if (status !== 0) process.exit(status);
-  }
+  const status = withBuildLock(() => {
+    for (const build of builds) {
+      const status = runBuild(build);
+      if (status !== 0) return status;
+    }
+    return 0;
+  }, (message) => console.error(message));
+  if (status !== 0) process.exit(status);
 }
