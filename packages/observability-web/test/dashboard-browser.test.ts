@@ -559,6 +559,17 @@ describeEachDatabase('dashboard in a browser', (database) => {
     await expectStaysPutOnRelease(trend, table, page.getByRole('img', { name: 'Log records per time bucket by severity' }), () => shot('logs-histogram-loading'));
     await page.getByText('3 log records').waitFor();
     await shot('logs-trace');
+    // The same on a phone, where the histogram's caption and legend share a narrow line.
+    await page.setViewportSize({ width: 390, height: 900 });
+    try {
+      const narrowTrend = await holdRequests(page, '**/api/v1/logs/trend*');
+      await page.reload();
+      await table.getByText('order placed').waitFor();
+      await expectStaysPutOnRelease(narrowTrend, table, page.getByRole('img', { name: 'Log records per time bucket by severity' }), () => shot('logs-histogram-loading-narrow'));
+      await shot('logs-trace-narrow');
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
 
     await page.getByRole('button', { name: 'Show all lines' }).click();
     await page.getByLabel('Search').fill('gateway');

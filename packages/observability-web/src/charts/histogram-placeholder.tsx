@@ -1,13 +1,15 @@
 /**
  * Stands in for a histogram (the `histogram` plot between a caption and a scale line) while its data
  * loads: the same frame, caption line, plot height and scale line, so whatever sits below it (loaded
- * separately) does not move when the histogram arrives.
+ * separately) does not move when the histogram arrives. `legend`: an empty legend where the chart
+ * has one in its caption, to take the same line.
  */
-export function HistogramPlaceholder({ class: frameClass, caption }: { class: string; caption: string }) {
+export function HistogramPlaceholder({ class: frameClass, caption, legend = false }: { class: string; caption: string; legend?: boolean }) {
   return (
     <figure class={`chart ${frameClass}`} aria-busy="true">
       <figcaption class="chart-title">
         {caption} <span class="muted">(loading…)</span>
+        {legend ? <span class="legend histogram-legend" aria-hidden="true" /> : null}
       </figcaption>
       <div class="histogram chart-loading" role="status" aria-live="polite">
         Loading…

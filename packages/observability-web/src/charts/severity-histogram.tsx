@@ -75,5 +75,5 @@ export function SeverityHistogram({ trend }: { trend: LogTrendResponse }) {
 
 /** Stands in for the histogram while its data loads, in its room (the log lines below load separately). */
 export function SeverityHistogramPlaceholder() {
-  return <HistogramPlaceholder class="log-histogram" caption="Log records" />;
+  return <HistogramPlaceholder class="log-histogram" caption="Log records" legend />;
 }
