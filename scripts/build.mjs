@@ -156,25 +156,29 @@ export function withBuildLock(body, say = () => {}, lock = defaultBuildLock) {
  * Returns 0, or the failing build's exit status.
  */
 export function buildIfStale(say, only = builds.map((build) => build.name)) {
-  return withBuildLock(() => {
-    for (const build of builds.filter((candidate) => only.includes(candidate.name))) {
-      const reason = staleReason(build);
-      if (reason === undefined) continue;
-      say(`building the ${build.name} (${reason})`);
-      const status = runBuild(build);
-      if (status !== 0) return status;
-    }
-    return 0;
-  }, say);
+  const chosen = builds.filter((candidate) => only.includes(candidate.name));
+  return withBuildLock(
+    () =>
+      untilOneFails(chosen, (build) => {
+        const reason = staleReason(build);
+        if (reason === undefined) return 0;
+        say(`building the ${build.name} (${reason})`);
+        return runBuild(build);
+      }),
+    say,
+  );
+}
+
+/** Runs `run` on each build in turn; the first non-zero status stops it and is returned (else 0). */
+function untilOneFails(list, run) {
+  for (const build of list) {
+    const status = run(build);
+    if (status !== 0) return status;
+  }
+  return 0;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const status = withBuildLock(() => {
-    for (const build of builds) {
-      const status = runBuild(build);
-      if (status !== 0) return status;
-    }
-    return 0;
-  }, (message) => console.error(message));
+  const status = withBuildLock(() => untilOneFails(builds, runBuild), (message) => console.error(message));
   if (status !== 0) process.exit(status);
 }

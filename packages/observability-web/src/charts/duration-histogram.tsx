@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { OccurrenceDurationsResponse } from '../api/api-types.js';
 import { formatCount, formatDurationMs, formatTimestamp } from '../format.js';
-import { HistogramPlaceholder } from './histogram-placeholder.js';
+import { HistogramPlaceholder, PlotMessage } from './histogram-placeholder.js';
 
 const width = 1000;
 const height = 130;
@@ -66,8 +66,8 @@ export function DurationHistogram({
     drag
       ? index >= Math.min(drag.start, drag.end) && index <= Math.max(drag.start, drag.end)
       : (selected.minMs !== undefined || selected.maxMs !== undefined) && bin.toMs > (selected.minMs ?? 0) && bin.fromMs <= (selected.maxMs ?? Number.POSITIVE_INFINITY);
-  // The scale: where the first bar starts, the middle one starts and the last one ends.
   const detail = captionDetail(durations);
+  // The scale: where the first bar starts, the middle one starts and the last one ends.
   const labels = bins.length === 0 ? [] : [bins[0]!.fromMs, ...(bins.length > 2 ? [bins[Math.floor(bins.length / 2)]!.fromMs] : []), bins[bins.length - 1]!.toMs];
 
   return (
@@ -77,12 +77,7 @@ export function DurationHistogram({
       </figcaption>
       {bins.length === 0 ? (
         // In the plot's room, as the placeholder was: what sits below does not move.
-        <>
-          <div class="histogram chart-message">No occurrence matches.</div>
-          <div class="histogram-scale muted">
-            <span>{'\u00a0'}</span>
-          </div>
-        </>
+        <PlotMessage>No occurrence matches.</PlotMessage>
       ) : (
         <>
           <svg
